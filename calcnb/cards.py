@@ -1,0 +1,195 @@
+"""Cards, their text forms, and the modular arithmetic of the foundation orders.
+
+Standard library only. The 52 cards are interned: ``Card(1, "♠") is Card.parse("AS")``,
+so cards compare and hash by identity, which keeps the engine fast.
+
+Foundation ``k`` (k = 1..4) builds in steps of ``k`` with wraparound past K:
+after top ``t`` comes ``(t + k - 1) % 13 + 1``. Because 13 is prime, the order
+``k, 2k, ..., 13k`` (mod 13, 0 read as K) visits every rank once and ends in K,
+and rank ``r`` sits at position ``r * k⁻¹ (mod 13)`` of that order.
+"""
+
+from __future__ import annotations
+
+from .i18n import message
+
+RANK_COUNT = 13
+SUITS = ("♣", "♦", "♥", "♠")
+SUIT_LETTERS = ("C", "D", "H", "S")
+RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+_SUIT_ALIASES = {
+    **{symbol: symbol for symbol in SUITS},
+    **{letter: symbol for letter, symbol in zip(SUIT_LETTERS, SUITS)},
+    "♧": "♣",  # the white (outline) suit symbols some keyboards produce
+    "♢": "♦",
+    "♡": "♥",
+    "♤": "♠",
+}
+_RANK_ALIASES = {name: rank for rank, name in enumerate(RANK_NAMES, start=1)} | {"T": 10}
+
+
+def rank_name(rank: int) -> str:
+    """The short name of a rank: 1 -> ``A``, 10 -> ``10``, 13 -> ``K``."""
+    return RANK_NAMES[rank - 1]
+
+
+class Card:
+    """A playing card: ``rank`` 1..13 (A=1, J=11, Q=12, K=13) and ``suit`` (♣ ♦ ♥ ♠).
+
+    Suits never matter to the rules; they are kept so a deal is a real pack.
+    ``str(card)`` is ``A♠``; ``card.ascii`` is ``AS``; ``repr`` round-trips.
+    """
+
+    __slots__ = ("rank", "suit", "index", "_text", "_ascii")
+    _interned: dict[tuple[int, str], Card] = {}
+
+    rank: int
+    suit: str
+    index: int  # 0..51, rank-major: a dense id for tables and sets
+
+    def __new__(cls, rank: int, suit: str) -> Card:
+        try:
+            return cls._interned[rank, suit]
+        except (KeyError, TypeError):
+            pass
+        if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
+            raise ValueError(message("card.bad_rank", rank=rank))
+        symbol = _SUIT_ALIASES.get(suit.upper() if isinstance(suit, str) else suit)
+        if symbol is None:
+            raise ValueError(message("card.bad_suit", suit=suit))
+        if (rank, symbol) in cls._interned:
+            return cls._interned[rank, symbol]
+        card = object.__new__(cls)
+        card.rank = rank
+        card.suit = symbol
+        card.index = (rank - 1) * 4 + SUITS.index(symbol)
+        card._text = rank_name(rank) + symbol
+        card._ascii = rank_name(rank) + SUIT_LETTERS[SUITS.index(symbol)]
+        cls._interned[rank, symbol] = card
+        return card
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read ``A♠``, ``AS``, ``10♦``, ``10D``, ``TD`` or ``q♦`` (any case)."""
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(message("card.bad", text=text))
+        cleaned = text.strip().upper()
+        rank = _RANK_ALIASES.get(cleaned[:-1])
+        suit = _SUIT_ALIASES.get(cleaned[-1:]) if cleaned else None
+        if rank is None or suit is None:
+            raise ValueError(message("card.bad", text=text))
+        return cls(rank, suit)
+
+    @property
+    def ascii(self) -> str:
+        """The card in plain ASCII: ``AS``, ``10D``."""
+        return self._ascii
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds are red (colour never matters to the rules)."""
+        return self.suit in ("♦", "♥")
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Card.parse({self._text!r})"
+
+    def __reduce__(self) -> tuple[type[Card], tuple[int, str]]:
+        return (Card, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Card:
+        return self
+
+    def __lt__(self, other: Card) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index < other.index
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if hasattr(self, "_ascii"):
+            raise AttributeError("cards are immutable")
+        object.__setattr__(self, name, value)
+
+
+def full_deck() -> tuple[Card, ...]:
+    """All 52 cards, ordered by rank then suit (♣ ♦ ♥ ♠)."""
+    return DECK
+
+
+DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, RANK_COUNT + 1) for suit in SUITS)
+
+
+def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
+    """Cards from space-separated text (``"A♠ 10D"``) or from an iterable of cards or texts."""
+    if text_or_cards is None:
+        return ()
+    if isinstance(text_or_cards, Card):
+        return (text_or_cards,)
+    if isinstance(text_or_cards, str):
+        return tuple(Card.parse(token) for token in text_or_cards.replace(",", " ").split())
+    return tuple(Card.parse(item) for item in text_or_cards)
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def _check_step(step: int, modulus: int) -> None:
+    if not isinstance(step, int) or step < 1:
+        raise ValueError(f"step must be a positive whole number; got {step!r}")
+    if not isinstance(modulus, int) or modulus < 2:
+        raise ValueError(f"the number of ranks must be at least 2; got {modulus!r}")
+
+
+def next_rank(top: int, step: int, modulus: int = RANK_COUNT) -> int:
+    """The rank after ``top`` on the foundation of ``step``: ``(top + step - 1) % 13 + 1``.
+
+    >>> next_rank(12, 2)  # Q then A: 12 + 2 = 14 wraps past K to 1
+    1
+    """
+    _check_step(step, modulus)
+    return (top + step - 1) % modulus + 1
+
+
+def foundation_order(step: int, modulus: int = RANK_COUNT) -> tuple[int, ...]:
+    """The ranks of foundation ``step`` bottom to top: ``step, 2*step, ...`` (mod 13, 0 read as K).
+
+    With 13 ranks every step 1..12 gives all 13 ranks ending in K. With another
+    ``modulus`` (12 or 16 ranks) the sequence stops where it first returns to
+    its start, which for a step sharing a factor with the modulus is before
+    every rank has been visited.
+    """
+    _check_step(step, modulus)
+    order = [(step - 1) % modulus + 1]
+    while True:
+        following = next_rank(order[-1], step, modulus)
+        if following == order[0]:
+            return tuple(order)
+        order.append(following)
+
+
+def modular_inverse(value: int, modulus: int = RANK_COUNT) -> int:
+    """The ``x`` in 1..modulus-1 with ``value * x ≡ 1 (mod modulus)``; ValueError if none exists."""
+    try:
+        return pow(value, -1, modulus)
+    except ValueError:
+        raise ValueError(f"{value} has no inverse modulo {modulus}: they share a factor") from None
+
+
+def position_in_order(rank: int, step: int) -> int:
+    """Where ``rank`` sits on foundation ``step``, 1..13: ``rank * step⁻¹ (mod 13)``, 0 read as 13.
+
+    >>> position_in_order(1, 2)  # the ace is the 7th card of foundation 2 (2*7 = 14 = 1 mod 13)
+    7
+    """
+    if not isinstance(rank, int) or not 1 <= rank <= RANK_COUNT:
+        raise ValueError(message("card.bad_rank", rank=rank))
+    _check_step(step, RANK_COUNT)
+    return (rank * modular_inverse(step)) % RANK_COUNT or RANK_COUNT

@@ -1,0 +1,120 @@
+"""Deals: seeded shuffles that are the same everywhere, and one-line deal codes.
+
+A seed (any int or str) is turned into a deal by a Fisher-Yates shuffle whose
+random numbers come from SHA-256 of ``"calcnb:<seed>:<counter>"``, read as
+big-endian 64-bit integers and drawn without bias by rejection. SHA-256 and
+this recipe are fixed, so the same seed gives the same deal on every Python
+version, operating system and machine (Python's own ``random.shuffle`` makes
+no such promise across versions).
+
+A deal code names the 4 starters, a ``|``, then the 48 stock cards in turning
+order: ``A♣ 2♦ 3♥ 4♠ | 7♠ K♦ ...``. ASCII (``AC 2D 3H 4S | 7S KD ...``) is
+read too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterator, Sequence
+
+from .cards import DECK, SUITS, Card, parse_cards, rank_name
+from .engine import State, check_each_card_once
+from .i18n import message
+
+STARTER_RANKS = (1, 2, 3, 4)
+STOCK_SIZE = len(DECK) - len(STARTER_RANKS)
+
+Seed = int | str
+
+
+class SeededRandom:
+    """Platform-independent random integers from a seed, by SHA-256 in counter mode."""
+
+    def __init__(self, seed: Seed) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+            raise ValueError(f"a seed is a whole number or a string; got {seed!r}")
+        self._prefix = f"calcnb:{seed}:".encode()
+        self._counter = 0
+        self._words: list[int] = []
+
+    def _next_word(self) -> int:
+        if not self._words:
+            digest = hashlib.sha256(self._prefix + str(self._counter).encode()).digest()
+            self._counter += 1
+            self._words = [int.from_bytes(digest[i : i + 8], "big") for i in range(24, -1, -8)]
+        return self._words.pop()
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in ``range(bound)`` (rejection sampling: no modulo bias)."""
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            word = self._next_word()
+            if word < limit:
+                return word % bound
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates, last position first)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def new_seed() -> int:
+    """A fresh random seed, recorded so the deal can be dealt again."""
+    return secrets.randbelow(10**9)
+
+
+def deal(seed: Seed, starters: Sequence[Card | str] | str | None = None) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """The starters (A, 2, 3, 4) and the 48-card stock for ``seed``.
+
+    ``starters`` names the suits of the A, 2, 3 and 4 (``"A♣ 2♦ 3♥ 4♠"``);
+    when omitted, the seed chooses them.
+    """
+    rng = SeededRandom(seed)
+    if starters is None:
+        chosen = tuple(Card(rank, SUITS[rng.below(4)]) for rank in STARTER_RANKS)
+    else:
+        chosen = check_starters(parse_cards(starters))
+    stock = [card for card in DECK if card not in chosen]
+    rng.shuffle(stock)
+    return chosen, tuple(stock)
+
+
+def check_starters(starters: Sequence[Card]) -> tuple[Card, ...]:
+    """The starters unchanged, or ValueError unless they are an A, 2, 3 and 4 in that order."""
+    if len(starters) != len(STARTER_RANKS):
+        raise ValueError(message("deal.starter_count", count=len(starters)))
+    for index, (card, rank) in enumerate(zip(starters, STARTER_RANKS), start=1):
+        if card.rank != rank:
+            raise ValueError(message("deal.starter_rank", index=index, need=rank_name(rank), card=card))
+    return tuple(starters)
+
+
+def format_deal(starters: Sequence[Card], stock: Sequence[Card], *, ascii: bool = False) -> str:
+    """The one-line deal code: ``A♣ 2♦ 3♥ 4♠ | 7♠ K♦ ...``."""
+    name = (lambda card: card.ascii) if ascii else str
+    return " ".join(map(name, starters)) + " | " + " ".join(map(name, stock))
+
+
+def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
+    """Starters and stock from a deal code; ValueError naming the fault when it is not a deal."""
+    if not isinstance(code, str) or "|" not in code:
+        raise ValueError(message("deal.no_bar", text=code))
+    starter_text, _, stock_text = code.partition("|")
+    starters = check_starters(parse_cards(starter_text))
+    stock = parse_cards(stock_text.replace("|", " "))
+    check_each_card_once(list(starters) + list(stock))
+    if len(stock) != STOCK_SIZE:
+        raise ValueError(message("deal.stock_count", count=len(stock)))
+    return starters, stock
+
+
+def initial_state(starters: Sequence[Card], stock: Sequence[Card]) -> State:
+    """The opening position of a deal."""
+    return State.initial(starters, stock)
+
+
+def seeds(count: int, start: int = 0) -> Iterator[int]:
+    """The seeds ``start, start+1, ...``: the standard way a study names its deals."""
+    return iter(range(start, start + count))

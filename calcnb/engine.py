@@ -1,0 +1,433 @@
+"""The rules of Calculation as an immutable state and its moves.
+
+A :class:`State` is a value: playing a move returns a new state and never
+changes the old one, so undo, search and comparison are trivial. Cards are
+interned (:class:`~calcnb.cards.Card`), so states compare quickly.
+
+Move notation (case-insensitive on input, canonical on output):
+
+========  ===========================================================
+``T``     turn the next stock card face up (it becomes *pending*)
+``S>F2``  put the pending card on foundation 2
+``S>W3``  put the pending card on waste pile 3
+``W3>F2`` move the top card of waste pile 3 to foundation 2
+========  ===========================================================
+
+:meth:`State.legal_moves` lists moves in this fixed order: ``T``; then
+``S>F1`` .. ``S>F4``; then ``S>W1`` .. ``S>W4``; then ``W1>F1``, ``W1>F2``, ..
+``W4>F4`` (waste by waste, foundation by foundation). Only legal moves appear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from .cards import DECK, RANK_COUNT, Card, next_rank, parse_cards, rank_name
+from .i18n import message
+
+FOUNDATIONS = 4
+WASTES = 4
+STEPS = (1, 2, 3, 4)
+
+# _NEED_AFTER[k][top] is the rank foundation k+1 needs after a top of rank ``top``.
+_NEED_AFTER = tuple(tuple([0] + [next_rank(top, step) for top in range(1, RANK_COUNT + 1)]) for step in STEPS)
+
+PLAYING, WON, LOST = "playing", "won", "lost"
+
+
+class InvalidMove(ValueError):
+    """Text that can never be a move, whatever the position (``W1>W2``, ``F1>W1``, ``X``)."""
+
+
+class IllegalMove(ValueError):
+    """A well-formed move that the rules forbid in this position; nothing was changed."""
+
+    def __init__(self, move: Move, reason: str) -> None:
+        super().__init__(message("illegal.prefix", move=move, reason=reason))
+        self.move = move
+        self.reason = reason
+
+
+class Move:
+    """One move: ``T``, ``S>Fk``, ``S>Wk`` or ``Wi>Fk``. There are 25; each is a single shared object.
+
+    ``kind`` is one of ``"turn"``, ``"stock_to_foundation"``, ``"stock_to_waste"``,
+    ``"waste_to_foundation"``; ``waste`` and ``foundation`` are 1-based pile
+    numbers or None.
+    """
+
+    __slots__ = ("kind", "waste", "foundation", "text", "waste_index", "foundation_index")
+    TURN_KIND = "turn"
+    STOCK_TO_FOUNDATION = "stock_to_foundation"
+    STOCK_TO_WASTE = "stock_to_waste"
+    WASTE_TO_FOUNDATION = "waste_to_foundation"
+    _by_text: dict[str, Move] = {}
+
+    kind: str
+    waste: int | None
+    foundation: int | None
+    text: str
+
+    def __new__(cls, text: str) -> Move:
+        return cls.parse(text)
+
+    @classmethod
+    def _make(cls, kind: str, waste: int | None, foundation: int | None, text: str) -> Move:
+        move = object.__new__(cls)
+        move.kind, move.waste, move.foundation, move.text = kind, waste, foundation, text
+        # zero-based indexes for the hot path
+        move.waste_index = None if waste is None else waste - 1
+        move.foundation_index = None if foundation is None else foundation - 1
+        cls._by_text[text] = move
+        return move
+
+    @classmethod
+    def parse(cls, text: str | Move) -> Move:
+        """Read move notation (``t``, ``s>f2``, ``W3 > F2``); :class:`InvalidMove` says why not."""
+        if isinstance(text, Move):
+            return text
+        if not isinstance(text, str):
+            raise InvalidMove(message("move.bad", text=text))
+        cleaned = "".join(text.split()).upper()
+        known = cls._by_text.get(cleaned)
+        if known is not None:
+            return known
+        raise InvalidMove(_why_not_a_move(text, cleaned))
+
+    @classmethod
+    def all(cls) -> tuple[Move, ...]:
+        """All 25 moves in the documented legal-move order."""
+        return ALL_MOVES
+
+    @property
+    def source(self) -> str:
+        """Where the card comes from: ``"stock"`` (turn and pending card) or ``"W1"`` .. ``"W4"``."""
+        return "stock" if self.waste is None or self.kind == self.STOCK_TO_WASTE else f"W{self.waste}"
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        return f"Move.parse({self.text!r})"
+
+    def __reduce__(self) -> tuple[type[Move], tuple[str]]:
+        return (Move, (self.text,))
+
+    def __copy__(self) -> Move:
+        return self
+
+    def __deepcopy__(self, memo: dict) -> Move:
+        return self
+
+
+def _why_not_a_move(text: str, cleaned: str) -> str:
+    parts = cleaned.split(">")
+    if len(parts) != 2 or not parts[0] or not parts[1]:
+        return message("move.bad", text=text)
+    source, target = parts
+    kinds = {"S", "W", "F", "T"}
+    if source[0] not in kinds or target[0] not in kinds:
+        return message("move.bad", text=text)
+    if source[0] == "F":
+        return message("move.from_foundation", text=text)
+    if target[0] in ("S", "T"):
+        return message("move.to_stock", text=text)
+    if source[0] == "W" and target[0] == "W":
+        return message("move.waste_to_waste", text=text)
+    for pile in (source, target):
+        number = pile[1:]
+        if pile[0] in ("W", "F") and not (number.isdigit() and 1 <= int(number) <= 4):
+            return message("move.bad_waste" if pile[0] == "W" else "move.bad_foundation", text=text)
+    return message("move.bad", text=text)
+
+
+TURN = Move._make(Move.TURN_KIND, None, None, "T")
+STOCK_TO_FOUNDATION = tuple(Move._make(Move.STOCK_TO_FOUNDATION, None, k, f"S>F{k}") for k in range(1, 5))
+STOCK_TO_WASTE = tuple(Move._make(Move.STOCK_TO_WASTE, w, None, f"S>W{w}") for w in range(1, 5))
+WASTE_TO_FOUNDATION = tuple(
+    tuple(Move._make(Move.WASTE_TO_FOUNDATION, w, k, f"W{w}>F{k}") for k in range(1, 5)) for w in range(1, 5)
+)
+ALL_MOVES: tuple[Move, ...] = (
+    (TURN,) + STOCK_TO_FOUNDATION + STOCK_TO_WASTE + tuple(m for row in WASTE_TO_FOUNDATION for m in row)
+)
+
+
+def _rank_text(rank: int) -> str:
+    return rank_name(rank)
+
+
+class State(NamedTuple):
+    """A position: what is on the table, immutable.
+
+    ``foundations``: 4 tuples of cards, bottom first; foundation k starts with rank k.
+    ``wastes``: 4 tuples of cards, bottom first, top last.
+    ``stock``: the cards still face down, the next to turn first.
+    ``pending``: the turned card that must be placed before the next turn, or None.
+    """
+
+    foundations: tuple[tuple[Card, ...], ...]
+    wastes: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+    pending: Card | None = None
+
+    # ------------------------------------------------------------ construction
+
+    @classmethod
+    def initial(cls, starters: Iterable[Card | str], stock: Iterable[Card | str]) -> State:
+        """The opening position: the 4 starters on the foundations and the stock face down."""
+        return cls.from_position(
+            foundations=[[card] for card in parse_cards(starters)],
+            wastes=[[], [], [], []],
+            stock=stock,
+            pending=None,
+        )
+
+    @classmethod
+    def from_position(
+        cls,
+        foundations: Iterable,
+        wastes: Iterable = ((), (), (), ()),
+        stock: Iterable | str = (),
+        pending: Card | str | None = None,
+    ) -> State:
+        """Any consistent position; cards may be given as text (``"2♦ 4♣"``) or Cards.
+
+        Refused with a ValueError saying why unless the 52 cards appear exactly
+        once each and every foundation is a start of its order.
+        """
+        foundation_piles = tuple(parse_cards(pile) for pile in foundations)
+        waste_piles = tuple(parse_cards(pile) for pile in wastes)
+        if len(foundation_piles) != FOUNDATIONS:
+            raise ValueError(message("position.piles", what="foundations", count=len(foundation_piles)))
+        if len(waste_piles) != WASTES:
+            raise ValueError(message("position.piles", what="wastes", count=len(waste_piles)))
+        stock_cards = parse_cards(stock)
+        pending_card = None if pending is None else Card.parse(pending)
+        for number, pile in enumerate(foundation_piles, start=1):
+            if not pile:
+                raise ValueError(message("position.empty_foundation", foundation=number, need=_rank_text(number)))
+            if pile[0].rank != number:
+                raise ValueError(
+                    message("position.foundation_start", foundation=number, need=_rank_text(number), card=pile[0])
+                )
+            for below, card in zip(pile, pile[1:]):
+                need = next_rank(below.rank, number)
+                if card.rank != need or len(pile) > RANK_COUNT:
+                    raise ValueError(
+                        message(
+                            "position.foundation_order",
+                            foundation=number,
+                            card=card,
+                            top=below,
+                            need=_rank_text(need),
+                        )
+                    )
+        every_card = [c for pile in foundation_piles for c in pile] + [c for pile in waste_piles for c in pile]
+        every_card += list(stock_cards) + ([pending_card] if pending_card is not None else [])
+        check_each_card_once(every_card)
+        return cls(foundation_piles, waste_piles, stock_cards, pending_card)
+
+    # ------------------------------------------------------------ queries
+
+    def needs(self) -> tuple[int | None, ...]:
+        """The rank each foundation needs next, or None where it is complete."""
+        return tuple(
+            None if len(pile) == RANK_COUNT else _NEED_AFTER[k][pile[-1].rank]
+            for k, pile in enumerate(self.foundations)
+        )
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, in the module's documented order (T, S>F, S>W, W>F)."""
+        foundations = self.foundations
+        needs = [
+            0 if len(pile) == RANK_COUNT else _NEED_AFTER[k][pile[-1].rank] for k, pile in enumerate(foundations)
+        ]
+        moves: list[Move] = []
+        pending = self.pending
+        if pending is None:
+            if self.stock:
+                moves.append(TURN)
+        else:
+            rank = pending.rank
+            for k in range(4):
+                if needs[k] == rank:
+                    moves.append(STOCK_TO_FOUNDATION[k])
+            moves.extend(STOCK_TO_WASTE)
+        for w, pile in enumerate(self.wastes):
+            if pile:
+                rank = pile[-1].rank
+                for k in range(4):
+                    if needs[k] == rank:
+                        moves.append(WASTE_TO_FOUNDATION[w][k])
+        return moves
+
+    def why_illegal(self, move: Move | str) -> str | None:
+        """Why ``move`` may not be played here, in game terms; None when it is legal."""
+        move = Move.parse(move)
+        kind = move.kind
+        if kind == Move.TURN_KIND:
+            if self.pending is not None:
+                return message("illegal.pending_first", card=self.pending)
+            if not self.stock:
+                return message("illegal.stock_empty")
+            return None
+        if kind == Move.STOCK_TO_WASTE:
+            return None if self.pending is not None else message("illegal.nothing_pending")
+        if kind == Move.STOCK_TO_FOUNDATION:
+            if self.pending is None:
+                return message("illegal.nothing_pending")
+            card = self.pending
+        else:
+            pile = self.wastes[move.waste_index]
+            if not pile:
+                return message("illegal.waste_empty", waste=move.waste)
+            card = pile[-1]
+        foundation = self.foundations[move.foundation_index]
+        if len(foundation) == RANK_COUNT:
+            return message("illegal.complete", foundation=move.foundation)
+        need = _NEED_AFTER[move.foundation_index][foundation[-1].rank]
+        if card.rank == need:
+            return None
+        values = dict(foundation=move.foundation, need=_rank_text(need), top=_rank_text(foundation[-1].rank), card=card)
+        if kind == Move.STOCK_TO_FOUNDATION:
+            return message("illegal.needs_pending", **values)
+        return message("illegal.needs_waste", waste=move.waste, **values)
+
+    def is_legal(self, move: Move | str) -> bool:
+        """True when ``move`` may be played here."""
+        return self.why_illegal(move) is None
+
+    # ------------------------------------------------------------ playing
+
+    def apply(self, move: Move | str) -> State:
+        """The state after ``move``; :class:`IllegalMove` (and no change) when it is not legal."""
+        move = Move.parse(move)
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMove(move, reason)
+        return self._apply_legal(move)
+
+    def _apply_legal(self, move: Move) -> State:
+        """The state after a move already known to be legal (the hot path of search)."""
+        foundations, wastes, stock, pending = self
+        kind = move.kind
+        if kind == "turn":
+            return State(foundations, wastes, stock[1:], stock[0])
+        if kind == "stock_to_waste":
+            w = move.waste_index
+            new_wastes = list(wastes)
+            new_wastes[w] = wastes[w] + (pending,)
+            return State(foundations, tuple(new_wastes), stock, None)
+        k = move.foundation_index
+        new_foundations = list(foundations)
+        if kind == "stock_to_foundation":
+            new_foundations[k] = foundations[k] + (pending,)
+            return State(tuple(new_foundations), wastes, stock, None)
+        w = move.waste_index
+        new_foundations[k] = foundations[k] + (wastes[w][-1],)
+        new_wastes = list(wastes)
+        new_wastes[w] = wastes[w][:-1]
+        return State(tuple(new_foundations), tuple(new_wastes), stock, pending)
+
+    # ------------------------------------------------------------ outcome
+
+    @property
+    def score(self) -> int:
+        """Cards on the foundations, the 4 starters included; 52 means solved."""
+        return sum(len(pile) for pile in self.foundations)
+
+    @property
+    def status(self) -> str:
+        """``"won"`` with 52 cards on the foundations; ``"lost"`` when no move remains; else ``"playing"``."""
+        if self.score == len(DECK):
+            return WON
+        return PLAYING if self.legal_moves() else LOST
+
+    def is_terminal(self) -> bool:
+        """True when the game is over (won or lost)."""
+        return self.status != PLAYING
+
+    def card_moved_by(self, move: Move | str) -> Card | None:
+        """The card ``move`` would move (the next stock card for ``T``), or None if there is none."""
+        move = Move.parse(move)
+        if move.kind == Move.TURN_KIND:
+            return self.stock[0] if self.stock else None
+        if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE):
+            return self.pending
+        pile = self.wastes[move.waste_index]
+        return pile[-1] if pile else None
+
+    def unseen_cards(self) -> frozenset[Card]:
+        """The cards a player cannot see (the face-down stock) as a set: their order stays hidden."""
+        return frozenset(self.stock)
+
+    def explain(self, move: Move | str) -> str:
+        """One teaching sentence on what ``move`` does here, in arithmetic terms."""
+        move = Move.parse(move)
+        reason = self.why_illegal(move)
+        if reason is not None:
+            raise IllegalMove(move, reason)
+        card = self.card_moved_by(move)
+        if move.kind == Move.TURN_KIND:
+            return message("explain.turn", card=card, left=len(self.stock) - 1)
+        if move.kind == Move.STOCK_TO_WASTE:
+            pile = self.wastes[move.waste_index]
+            if pile:
+                return message("explain.to_waste_on", card=card, waste=move.waste, under=pile[-1])
+            return message("explain.to_waste", card=card, waste=move.waste)
+        return explain_foundation_step(card, self.foundations[move.foundation_index], move.foundation)
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+
+def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: int) -> str:
+    """The arithmetic of ``card`` going onto ``foundation`` (number 1..4), e.g. ``12 + 2 = 14, and 14 wraps``."""
+    top = foundation[-1]
+    total = top.rank + number
+    total_text = f"{total} ({rank_name(total)})" if total in (11, 12, 13) else str(total)
+    sentence = message(
+        "explain.onto", card=card, top=top, foundation=number, top_value=top.rank, step=number, total=total_text
+    )
+    if total > RANK_COUNT:
+        wrapped = next_rank(top.rank, number)
+        sentence += message("explain.wrap", total=total, wrapped=wrapped, name=rank_name(wrapped))
+    if len(foundation) + 1 == RANK_COUNT:
+        sentence += message("explain.complete", foundation=number)
+    return sentence
+
+
+def check_each_card_once(cards: Iterable[Card]) -> None:
+    """ValueError naming the first duplicate or the missing cards unless ``cards`` is the whole pack once."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise ValueError(message("deal.duplicate", card=card))
+        seen.add(card)
+    missing = [card for card in DECK if card not in seen]
+    if missing:
+        raise ValueError(message("deal.missing", cards=" ".join(map(str, missing))))
+
+
+def render_text(state: State) -> str:
+    """A plain-text board for terminals and screen readers (no box drawing, one pile a line)."""
+    status = message(f"status.{state.status}")
+    lines = [message("board.title", status=status, score=state.score), message("board.foundations")]
+    for number, (pile, need) in enumerate(zip(state.foundations, state.needs()), start=1):
+        after = message("board.complete") if need is None else message("board.next", need=rank_name(need))
+        cards = " ".join(map(str, pile))
+        lines.append("  " + message("board.foundation_line", foundation=number, cards=cards) + f"  ({after})")
+    lines.append(message("board.wastes"))
+    for number, pile in enumerate(state.wastes, start=1):
+        if pile:
+            cards = " ".join(map(str, pile)) + "  (" + message("board.top", card=pile[-1]) + ")"
+        else:
+            cards = message("board.empty")
+        lines.append("  " + message("board.waste_line", waste=number, cards=cards))
+    lines.append(message("board.stock", count=len(state.stock)))
+    if state.pending is None:
+        lines.append(message("board.no_pending"))
+    else:
+        lines.append(message("board.pending", card=state.pending))
+    return "\n".join(lines)

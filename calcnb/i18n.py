@@ -1,0 +1,178 @@
+"""One message catalogue for every user-facing string, in English and Portuguese.
+
+Every sentence the engine, the board and the widgets show a person is looked
+up here by key, so a lesson can run in either language of the seed rules.
+Keys are shared by all languages; ``tests/test_i18n.py`` checks that they match.
+Other layers add their keys with :func:`register` so each module keeps its own
+strings next to it while the catalogue stays one lookup.
+"""
+
+from __future__ import annotations
+
+LANGUAGES = ("en", "pt")
+
+_CATALOGUE: dict[str, dict[str, str]] = {"en": {}, "pt": {}}
+_current_language = "en"
+
+
+def register(messages: dict[str, dict[str, str]]) -> None:
+    """Add messages: ``{"en": {key: text}, "pt": {key: text}}``; both languages needed."""
+    missing = set(LANGUAGES) - set(messages)
+    if missing:
+        raise ValueError(f"messages for {sorted(missing)} are missing")
+    if len({frozenset(messages[lang]) for lang in LANGUAGES}) != 1:
+        raise ValueError("every language must define the same message keys")
+    for lang in LANGUAGES:
+        _CATALOGUE[lang].update(messages[lang])
+
+
+def set_language(language: str) -> None:
+    """Switch every user-facing string to ``"en"`` (English, the default) or ``"pt"``."""
+    global _current_language
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+    _current_language = language
+
+
+def get_language() -> str:
+    """The language currently in use (``"en"`` or ``"pt"``)."""
+    return _current_language
+
+
+def catalogue(language: str) -> dict[str, str]:
+    """A copy of every message of one language, keyed by message key."""
+    return dict(_CATALOGUE[language])
+
+
+def message(key: str, /, **values: object) -> str:
+    """The message ``key`` in the current language, with ``values`` filled in."""
+    try:
+        template = _CATALOGUE[_current_language][key]
+    except KeyError:
+        template = _CATALOGUE["en"][key]
+    return template.format(**values) if values else template
+
+
+register(
+    {
+        "en": {
+            # cards
+            "card.bad": "{text!r} is not a card: write a rank (A, 2..10 or T, J, Q, K) then a suit (♣ ♦ ♥ ♠ or C D H S), like A♠, 10D or TD",
+            "card.bad_rank": "{rank!r} is not a rank: ranks run 1 (A) to 13 (K)",
+            "card.bad_suit": "{suit!r} is not a suit: use ♣ ♦ ♥ ♠ or C D H S",
+            # move notation
+            "move.bad": "{text!r} is not a move: write T, S>F2, S>W3 or W3>F2",
+            "move.waste_to_waste": "{text!r} is not a move: waste piles only move to foundations, never to another waste",
+            "move.from_foundation": "{text!r} is not a move: foundations never give cards back",
+            "move.to_stock": "{text!r} is not a move: nothing goes back to the stock",
+            "move.bad_foundation": "{text!r} is not a move: there are 4 foundations, F1 to F4",
+            "move.bad_waste": "{text!r} is not a move: there are 4 waste piles, W1 to W4",
+            # why a move is illegal
+            "illegal.prefix": "{move}: {reason}",
+            "illegal.pending_first": "the turned card {card} must be placed before the next turn",
+            "illegal.stock_empty": "the stock is empty; there is no second pass",
+            "illegal.nothing_pending": "no card is turned; turn one with T first",
+            "illegal.complete": "foundation {foundation} is complete (it ends in K) and accepts nothing more",
+            "illegal.needs_pending": "foundation {foundation} needs {need} after {top}; the turned card is {card}",
+            "illegal.needs_waste": "foundation {foundation} needs {need} after {top}; the top of waste {waste} is {card}",
+            "illegal.waste_empty": "waste {waste} is empty",
+            "illegal.game_over": "the game is over",
+            # explanations
+            "explain.turn": "Turned {card} from the stock ({left} left): place it on a foundation that needs it or on a waste pile",
+            "explain.onto": "{card} onto {top} on foundation {foundation}: {top_value} + {step} = {total}",
+            "explain.wrap": ", and {total} wraps past K to {wrapped} ({name})",
+            "explain.complete": "; foundation {foundation} is complete",
+            "explain.to_waste": "{card} onto waste {waste}: any card may go on a waste, and only the top stays available",
+            "explain.to_waste_on": "{card} onto waste {waste}, on top of {under}: any card may go on a waste, and only the top stays available",
+            # deals and positions
+            "deal.no_bar": "a deal code is the 4 starters, a '|', then the 48 stock cards; there is no '|' in {text!r}",
+            "deal.starter_count": "a deal needs 4 starters (an A, 2, 3 and 4); found {count}",
+            "deal.starter_rank": "starter {index} must be a {need} (foundation {index} builds in steps of {index}); found {card}",
+            "deal.stock_count": "a deal needs 48 stock cards; found {count}",
+            "deal.duplicate": "{card} appears more than once",
+            "deal.missing": "{cards} missing: a game uses each of the 52 cards exactly once",
+            "position.piles": "{what} must be 4 piles; found {count}",
+            "position.empty_foundation": "foundation {foundation} is empty; it starts with its starter, a {need}",
+            "position.foundation_order": "foundation {foundation} cannot hold {card} after {top}: it needs {need}",
+            "position.foundation_start": "foundation {foundation} must start with a {need}; found {card}",
+            "position.count": "a position lists {count} cards; it needs all 52 exactly once",
+            # status and board text
+            "status.playing": "playing",
+            "status.won": "won",
+            "status.lost": "lost",
+            "board.title": "Calculation: {status}, score {score}/52",
+            "board.foundations": "Foundations",
+            "board.foundation_line": "F{foundation} (+{foundation}): {cards}",
+            "board.next": "next {need}",
+            "board.complete": "complete",
+            "board.wastes": "Waste piles (bottom to top)",
+            "board.waste_line": "W{waste}: {cards}",
+            "board.empty": "empty",
+            "board.top": "top {card}",
+            "board.stock": "Stock: {count} cards face down",
+            "board.pending": "Turned card: {card} (place it before the next turn)",
+            "board.no_pending": "Turned card: none",
+            # saves
+            "save.bad_json": "not a calcnb save: {detail}",
+            "save.bad_field": "not a calcnb save: {detail}",
+            "save.version": "this save has version {version}; this calcnb reads version {supported}",
+            "save.bad_move": "move {number} of the save, {move!r}, cannot be played: {reason}",
+        },
+        "pt": {
+            "card.bad": "{text!r} não é uma carta: escreva um valor (A, 2..10 ou T, J, Q, K) e um naipe (♣ ♦ ♥ ♠ ou C D H S), como A♠, 10D ou TD",
+            "card.bad_rank": "{rank!r} não é um valor: os valores vão de 1 (A) a 13 (K)",
+            "card.bad_suit": "{suit!r} não é um naipe: use ♣ ♦ ♥ ♠ ou C D H S",
+            "move.bad": "{text!r} não é uma jogada: escreva T, S>F2, S>W3 ou W3>F2",
+            "move.waste_to_waste": "{text!r} não é uma jogada: um descarte só vai para uma base, nunca para outro descarte",
+            "move.from_foundation": "{text!r} não é uma jogada: as bases nunca devolvem cartas",
+            "move.to_stock": "{text!r} não é uma jogada: nada volta ao monte",
+            "move.bad_foundation": "{text!r} não é uma jogada: há 4 bases, F1 a F4",
+            "move.bad_waste": "{text!r} não é uma jogada: há 4 descartes, W1 a W4",
+            "illegal.prefix": "{move}: {reason}",
+            "illegal.pending_first": "a carta virada {card} tem de ser colocada antes de virar outra",
+            "illegal.stock_empty": "o monte está vazio; não há segunda passagem",
+            "illegal.nothing_pending": "não há carta virada; vire uma com T primeiro",
+            "illegal.complete": "a base {foundation} está completa (termina em K) e não aceita mais nada",
+            "illegal.needs_pending": "a base {foundation} precisa de {need} após {top}; a carta virada é {card}",
+            "illegal.needs_waste": "a base {foundation} precisa de {need} após {top}; o topo do descarte {waste} é {card}",
+            "illegal.waste_empty": "o descarte {waste} está vazio",
+            "illegal.game_over": "o jogo terminou",
+            "explain.turn": "Virou {card} do monte (restam {left}): coloque-a numa base que a aceite ou num descarte",
+            "explain.onto": "{card} sobre {top} na base {foundation}: {top_value} + {step} = {total}",
+            "explain.wrap": ", e {total} passa K e volta a {wrapped} ({name})",
+            "explain.complete": "; a base {foundation} está completa",
+            "explain.to_waste": "{card} no descarte {waste}: qualquer carta pode ir para um descarte, e só o topo fica disponível",
+            "explain.to_waste_on": "{card} no descarte {waste}, sobre {under}: qualquer carta pode ir para um descarte, e só o topo fica disponível",
+            "deal.no_bar": "um código de distribuição tem as 4 cartas iniciais, um '|', e as 48 cartas do monte; não há '|' em {text!r}",
+            "deal.starter_count": "uma distribuição precisa de 4 cartas iniciais (um A, 2, 3 e 4); encontrei {count}",
+            "deal.starter_rank": "a carta inicial {index} tem de ser um {need} (a base {index} avança em passos de {index}); encontrei {card}",
+            "deal.stock_count": "uma distribuição precisa de 48 cartas no monte; encontrei {count}",
+            "deal.duplicate": "{card} aparece mais de uma vez",
+            "deal.missing": "falta {cards}: um jogo usa cada uma das 52 cartas exatamente uma vez",
+            "position.piles": "{what} tem de ter 4 pilhas; encontrei {count}",
+            "position.empty_foundation": "a base {foundation} está vazia; começa com a sua carta inicial, um {need}",
+            "position.foundation_order": "a base {foundation} não pode ter {card} após {top}: precisa de {need}",
+            "position.foundation_start": "a base {foundation} tem de começar com um {need}; encontrei {card}",
+            "position.count": "a posição tem {count} cartas; precisa das 52 exatamente uma vez",
+            "status.playing": "em jogo",
+            "status.won": "ganho",
+            "status.lost": "perdido",
+            "board.title": "Cálculo: {status}, pontos {score}/52",
+            "board.foundations": "Bases",
+            "board.foundation_line": "F{foundation} (+{foundation}): {cards}",
+            "board.next": "a seguir {need}",
+            "board.complete": "completa",
+            "board.wastes": "Descartes (de baixo para o topo)",
+            "board.waste_line": "W{waste}: {cards}",
+            "board.empty": "vazio",
+            "board.top": "topo {card}",
+            "board.stock": "Monte: {count} cartas tapadas",
+            "board.pending": "Carta virada: {card} (coloque-a antes de virar outra)",
+            "board.no_pending": "Carta virada: nenhuma",
+            "save.bad_json": "não é um jogo guardado do calcnb: {detail}",
+            "save.bad_field": "não é um jogo guardado do calcnb: {detail}",
+            "save.version": "este jogo guardado tem a versão {version}; este calcnb lê a versão {supported}",
+            "save.bad_move": "a jogada {number} do jogo guardado, {move!r}, não pode ser feita: {reason}",
+        },
+    }
+)
