@@ -11,6 +11,8 @@ and rank ``r`` sits at position ``r * k⁻¹ (mod 13)`` of that order.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from .i18n import message
 
 RANK_COUNT = 13
@@ -41,8 +43,8 @@ class Card:
     ``str(card)`` is ``A♠``; ``card.ascii`` is ``AS``; ``repr`` round-trips.
     """
 
-    __slots__ = ("rank", "suit", "index", "_text", "_ascii")
-    _interned: dict[tuple[int, str], Card] = {}
+    __slots__ = ("_ascii", "_text", "index", "rank", "suit")
+    _interned: ClassVar[dict[tuple[int, str], Card]] = {}
 
     rank: int
     suit: str

@@ -20,8 +20,9 @@ Move notation (case-insensitive on input, canonical on output):
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from .cards import DECK, RANK_COUNT, Card, next_rank, parse_cards, rank_name
 from .i18n import message
@@ -57,12 +58,12 @@ class Move:
     numbers or None.
     """
 
-    __slots__ = ("kind", "waste", "foundation", "text", "waste_index", "foundation_index")
+    __slots__ = ("foundation", "foundation_index", "kind", "text", "waste", "waste_index")
     TURN_KIND = "turn"
     STOCK_TO_FOUNDATION = "stock_to_foundation"
     STOCK_TO_WASTE = "stock_to_waste"
     WASTE_TO_FOUNDATION = "waste_to_foundation"
-    _by_text: dict[str, Move] = {}
+    _by_text: ClassVar[dict[str, Move]] = {}
 
     kind: str
     waste: int | None
@@ -149,7 +150,10 @@ WASTE_TO_FOUNDATION = tuple(
     tuple(Move._make(Move.WASTE_TO_FOUNDATION, w, k, f"W{w}>F{k}") for k in range(1, 5)) for w in range(1, 5)
 )
 ALL_MOVES: tuple[Move, ...] = (
-    (TURN,) + STOCK_TO_FOUNDATION + STOCK_TO_WASTE + tuple(m for row in WASTE_TO_FOUNDATION for m in row)
+    TURN,
+    *STOCK_TO_FOUNDATION,
+    *STOCK_TO_WASTE,
+    *tuple(m for row in WASTE_TO_FOUNDATION for m in row),
 )
 
 
@@ -211,7 +215,7 @@ class State(NamedTuple):
                 raise ValueError(
                     message("position.foundation_start", foundation=number, need=_rank_text(number), card=pile[0])
                 )
-            for below, card in zip(pile, pile[1:]):
+            for below, card in itertools.pairwise(pile):
                 need = next_rank(below.rank, number)
                 if card.rank != need or len(pile) > RANK_COUNT:
                     raise ValueError(
@@ -240,9 +244,7 @@ class State(NamedTuple):
     def legal_moves(self) -> list[Move]:
         """Every legal move, in the module's documented order (T, S>F, S>W, W>F)."""
         foundations = self.foundations
-        needs = [
-            0 if len(pile) == RANK_COUNT else _NEED_AFTER[k][pile[-1].rank] for k, pile in enumerate(foundations)
-        ]
+        needs = [0 if len(pile) == RANK_COUNT else _NEED_AFTER[k][pile[-1].rank] for k, pile in enumerate(foundations)]
         moves: list[Move] = []
         pending = self.pending
         if pending is None:
@@ -380,6 +382,12 @@ class State(NamedTuple):
 
     def __str__(self) -> str:
         return render_text(self)
+
+    def _repr_png_(self) -> bytes:
+        # Imported on use: the engine itself never imports matplotlib.
+        from importlib import import_module
+
+        return import_module("calcnb.board").to_png(self)
 
 
 def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: int) -> str:

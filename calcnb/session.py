@@ -282,6 +282,12 @@ class Game:
     def __str__(self) -> str:
         return render_text(self.state)
 
+    def _repr_png_(self) -> bytes:
+        # Imported on use: the session layer never imports matplotlib.
+        from importlib import import_module
+
+        return import_module("calcnb.board").to_png(self)
+
     def __repr__(self) -> str:
         where = f"seed={self.seed!r}" if self.seed is not None else f"deal_code={self.deal_code!r}"
         if self.deal_code is None:
