@@ -1,0 +1,694 @@
+"""Players of Calculation that see only what a person sees, and the Hint they power.
+
+A person at the table sees the foundations, the waste piles, the turned card,
+how many cards are left in the stock and therefore *which* cards are still
+unseen, but never the order of the face-down stock. Players here are given
+exactly that: a :class:`PlayerView` (built from a position with the stock
+replaced by its count and the set of unseen cards). They cannot peek, because
+the stock is not there to read.
+
+The ladder, weakest first:
+
+- :class:`RandomPlayer`: any legal move, chosen at random;
+- :class:`FirstFit`: any foundation move first, else the first waste pile;
+- :class:`ReverseNeed`: keep each waste pile in reverse order of need, so the
+  card needed soonest is on top;
+- :class:`KingsApart`: reverse need, with one waste pile kept for kings;
+- :class:`MonteCarlo`: at each placement, imagine many orders of the unseen
+  cards, play each out with a fast policy, and choose the placement that wins
+  or scores most.
+
+Games are played by a lean internal loop (ranks as ints, mutable lists) that
+makes the very same moves as playing through :class:`~calcnb.engine.State`:
+:meth:`Player.play` returns the move list, which replays through
+:class:`~calcnb.session.Game` to the same score. :func:`hint` answers the
+play widget's Hint button with a move and one plain sentence saying why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .cards import RANK_COUNT, Card, next_rank, position_in_order, rank_name
+from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
+from .i18n import message, register
+
+__all__ = [
+    "PLAYERS",
+    "FirstFit",
+    "KingsApart",
+    "MonteCarlo",
+    "PlayResult",
+    "Player",
+    "PlayerView",
+    "RandomPlayer",
+    "ReverseNeed",
+    "hint",
+    "hint_player",
+]
+
+# ---------------------------------------------------------------- lean tables
+
+# Moves inside the lean loop are indexes into ALL_MOVES (the engine's documented order):
+# 0 = T, 1..4 = S>F1..S>F4, 5..8 = S>W1..S>W4, 9 + 4*w + k = W(w+1)>F(k+1).
+_TURN = 0
+_S2F = (1, 2, 3, 4)
+_S2W = (5, 6, 7, 8)
+_W2F = tuple(tuple(9 + 4 * w + k for k in range(4)) for w in range(4))
+_MOVE_INDEX = {move: index for index, move in enumerate(ALL_MOVES)}
+assert ALL_MOVES[_TURN] is TURN and ALL_MOVES[_S2F[2]] is STOCK_TO_FOUNDATION[2]
+assert ALL_MOVES[_S2W[1]] is STOCK_TO_WASTE[1] and ALL_MOVES[_W2F[3][2]] is WASTE_TO_FOUNDATION[3][2]
+
+# _NEXT[k][r]: the rank foundation k (0-based) needs after a top of rank r.
+_NEXT = tuple(tuple([0] + [next_rank(r, k + 1) for r in range(1, RANK_COUNT + 1)]) for k in range(4))
+# _POSITION[k][r]: where rank r sits on foundation k (1..13), from the modular inverse.
+_POSITION = tuple(tuple([0] + [position_in_order(r, k + 1) for r in range(1, RANK_COUNT + 1)]) for k in range(4))
+_FAR = 99  # "not needed by any foundation" (only once every foundation is complete)
+
+
+class _Table:
+    """What a person sees, in lean form: no stock order, only its count and the unseen ranks.
+
+    ``need[k]`` is the rank foundation k needs next (0 once complete), ``count[k]`` its cards;
+    ``wastes`` are lists of ranks (top last); ``pending`` the turned rank (0 for none);
+    ``unseen[r]`` how many cards of rank r are still face down.
+    """
+
+    __slots__ = ("count", "need", "pending", "stock_left", "unseen", "wastes")
+
+    def __init__(
+        self, need: list[int], count: list[int], wastes: list[list[int]], pending: int, stock_left: int, unseen: list
+    ) -> None:
+        self.need = need
+        self.count = count
+        self.wastes = wastes
+        self.pending = pending
+        self.stock_left = stock_left
+        self.unseen = unseen
+
+    def copy(self) -> _Table:
+        return _Table(
+            self.need[:],
+            self.count[:],
+            [pile[:] for pile in self.wastes],
+            self.pending,
+            self.stock_left,
+            self.unseen[:],
+        )
+
+    @property
+    def score(self) -> int:
+        return sum(self.count)
+
+    def legal(self) -> list[int]:
+        """Legal moves as ALL_MOVES indexes, in the engine's order."""
+        need = self.need
+        moves = []
+        pending = self.pending
+        if not pending:
+            if self.stock_left:
+                moves.append(_TURN)
+        else:
+            moves.extend(_S2F[k] for k in range(4) if need[k] == pending)
+            moves.extend(_S2W)
+        for w, pile in enumerate(self.wastes):
+            if pile:
+                top = pile[-1]
+                moves.extend(_W2F[w][k] for k in range(4) if need[k] == top)
+        return moves
+
+    def place_on_foundation(self, k: int, rank: int) -> None:
+        count = self.count
+        count[k] += 1
+        self.need[k] = 0 if count[k] == RANK_COUNT else _NEXT[k][rank]
+
+    def soonness(self, rank: int) -> int:
+        """How soon some foundation needs ``rank``: 1 = next, 2 = after one more card, ...; large when never."""
+        count = self.count
+        best = _FAR
+        for k in range(4):
+            distance = _POSITION[k][rank] - count[k]
+            if 0 < distance < best:
+                best = distance
+        return best
+
+    def soonest_foundation(self, rank: int) -> int:
+        """The foundation (0-based) that needs ``rank`` soonest."""
+        count = self.count
+        best, where = _FAR, 0
+        for k in range(4):
+            distance = _POSITION[k][rank] - count[k]
+            if 0 < distance < best:
+                best, where = distance, k
+        return where
+
+
+def _apply(table: _Table, move: int, stock: list[int], position: int) -> int:
+    """Play ``move`` on ``table`` (the runner owns the stock); returns the new stock position."""
+    if move == _TURN:
+        rank = stock[position]
+        table.pending = rank
+        table.unseen[rank] -= 1
+        table.stock_left -= 1
+        return position + 1
+    if move <= 4:
+        table.place_on_foundation(move - 1, table.pending)
+        table.pending = 0
+    elif move <= 8:
+        table.wastes[move - 5].append(table.pending)
+        table.pending = 0
+    else:
+        w, k = divmod(move - 9, 4)
+        table.place_on_foundation(k, table.wastes[w].pop())
+    return position
+
+
+def _initial_table(starter_count: Sequence[int], stock: Sequence[int]) -> _Table:
+    unseen = [0] * (RANK_COUNT + 1)
+    for rank in stock:
+        unseen[rank] += 1
+    need = [_NEXT[k][k + 1] for k in range(4)]
+    return _Table(need, list(starter_count), [[], [], [], []], 0, len(stock), unseen)
+
+
+# ---------------------------------------------------------------- the view
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A position as a person sees it: everything but the order of the face-down stock.
+
+    ``unseen`` is the *set* of face-down cards; ``stock_count`` how many there are.
+    """
+
+    foundations: tuple[tuple[Card, ...], ...]
+    wastes: tuple[tuple[Card, ...], ...]
+    pending: Card | None
+    stock_count: int
+    unseen: frozenset[Card]
+
+    @classmethod
+    def of(cls, position: State | PlayerView | object) -> PlayerView:
+        """The view of a :class:`State`, a :class:`~calcnb.session.Game` (its current state) or a view."""
+        if isinstance(position, PlayerView):
+            return position
+        state = getattr(position, "state", position)
+        if not isinstance(state, State):
+            raise TypeError(f"a player needs a State, a Game or a PlayerView; got {type(position).__name__}")
+        return cls(state.foundations, state.wastes, state.pending, len(state.stock), state.unseen_cards())
+
+    def needs(self) -> tuple[int | None, ...]:
+        """The rank each foundation needs next, or None where it is complete."""
+        return tuple(
+            None if len(pile) == RANK_COUNT else _NEXT[k][pile[-1].rank] for k, pile in enumerate(self.foundations)
+        )
+
+    def legal_moves(self) -> list[Move]:
+        """The legal moves, in the engine's documented order."""
+        return [ALL_MOVES[i] for i in self._table().legal()]
+
+    def _table(self) -> _Table:
+        unseen = [0] * (RANK_COUNT + 1)
+        for card in self.unseen:
+            unseen[card.rank] += 1
+        return _Table(
+            [need or 0 for need in self.needs()],
+            [len(pile) for pile in self.foundations],
+            [[card.rank for card in pile] for pile in self.wastes],
+            self.pending.rank if self.pending is not None else 0,
+            self.stock_count,
+            unseen,
+        )
+
+    def _fingerprint(self) -> str:
+        """A stable text of what is visible, to seed a player's choices here reproducibly."""
+        parts = [" ".join(map(str, pile)) for pile in (*self.foundations, *self.wastes)]
+        parts.append(str(self.pending))
+        parts.append(" ".join(sorted(map(str, self.unseen))))
+        return "|".join(parts)
+
+
+# ---------------------------------------------------------------- players
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    """One game played by a player: its moves (they replay through Game), score and outcome."""
+
+    moves: tuple[Move, ...]
+    score: int
+    last_progress: int
+    """Cards turned when the last card reached a foundation: where the game stopped moving."""
+    needs: tuple[int, ...]
+    """The rank each foundation needed at the end (0 for a complete foundation)."""
+
+    @property
+    def outcome(self) -> str:
+        """``"won"`` or ``"lost"``."""
+        return "won" if self.score == 52 else "lost"
+
+
+class Player:
+    """A player: chooses each move from a :class:`PlayerView` (never from the stock order).
+
+    Subclasses implement ``_next(table, rng)``, returning the index of a legal move in
+    ``ALL_MOVES`` or None when there is none.
+    """
+
+    name: ClassVar[str] = "player"
+    parallel_from: ClassVar[int] = 4000
+    """Studies with at least this many deals use a process pool by default."""
+
+    def choose(self, position: State | PlayerView | object, rng: random.Random | None = None) -> Move | None:
+        """The move this player makes in ``position`` (a State, a Game or a view); None when the game is over.
+
+        The stock is replaced by its count and its set of cards before the player looks.
+        Without ``rng`` the choice is seeded from what is visible, so it is reproducible.
+        """
+        view = PlayerView.of(position)
+        if rng is None:
+            rng = random.Random(view._fingerprint())
+        index = self._next(view._table(), rng)
+        return None if index is None else ALL_MOVES[index]
+
+    def play(self, game_or_seed: object, rng: random.Random | None = None) -> PlayResult:
+        """Play a whole game from a seed, a Game or a State with the fast loop; the result's moves replay.
+
+        The random generator, when not given, is derived from the deal's seed (or its code), so the same
+        deal is always played the same way.
+        """
+        state, key = _start_of(game_or_seed)
+        if rng is None:
+            rng = random.Random(f"{self.name}:{key}")
+        table = PlayerView.of(state)._table()
+        stock = [card.rank for card in state.stock]
+        moves = self._run(table, stock, rng)
+        return PlayResult(tuple(ALL_MOVES[i] for i in moves), table.score, _last_progress(moves), tuple(table.need))
+
+    def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:
+        """The fast loop: ask the player, apply, until no move is left. Only the runner holds the stock."""
+        moves: list[int] = []
+        position = 0
+        next_move = self._next
+        while True:
+            move = next_move(table, rng)
+            if move is None:
+                return moves
+            position = _apply(table, move, stock, position)
+            moves.append(move)
+
+    def _next(self, table: _Table, rng: random.Random) -> int | None:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and vars(self) == vars(other)
+
+    def __hash__(self) -> int:
+        return hash((type(self), tuple(sorted(vars(self).items()))))
+
+
+def _start_of(game_or_seed: object) -> tuple[State, str]:
+    """The starting state of a seed, Game or State, and a key naming it for seeding random choices."""
+    from .session import Game  # the session layer sits beside strategies; imported on use
+
+    if isinstance(game_or_seed, State):
+        return game_or_seed, PlayerView.of(game_or_seed)._fingerprint() + "|" + " ".join(map(str, game_or_seed.stock))
+    if isinstance(game_or_seed, Game):
+        game = game_or_seed
+        key = game.seed if game.seed is not None else (game.deal_code or "")
+        return game.state, f"{key}:{len(game.history)}" if game.history else str(key)
+    if isinstance(game_or_seed, (int, str)) and not isinstance(game_or_seed, bool):
+        return Game.new(game_or_seed).state, str(game_or_seed)
+    raise TypeError(f"play needs a seed, a Game or a State; got {type(game_or_seed).__name__}")
+
+
+def _last_progress(moves: list[int]) -> int:
+    turned = last = 0
+    for move in moves:
+        if move == _TURN:
+            turned += 1
+        elif move <= 4 or move >= 9:
+            last = turned
+    return last
+
+
+class RandomPlayer(Player):
+    """Random legal moves: the floor of the ladder, every legal move equally likely."""
+
+    name = "random"
+
+    def _next(self, table: _Table, rng: random.Random) -> int | None:
+        moves = table.legal()
+        return moves[int(rng.random() * len(moves))] if moves else None
+
+
+class _FoundationFirst(Player):
+    """Shared rule: any foundation move first (pending card, then waste tops), else place, else turn.
+
+    A card that fits a foundation is only ever useful there, so playing it never hurts;
+    the one real choice is which foundation when two need the same rank (:meth:`_pick_foundation`).
+    """
+
+    def _next(self, table: _Table, rng: random.Random) -> int | None:
+        need = table.need
+        pending = table.pending
+        if pending and pending in need:
+            return _S2F[self._pick_foundation(table, pending)]
+        for w, pile in enumerate(table.wastes):
+            if pile and pile[-1] in need:
+                return _W2F[w][self._pick_foundation(table, pile[-1])]
+        if pending:
+            return _S2W[self._place(table, rng)]
+        return _TURN if table.stock_left else None
+
+    def _pick_foundation(self, table: _Table, rank: int) -> int:
+        return table.need.index(rank)
+
+    def _place(self, table: _Table, rng: random.Random) -> int:
+        raise NotImplementedError
+
+
+class FirstFit(_FoundationFirst):
+    """First fit: any foundation move first (the lowest foundation on a tie), else the first waste pile.
+
+    Every card that does not fit goes onto waste 1, the first pile listed: the naive
+    baseline a beginner plays before thinking about the waste piles at all.
+    """
+
+    name = "first fit"
+
+    def _place(self, table: _Table, rng: random.Random) -> int:
+        return 0
+
+
+class ReverseNeed(_FoundationFirst):
+    """Reverse need: keep each waste pile in reverse order of need, the card needed soonest on top.
+
+    How soon a rank is needed is read from the foundations' positions (``position_in_order``):
+    a rank at position p of foundation k, which holds c cards, is needed after p - c - 1 more.
+    A card goes on the pile whose top is needed later than it but soonest of those (the
+    tightest fit); failing that on an empty pile; failing that it buries the top needed latest.
+    On a tie between foundations, it feeds the one whose next need is on show.
+    """
+
+    name = "reverse need"
+
+    def _pick_foundation(self, table: _Table, rank: int) -> int:
+        need = table.need
+        candidates = [k for k in range(4) if need[k] == rank]
+        if len(candidates) == 1:
+            return candidates[0]
+        visible = {pile[-1] for pile in table.wastes if pile}
+        for k in candidates:
+            if _NEXT[k][rank] in visible:
+                return k
+        # otherwise the foundation furthest behind: it has the most cards still to come
+        return min(candidates, key=lambda k: table.count[k])
+
+    def _place(self, table: _Table, rng: random.Random) -> int:
+        return _reverse_need_place(table, range(4))[0]
+
+
+def _reverse_need_place(table: _Table, piles: Iterable[int]) -> tuple[int, str, int, int]:
+    """Reverse-need placement among ``piles``: (pile, kind, soonness of card, soonness of top).
+
+    ``kind`` is ``"fit"`` (the top is needed no sooner than the card), ``"empty"`` or ``"bury"``.
+    """
+    card = table.soonness(table.pending)
+    wastes = table.wastes
+    fit = empty = bury = None
+    fit_top = _FAR + 1
+    bury_top = -1
+    for w in piles:
+        pile = wastes[w]
+        if not pile:
+            if empty is None:
+                empty = w
+            continue
+        top = table.soonness(pile[-1])
+        if top >= card:
+            if top < fit_top:
+                fit, fit_top = w, top
+        elif top > bury_top:
+            bury, bury_top = w, top
+    if fit is not None:
+        return fit, "fit", card, fit_top
+    if empty is not None:
+        return empty, "empty", card, 0
+    return bury, "bury", card, bury_top
+
+
+class KingsApart(ReverseNeed):
+    """Kings apart: reverse need, with one waste pile (the last) kept for kings.
+
+    Every foundation ends in K, so kings are needed last of all; the lore says to give them
+    a pile of their own so they never bury a card needed sooner. The other three piles
+    follow reverse need; a non-king goes on the kings' pile only when all three would bury.
+    """
+
+    name = "kings apart"
+    KINGS_PILE = 3
+
+    def _place(self, table: _Table, rng: random.Random) -> int:
+        if table.pending == RANK_COUNT:
+            return self.KINGS_PILE
+        pile, kind, _, _ = _reverse_need_place(table, range(3))
+        if kind == "bury":
+            kings = table.wastes[self.KINGS_PILE]
+            if not kings or kings[-1] == RANK_COUNT or table.soonness(kings[-1]) >= table.soonness(table.pending):
+                return self.KINGS_PILE
+        return pile
+
+
+class MonteCarlo(ReverseNeed):
+    """Monte Carlo: at each placement, imagine ``samples`` orders of the unseen cards, play each out
+    with a fast policy (reverse need), and choose the placement that wins or scores most.
+
+    Every candidate pile is tried on the same imagined orders, so the comparison is fair; piles
+    that are interchangeable (two empty ones) are tried once. Wins count first, then total score.
+    """
+
+    name = "monte carlo"
+    parallel_from = 8
+
+    def __init__(self, samples: int = 32, policy: Player | None = None) -> None:
+        self.samples = samples
+        self.policy = policy if policy is not None else ReverseNeed()
+        self.last_evaluation: dict[int, tuple[int, int]] = {}
+
+    def __repr__(self) -> str:
+        return f"MonteCarlo(samples={self.samples})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MonteCarlo) and (self.samples, self.policy) == (other.samples, other.policy)
+
+    def __hash__(self) -> int:
+        return hash((MonteCarlo, self.samples, self.policy))
+
+    def __getstate__(self) -> dict:
+        return {"samples": self.samples, "policy": self.policy}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(**state)
+
+    def _place(self, table: _Table, rng: random.Random) -> int:
+        candidates = _distinct_piles(table)
+        if len(candidates) == 1:
+            self.last_evaluation = {}
+            return candidates[0]
+        hidden = [rank for rank in range(1, RANK_COUNT + 1) for _ in range(table.unseen[rank])]
+        orders = []
+        for _ in range(self.samples):
+            rng.shuffle(hidden)
+            orders.append(hidden[:])
+        policy = self.policy
+        evaluation = {}
+        for w in candidates:
+            wins = total = 0
+            for order in orders:
+                trial = table.copy()
+                trial.wastes[w].append(trial.pending)
+                trial.pending = 0
+                policy._run(trial, order, rng)
+                score = trial.score
+                total += score
+                wins += score == 52
+            evaluation[w] = (wins, total)
+        self.last_evaluation = evaluation
+        return max(candidates, key=evaluation.__getitem__)
+
+
+def _distinct_piles(table: _Table) -> list[int]:
+    """Waste piles that differ as places to put a card: empty piles are interchangeable."""
+    seen_empty = False
+    piles = []
+    for w, pile in enumerate(table.wastes):
+        if not pile:
+            if seen_empty:
+                continue
+            seen_empty = True
+        piles.append(w)
+    return piles
+
+
+PLAYERS: tuple[type[Player], ...] = (RandomPlayer, FirstFit, ReverseNeed, KingsApart, MonteCarlo)
+"""The ladder, weakest first."""
+
+
+# ---------------------------------------------------------------- the Hint
+
+
+def hint_player() -> Player:
+    """The player behind :func:`hint`: the strongest that answers within a fraction of a second."""
+    return _HINT_PLAYER
+
+
+_HINT_PLAYER: Player = MonteCarlo(samples=24)
+
+
+def hint(position: State | PlayerView | object) -> tuple[Move | None, str]:
+    """A suggested move for ``position`` (a State, Game or view) and one plain sentence saying why.
+
+    The suggestion sees only what a person sees: never the order of the stock.
+    Returns ``(None, sentence)`` when the game is over.
+    """
+    view = PlayerView.of(position)
+    table = view._table()
+    player = _HINT_PLAYER
+    rng = random.Random(hashlib.sha256(view._fingerprint().encode()).hexdigest())
+    index = player._next(table.copy(), rng)
+    if index is None:
+        key = "hint.won" if table.score == 52 else "hint.lost"
+        return None, message(key)
+    move = ALL_MOVES[index]
+    return move, _why(view, table, move, player)
+
+
+def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
+    if move is TURN:
+        return message("hint.turn", left=table.stock_left)
+    if move.kind != Move.STOCK_TO_WASTE:
+        card = view.pending if move.kind == Move.STOCK_TO_FOUNDATION else view.wastes[move.waste_index][-1]
+        k = move.foundation_index
+        top = view.foundations[k][-1]
+        rivals = [other + 1 for other in range(4) if other != k and table.need[other] == card.rank]
+        if rivals:
+            return message(
+                "hint.foundation_tie",
+                card=card,
+                foundation=k + 1,
+                others=", ".join(map(str, rivals)),
+                following=rank_name(_NEXT[k][card.rank]),
+            )
+        return message("hint.foundation", card=card, foundation=k + 1, top=top, step=k + 1)
+    card = view.pending
+    w = move.waste_index
+    pile = view.wastes[w]
+    evaluation = getattr(player, "last_evaluation", {})
+    if isinstance(player, MonteCarlo) and evaluation and w in evaluation:
+        wins, total = evaluation[w]
+        samples = player.samples
+        return message(
+            "hint.monte_carlo",
+            card=card,
+            waste=w + 1,
+            samples=samples,
+            unseen=table.stock_left,
+            choices=len(evaluation),
+            wins=wins,
+            average=f"{total / samples:.1f}",
+        )
+    card_soon = table.soonness(card.rank)
+    if not pile:
+        if not any(view.wastes):
+            return message("hint.waste_first", card=card, waste=w + 1)
+        return message("hint.waste_empty", card=card, waste=w + 1)
+    top = pile[-1]
+    top_soon = table.soonness(top.rank)
+    values = dict(
+        card=card,
+        waste=w + 1,
+        top=top,
+        card_wait=card_soon - 1,
+        card_foundation=table.soonest_foundation(card.rank) + 1,
+        top_wait=top_soon - 1,
+        top_foundation=table.soonest_foundation(top.rank) + 1,
+    )
+    return message("hint.waste_fit" if top_soon >= card_soon else "hint.waste_bury", **values)
+
+
+register(
+    {
+        "en": {
+            "hint.won": "The game is won: there is nothing left to do.",
+            "hint.lost": "No move is left: the game is lost.",
+            "hint.turn": "Turn the next card ({left} left): no card on show fits a foundation.",
+            "hint.foundation": (
+                "Play {card} onto {top} on foundation {foundation}: it is the rank that foundation needs "
+                "next, and a card on a foundation is never wasted."
+            ),
+            "hint.foundation_tie": (
+                "Play {card} on foundation {foundation}, though foundation {others} needs it too: "
+                "foundation {foundation} then needs {following}, the better prospect."
+            ),
+            "hint.waste_first": "Put {card} on waste {waste}: every waste pile is empty, so any one will do.",
+            "hint.waste_empty": (
+                "Put {card} on the empty waste {waste}: on any other pile it would bury a card needed sooner."
+            ),
+            "hint.waste_fit": (
+                "Put {card} on waste {waste}, on top of {top}: {card} is needed sooner (foundation "
+                "{card_foundation} wants it after {card_wait} more cards) than {top} (foundation "
+                "{top_foundation}, after {top_wait}), so the pile stays in reverse order of need."
+            ),
+            "hint.waste_bury": (
+                "Put {card} on waste {waste}, on top of {top}: every pile would bury a card needed sooner, "
+                "and {top} is needed latest (foundation {top_foundation}, after {top_wait} more cards)."
+            ),
+            "hint.monte_carlo": (
+                "Put {card} on waste {waste}: over {samples} imagined orders of the {unseen} unseen cards "
+                "this wins {wins} of them and averages {average} cards on the foundations, the best of "
+                "{choices} choices."
+            ),
+        },
+        "pt": {
+            "hint.won": "O jogo está ganho: não há mais nada a fazer.",
+            "hint.lost": "Não resta nenhuma jogada: o jogo está perdido.",
+            "hint.turn": "Vire a próxima carta (restam {left}): nenhuma carta à vista serve a uma base.",
+            "hint.foundation": (
+                "Jogue {card} sobre {top} na base {foundation}: é o valor de que essa base precisa a "
+                "seguir, e uma carta numa base nunca se perde."
+            ),
+            "hint.foundation_tie": (
+                "Jogue {card} na base {foundation}, embora a base {others} também precise dela: a base "
+                "{foundation} passa a precisar de {following}, a melhor perspetiva."
+            ),
+            "hint.waste_first": "Ponha {card} no descarte {waste}: todos os descartes estão vazios, qualquer um serve.",
+            "hint.waste_empty": (
+                "Ponha {card} no descarte vazio {waste}: em qualquer outro descarte taparia uma carta "
+                "necessária mais cedo."
+            ),
+            "hint.waste_fit": (
+                "Ponha {card} no descarte {waste}, sobre {top}: {card} é necessária mais cedo (a base "
+                "{card_foundation} quere-a daqui a {card_wait} cartas) do que {top} (base {top_foundation},"
+                " daqui a {top_wait}), e assim o descarte fica em ordem inversa de necessidade."
+            ),
+            "hint.waste_bury": (
+                "Ponha {card} no descarte {waste}, sobre {top}: todos os descartes tapariam uma carta "
+                "necessária mais cedo, e {top} é a necessária mais tarde (base {top_foundation}, daqui a "
+                "{top_wait} cartas)."
+            ),
+            "hint.monte_carlo": (
+                "Ponha {card} no descarte {waste}: em {samples} ordens imaginadas das {unseen} cartas por "
+                "ver, esta escolha ganha {wins} delas e põe em média {average} cartas nas bases, a melhor "
+                "de {choices} escolhas."
+            ),
+        },
+    }
+)
