@@ -1,0 +1,413 @@
+"""Serve the notebooks: the classroom app (Voila, code hidden) and JupyterLab.
+
+``python -m calcnb app [NOTEBOOK]`` runs a notebook as a web app with Voila:
+the reader sees the prose, the board and the buttons, never the code.
+``python -m calcnb lab [PATH]`` opens JupyterLab on the notebooks. Both print
+the address to open and stop cleanly on Ctrl-C (the server shuts its kernels
+down before it exits).
+
+The server runs as a child process in its own session, so Ctrl-C in the
+terminal reaches only this command, which then asks the server to stop with
+one SIGTERM (Voila and Jupyter Server both shut their kernels down on it) and
+waits. The same helpers (:func:`voila_command`, :func:`start_server`,
+:func:`wait_until_serving`, :func:`stop_server`) start and stop the servers
+used by the browser tests, the screenshot script and the browser benchmark.
+
+Serving a class: ``--host 0.0.0.0`` listens on every network interface, so
+anyone who can reach this machine can open the app, and every visitor gets a
+Python kernel of their own, running the notebook's code as the user who
+started the server. Voila runs only the notebook's own code (it does not
+execute code sent by the browser), but a visitor can use whatever the
+notebook's widgets do, and many visitors use memory and processor time. Use it
+on a trusted classroom network only. JupyterLab runs any code it is sent, so
+``lab`` keeps a token in its address.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import webbrowser
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from .i18n import message, register
+
+DEFAULT_APP_NOTEBOOK = "04_play.ipynb"
+DEFAULT_APP_PORT = 8866
+DEFAULT_LAB_PORT = 8888
+LOCALHOST = "127.0.0.1"
+ALL_INTERFACES = "0.0.0.0"
+
+# Debian's chromium, driven by playwright in the browser tests, screenshots and benchmark (never downloaded).
+CHROMIUM_PATH = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+register(
+    {
+        "en": {
+            "app.description": "Serve the calcnb notebooks: as a classroom app with the code hidden (Voila), or in JupyterLab.",  # noqa: E501
+            "app.epilog": "Serving a class: --host 0.0.0.0 listens on every network interface, so anyone who can reach this machine can open the app, and each visitor gets a Python kernel of their own running the notebook's code as your user. Voila runs only the notebook's own code and never code sent by the browser, but use it on a trusted classroom network only.",  # noqa: E501
+            "app.epilog_lab": "JupyterLab runs any code it is sent, so its address carries a secret token: give it only to people you trust, and prefer the classroom app (python -m calcnb app) for a class.",  # noqa: E501
+            "app.help.app": "run a notebook as a web app with the code hidden (Voila)",
+            "app.help.app_notebook": "the notebook (or a folder of notebooks) to serve; default: {default} in the notebooks folder",  # noqa: E501
+            "app.help.lab": "open JupyterLab on the notebooks",
+            "app.help.lab_path": "the folder (or one notebook) to open; default: the notebooks folder",
+            "app.help.port": "the port to listen on (default {default})",
+            "app.help.host": "the address to listen on (default {default}, this machine only); 0.0.0.0 serves every machine on the network: see below",  # noqa: E501
+            "app.help.no_browser": "do not open a web browser; just print the address",
+            "app.serving": "{what} is running at {url}",
+            "app.serving_network": "Other machines on the network can open {url} (anyone who can reach this machine can use it; every visitor gets a kernel).",  # noqa: E501
+            "app.stop_hint": "Press Ctrl-C to stop it.",
+            "app.stopping": "Stopping the server and its kernels...",
+            "app.stopped": "Stopped.",
+            "app.exited": "The server stopped on its own (exit code {code}); its messages are above.",
+            "app.not_found": "{path} does not exist: name a notebook (.ipynb) or a folder of notebooks",
+            "app.not_notebook": "{path} is not a notebook: name a .ipynb file or a folder",
+            "app.no_notebooks_dir": "there is no notebooks folder at {path} (it comes with a checkout of the calcnb repository): name a notebook or folder instead",  # noqa: E501
+            "app.port_busy": "port {port} on {host} is already in use: choose another with --port",
+            "app.no_start": "the server did not answer within {seconds:.0f} s",
+            "app.what_app": "The classroom app ({name})",
+            "app.what_lab": "JupyterLab ({name})",
+        },
+        "pt": {
+            "app.description": "Serve os notebooks do calcnb: como aplicação de sala de aula com o código escondido (Voila), ou no JupyterLab.",  # noqa: E501
+            "app.epilog": "Para uma turma: --host 0.0.0.0 escuta em todas as interfaces de rede, por isso qualquer pessoa que alcance esta máquina pode abrir a aplicação, e cada visitante recebe um kernel Python próprio que executa o código do notebook com o seu utilizador. O Voila executa apenas o código do próprio notebook e nunca código enviado pelo navegador, mas use-o só numa rede de sala de aula de confiança.",  # noqa: E501
+            "app.epilog_lab": "O JupyterLab executa qualquer código que recebe, por isso o seu endereço leva um token secreto: dê-o só a pessoas de confiança, e prefira a aplicação de sala de aula (python -m calcnb app) para uma turma.",  # noqa: E501
+            "app.help.app": "executa um notebook como aplicação web com o código escondido (Voila)",
+            "app.help.app_notebook": "o notebook (ou uma pasta de notebooks) a servir; por omissão: {default} na pasta notebooks",  # noqa: E501
+            "app.help.lab": "abre o JupyterLab nos notebooks",
+            "app.help.lab_path": "a pasta (ou um notebook) a abrir; por omissão: a pasta notebooks",
+            "app.help.port": "a porta onde escutar (por omissão {default})",
+            "app.help.host": "o endereço onde escutar (por omissão {default}, só esta máquina); 0.0.0.0 serve todas as máquinas da rede: veja abaixo",  # noqa: E501
+            "app.help.no_browser": "não abre um navegador; só mostra o endereço",
+            "app.serving": "{what} está a correr em {url}",
+            "app.serving_network": "Outras máquinas da rede podem abrir {url} (qualquer pessoa que alcance esta máquina pode usá-la; cada visitante recebe um kernel).",  # noqa: E501
+            "app.stop_hint": "Carregue em Ctrl-C para parar.",
+            "app.stopping": "A parar o servidor e os seus kernels...",
+            "app.stopped": "Parado.",
+            "app.exited": "O servidor parou sozinho (código de saída {code}); as mensagens dele estão acima.",
+            "app.not_found": "{path} não existe: indique um notebook (.ipynb) ou uma pasta de notebooks",
+            "app.not_notebook": "{path} não é um notebook: indique um ficheiro .ipynb ou uma pasta",
+            "app.no_notebooks_dir": "não há pasta notebooks em {path} (vem com uma cópia do repositório calcnb): indique um notebook ou uma pasta",  # noqa: E501
+            "app.port_busy": "a porta {port} em {host} já está em uso: escolha outra com --port",
+            "app.no_start": "o servidor não respondeu em {seconds:.0f} s",
+            "app.what_app": "A aplicação de sala de aula ({name})",
+            "app.what_lab": "O JupyterLab ({name})",
+        },
+    }
+)
+
+
+class AppError(Exception):
+    """A problem with what was asked (a missing notebook, a busy port): reported in one line, no traceback."""
+
+
+# ------------------------------------------------------------ where the notebooks are
+
+
+def notebooks_dir() -> Path:
+    """The notebooks folder of a repository checkout: ``calcnb/../notebooks``."""
+    return Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def resolve_target(path: str | os.PathLike | None, default_name: str | None = None) -> Path:
+    """The notebook or folder to serve, as an absolute path.
+
+    ``path`` may be absolute, relative to the current folder, or a name inside
+    the notebooks folder (``02_wraparound.ipynb``). None means ``default_name``
+    in the notebooks folder, or the notebooks folder itself. Raises
+    :class:`AppError` saying what is missing.
+    """
+    if path is None:
+        folder = notebooks_dir()
+        if not folder.is_dir():
+            raise AppError(message("app.no_notebooks_dir", path=folder))
+        target = folder / default_name if default_name else folder
+        if not target.exists():
+            raise AppError(message("app.not_found", path=target))
+        return target
+    candidate = Path(path).expanduser()
+    if not candidate.exists() and not candidate.is_absolute() and (notebooks_dir() / candidate).exists():
+        candidate = notebooks_dir() / candidate
+    if not candidate.exists():
+        raise AppError(message("app.not_found", path=path))
+    if candidate.is_file() and candidate.suffix != ".ipynb":
+        raise AppError(message("app.not_notebook", path=path))
+    return candidate.resolve()
+
+
+# ------------------------------------------------------------ server commands
+
+
+def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT) -> list[str]:
+    """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
+
+    The browser is never opened by Voila itself; :func:`serve` opens it once the
+    server answers. Voila hides code cells by default (``strip_sources``).
+    """
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        str(target),
+        f"--Voila.ip={host}",
+        f"--Voila.port={port}",
+        "--Voila.port_retries=0",  # the address we print must be the one in use
+        "--no-browser",
+        "--VoilaConfiguration.show_tracebacks=False",
+    ]
+
+
+def lab_command(
+    root: Path,
+    *,
+    host: str = LOCALHOST,
+    port: int = DEFAULT_LAB_PORT,
+    token: str = "",
+    allow_root: bool | None = None,
+) -> list[str]:
+    """The command line that runs JupyterLab on the folder ``root``.
+
+    ``token`` is the access token ('' disables it: only for local test servers).
+    ``allow_root`` defaults to whether this process runs as root (containers do;
+    Jupyter refuses root unless told).
+    """
+    if allow_root is None:
+        allow_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={root}",
+        f"--ServerApp.ip={host}",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.open_browser=False",
+        f"--IdentityProvider.token={token}",
+    ]
+    if allow_root:
+        command.append("--ServerApp.allow_root=True")
+    return command
+
+
+def free_port(host: str = LOCALHOST) -> int:
+    """A TCP port nobody listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether ``port`` can be listened on at ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
+def start_server(command: Sequence[str], *, cwd: str | os.PathLike | None = None, log=None) -> subprocess.Popen:
+    """Start a server command in a session of its own (a terminal's Ctrl-C does not reach it).
+
+    ``log`` is a file to receive its output (default: this process's terminal).
+    """
+    return subprocess.Popen(
+        list(command),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT if log is not None else None,
+        start_new_session=True,
+    )
+
+
+def wait_until_serving(process: subprocess.Popen, host: str, port: int, timeout: float = 60.0) -> None:
+    """Wait until ``process`` accepts connections on ``port``; AppError if it exits or takes too long.
+
+    Only a connection is tried: a request to a Voila page would run the notebook.
+    """
+    probe_host = LOCALHOST if host in (ALL_INTERFACES, "") else host
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AppError(message("app.exited", code=process.returncode))
+        with contextlib.suppress(OSError), socket.create_connection((probe_host, port), timeout=0.5):
+            return
+        time.sleep(0.1)
+    raise AppError(message("app.no_start", seconds=timeout))
+
+
+def _descendants(pid: int) -> list:
+    try:
+        import psutil  # installed with ipykernel
+
+        return psutil.Process(pid).children(recursive=True)
+    except Exception:  # psutil missing, or the process already gone
+        return []
+
+
+def stop_server(process: subprocess.Popen, timeout: float = 20.0) -> int:
+    """Stop a server started by :func:`start_server` and everything it started; return its exit code.
+
+    One SIGTERM lets Voila or Jupyter Server shut its kernels down and exit;
+    whatever is still alive after ``timeout`` seconds (the server's process
+    group, and any kernel it started in a session of its own) is killed.
+    """
+    children = _descendants(process.pid)  # kernels live in sessions of their own: note them now
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    for child in children:
+        with contextlib.suppress(Exception):
+            if child.is_running():
+                child.kill()
+    return process.returncode
+
+
+def _network_address() -> str:
+    """This machine's address on its network (no packet is sent), for the address to give a class."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+
+
+def serve(
+    command: Sequence[str], *, host: str, port: int, path: str, what: str, open_browser: bool, token: str = ""
+) -> int:
+    """Run a server in the foreground: print its address, open a browser, stop it cleanly on Ctrl-C.
+
+    Returns 0 after Ctrl-C (or SIGTERM), or the server's own exit code if it stops by itself.
+    """
+    if not port_is_free(LOCALHOST if host == ALL_INTERFACES else host, port):
+        raise AppError(message("app.port_busy", host=host, port=port))
+    query = f"?token={token}" if token else ""
+    local_host = LOCALHOST if host == ALL_INTERFACES else host
+    url = f"http://{local_host}:{port}{path}{query}"
+
+    # SIGTERM (from a process manager) stops us as Ctrl-C does.
+    def _terminate(_signum, _frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    # Started in the background by a shell, Python inherits SIGINT ignored; Ctrl-C must still stop us.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    process = start_server(command)
+    try:
+        wait_until_serving(process, host, port)
+        print(message("app.serving", what=what, url=url), flush=True)
+        if host == ALL_INTERFACES:
+            print(message("app.serving_network", url=f"http://{_network_address()}:{port}{path}{query}"), flush=True)
+        print(message("app.stop_hint"), flush=True)
+        if open_browser:
+            webbrowser.open(url)
+        code = process.wait()
+        print(message("app.exited", code=code), file=sys.stderr, flush=True)
+        return code or 1
+    except KeyboardInterrupt:
+        # A second Ctrl-C while stopping must not leave a traceback or a half-stopped server.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("\n" + message("app.stopping"), flush=True)
+        stop_server(process)
+        print(message("app.stopped"), flush=True)
+        return 0
+    except BaseException:
+        stop_server(process)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# ------------------------------------------------------------ the command line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m calcnb`` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="python -m calcnb",
+        description=message("app.description"),
+        epilog=message("app.epilog"),
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{app,lab}")
+    for name, default_port, help_key, path_key, epilog_key in (
+        ("app", DEFAULT_APP_PORT, "app.help.app", "app.help.app_notebook", "app.epilog"),
+        ("lab", DEFAULT_LAB_PORT, "app.help.lab", "app.help.lab_path", "app.epilog_lab"),
+    ):
+        command = commands.add_parser(
+            name, help=message(help_key), description=message(help_key), epilog=message(epilog_key)
+        )
+        command.add_argument("path", nargs="?", metavar="NOTEBOOK" if name == "app" else "PATH",
+                             help=message(path_key, default=DEFAULT_APP_NOTEBOOK))  # fmt: skip
+        command.add_argument(
+            "--port", type=int, default=default_port, help=message("app.help.port", default=default_port)
+        )
+        command.add_argument("--host", default=LOCALHOST, help=message("app.help.host", default=LOCALHOST))
+        command.add_argument("--no-browser", action="store_true", help=message("app.help.no_browser"))
+    return parser
+
+
+def run_app(path: str | None, *, host: str, port: int, open_browser: bool) -> int:
+    """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden."""
+    target = resolve_target(path, DEFAULT_APP_NOTEBOOK)
+    return serve(
+        voila_command(target, host=host, port=port),
+        host=host,
+        port=port,
+        path="/",
+        what=message("app.what_app", name=target.name),
+        open_browser=open_browser,
+    )
+
+
+def run_lab(path: str | None, *, host: str, port: int, open_browser: bool) -> int:
+    """``python -m calcnb lab``: JupyterLab on the notebooks folder (or the folder or notebook named)."""
+    target = resolve_target(path)
+    root, page = (target.parent, f"/lab/tree/{quote(target.name)}") if target.is_file() else (target, "/lab")
+    token = secrets.token_hex(16)
+    return serve(
+        lab_command(root, host=host, port=port, token=token),
+        host=host,
+        port=port,
+        path=page,
+        what=message("app.what_lab", name=target.name),
+        open_browser=open_browser,
+        token=token,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m calcnb``; returns the exit code."""
+    arguments = build_parser().parse_args(argv)
+    runner = run_app if arguments.command == "app" else run_lab
+    try:
+        return runner(arguments.path, host=arguments.host, port=arguments.port, open_browser=not arguments.no_browser)
+    except AppError as error:
+        print(f"calcnb {arguments.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C before the server started
+        return 130
