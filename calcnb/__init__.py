@@ -10,13 +10,44 @@ from .engine import IllegalMove, InvalidMove, Move, State
 from .i18n import get_language, set_language
 from .session import Game
 
+# The drawing and widget layers load on first use, so ``import calcnb`` stays free of matplotlib and ipywidgets.
+_LAZY = {
+    "PlayBoard": ("calcnb.widgets", "PlayBoard"),
+    "Stepper": ("calcnb.widgets", "Stepper"),
+    "OrderExplorer": ("calcnb.explorer", "OrderExplorer"),
+    "draw": ("calcnb.board", "draw"),
+    "examples": ("calcnb.examples", None),
+}
+
+
+def __getattr__(name: str) -> object:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'calcnb' has no attribute {name!r}")
+    from importlib import import_module
+
+    module_name, attribute = _LAZY[name]
+    module = import_module(module_name)
+    value = module if attribute is None else getattr(module, attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
 __all__ = [
     "Card",
     "Game",
     "IllegalMove",
     "InvalidMove",
     "Move",
+    "OrderExplorer",
+    "PlayBoard",
     "State",
+    "Stepper",
+    "draw",
+    "examples",
     "foundation_order",
     "get_language",
     "modular_inverse",
