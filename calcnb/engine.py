@@ -24,7 +24,7 @@ import itertools
 from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
-from .cards import DECK, RANK_COUNT, Card, next_rank, parse_cards, rank_name
+from .cards import DECK, RANK_COUNT, Card, foundation_order, next_rank, parse_cards, rank_name
 from .i18n import message
 
 FOUNDATIONS = 4
@@ -33,6 +33,10 @@ STEPS = (1, 2, 3, 4)
 
 # _NEED_AFTER[k][top] is the rank foundation k+1 needs after a top of rank ``top``.
 _NEED_AFTER = tuple(tuple([0] + [next_rank(top, step) for top in range(1, RANK_COUNT + 1)]) for step in STEPS)
+# _NEED_BY_LENGTH[k][n] is the rank foundation k+1 needs while it holds n cards: the (n+1)-th
+# rank of its order, or 0 (which no card has) once it holds all 13. A foundation is always a
+# start of its order, so its length says what it needs, complete or not, in one lookup.
+_NEED_BY_LENGTH = tuple((*foundation_order(step), 0) for step in STEPS)
 
 PLAYING, WON, LOST = "playing", "won", "lost"
 
@@ -156,6 +160,17 @@ ALL_MOVES: tuple[Move, ...] = (
     *tuple(m for row in WASTE_TO_FOUNDATION for m in row),
 )
 
+# The hot path marks, for each rank, which foundations take it next as a 4-bit mask (bit k for
+# foundation k+1); these give the moves for each mask, already in the documented order.
+_STOCK_TO_FOUNDATION_BY_MASK = tuple(
+    tuple(STOCK_TO_FOUNDATION[k] for k in range(FOUNDATIONS) if mask >> k & 1) for mask in range(16)
+)
+_WASTE_TO_FOUNDATION_BY_MASK = tuple(
+    tuple(tuple(row[k] for k in range(FOUNDATIONS) if mask >> k & 1) for mask in range(16))
+    for row in WASTE_TO_FOUNDATION
+)
+_new_tuple = tuple.__new__  # builds a State without the Python-level NamedTuple constructor
+
 
 def _rank_text(rank: int) -> str:
     return rank_name(rank)
@@ -215,9 +230,11 @@ class State(NamedTuple):
                 raise ValueError(
                     message("position.foundation_start", foundation=number, need=_rank_text(number), card=pile[0])
                 )
+            if len(pile) > RANK_COUNT:
+                raise ValueError(message("position.foundation_full", foundation=number, card=pile[RANK_COUNT]))
             for below, card in itertools.pairwise(pile):
                 need = next_rank(below.rank, number)
-                if card.rank != need or len(pile) > RANK_COUNT:
+                if card.rank != need:
                     raise ValueError(
                         message(
                             "position.foundation_order",
@@ -236,32 +253,31 @@ class State(NamedTuple):
 
     def needs(self) -> tuple[int | None, ...]:
         """The rank each foundation needs next, or None where it is complete."""
-        return tuple(
-            None if len(pile) == RANK_COUNT else _NEED_AFTER[k][pile[-1].rank]
-            for k, pile in enumerate(self.foundations)
-        )
+        return tuple(_NEED_BY_LENGTH[k][len(pile)] or None for k, pile in enumerate(self.foundations))
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in the module's documented order (T, S>F, S>W, W>F)."""
-        foundations = self.foundations
-        needs = [0 if len(pile) == RANK_COUNT else _NEED_AFTER[k][pile[-1].rank] for k, pile in enumerate(foundations)]
-        moves: list[Move] = []
-        pending = self.pending
+        foundations, wastes, stock, pending = self
+        f1, f2, f3, f4 = foundations
+        # accepts[rank]: which foundations take that rank next (a complete one "needs" rank 0)
+        accepts = [0] * 14
+        accepts[_NEED_BY_LENGTH[0][len(f1)]] = 1
+        accepts[_NEED_BY_LENGTH[1][len(f2)]] |= 2
+        accepts[_NEED_BY_LENGTH[2][len(f3)]] |= 4
+        accepts[_NEED_BY_LENGTH[3][len(f4)]] |= 8
         if pending is None:
-            if self.stock:
-                moves.append(TURN)
+            moves = [TURN] if stock else []
         else:
-            rank = pending.rank
-            for k in range(4):
-                if needs[k] == rank:
-                    moves.append(STOCK_TO_FOUNDATION[k])
-            moves.extend(STOCK_TO_WASTE)
-        for w, pile in enumerate(self.wastes):
-            if pile:
-                rank = pile[-1].rank
-                for k in range(4):
-                    if needs[k] == rank:
-                        moves.append(WASTE_TO_FOUNDATION[w][k])
+            moves = [*_STOCK_TO_FOUNDATION_BY_MASK[accepts[pending.rank]], *STOCK_TO_WASTE]
+        w1, w2, w3, w4 = wastes
+        if w1:
+            moves += _WASTE_TO_FOUNDATION_BY_MASK[0][accepts[w1[-1].rank]]
+        if w2:
+            moves += _WASTE_TO_FOUNDATION_BY_MASK[1][accepts[w2[-1].rank]]
+        if w3:
+            moves += _WASTE_TO_FOUNDATION_BY_MASK[2][accepts[w3[-1].rank]]
+        if w4:
+            moves += _WASTE_TO_FOUNDATION_BY_MASK[3][accepts[w4[-1].rank]]
         return moves
 
     def why_illegal(self, move: Move | str) -> str | None:
@@ -288,7 +304,7 @@ class State(NamedTuple):
         foundation = self.foundations[move.foundation_index]
         if len(foundation) == RANK_COUNT:
             return message("illegal.complete", foundation=move.foundation)
-        need = _NEED_AFTER[move.foundation_index][foundation[-1].rank]
+        need = _NEED_BY_LENGTH[move.foundation_index][len(foundation)]
         if card.rank == need:
             return None
         values = dict(foundation=move.foundation, need=_rank_text(need), top=_rank_text(foundation[-1].rank), card=card)
@@ -304,33 +320,62 @@ class State(NamedTuple):
 
     def apply(self, move: Move | str) -> State:
         """The state after ``move``; :class:`IllegalMove` (and no change) when it is not legal."""
-        move = Move.parse(move)
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMove(move, reason)
-        return self._apply_legal(move)
+        if move.__class__ is not Move:
+            move = Move.parse(move)
+        foundations, wastes, stock, pending = self
+        kind = move.kind
+        # Decide legality inline (the common, legal case costs a few lookups); the reason is
+        # worked out by why_illegal only when the move is refused.
+        if kind == "turn":
+            if pending is None and stock:
+                return _new_tuple(State, (foundations, wastes, stock[1:], stock[0]))
+        elif kind == "stock_to_waste":
+            if pending is not None:
+                w = move.waste_index
+                new_wastes = list(wastes)
+                new_wastes[w] = wastes[w] + (pending,)
+                return _new_tuple(State, (foundations, tuple(new_wastes), stock, None))
+        else:
+            k = move.foundation_index
+            foundation = foundations[k]
+            need = _NEED_BY_LENGTH[k][len(foundation)]
+            if kind == "stock_to_foundation":
+                if pending is not None and pending.rank == need:
+                    new_foundations = list(foundations)
+                    new_foundations[k] = (*foundation, pending)
+                    return _new_tuple(State, (tuple(new_foundations), wastes, stock, None))
+            else:
+                w = move.waste_index
+                pile = wastes[w]
+                if pile and pile[-1].rank == need:
+                    new_foundations = list(foundations)
+                    new_foundations[k] = (*foundation, pile[-1])
+                    new_wastes = list(wastes)
+                    new_wastes[w] = pile[:-1]
+                    return _new_tuple(State, (tuple(new_foundations), tuple(new_wastes), stock, pending))
+        raise IllegalMove(move, self.why_illegal(move))
 
     def _apply_legal(self, move: Move) -> State:
         """The state after a move already known to be legal (the hot path of search)."""
         foundations, wastes, stock, pending = self
         kind = move.kind
         if kind == "turn":
-            return State(foundations, wastes, stock[1:], stock[0])
+            return _new_tuple(State, (foundations, wastes, stock[1:], stock[0]))
         if kind == "stock_to_waste":
             w = move.waste_index
             new_wastes = list(wastes)
             new_wastes[w] = wastes[w] + (pending,)
-            return State(foundations, tuple(new_wastes), stock, None)
+            return _new_tuple(State, (foundations, tuple(new_wastes), stock, None))
         k = move.foundation_index
         new_foundations = list(foundations)
         if kind == "stock_to_foundation":
             new_foundations[k] = foundations[k] + (pending,)
-            return State(tuple(new_foundations), wastes, stock, None)
+            return _new_tuple(State, (tuple(new_foundations), wastes, stock, None))
         w = move.waste_index
         new_foundations[k] = foundations[k] + (wastes[w][-1],)
         new_wastes = list(wastes)
         new_wastes[w] = wastes[w][:-1]
-        return State(tuple(new_foundations), tuple(new_wastes), stock, pending)
+        return _new_tuple(State, (tuple(new_foundations), tuple(new_wastes), stock, pending))
 
     # ------------------------------------------------------------ outcome
 

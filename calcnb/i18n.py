@@ -95,6 +95,7 @@ register(
             "position.empty_foundation": "foundation {foundation} is empty; it starts with its starter, a {need}",
             "position.foundation_order": "foundation {foundation} cannot hold {card} after {top}: it needs {need}",
             "position.foundation_start": "foundation {foundation} must start with a {need}; found {card}",
+            "position.foundation_full": "foundation {foundation} is complete with its 13 cards (it ends in K) and cannot hold {card}",
             "position.count": "a position lists {count} cards; it needs all 52 exactly once",
             # status and board text
             "status.playing": "playing",
@@ -153,6 +154,7 @@ register(
             "position.empty_foundation": "a base {foundation} está vazia; começa com a sua carta inicial, um {need}",
             "position.foundation_order": "a base {foundation} não pode ter {card} após {top}: precisa de {need}",
             "position.foundation_start": "a base {foundation} tem de começar com um {need}; encontrei {card}",
+            "position.foundation_full": "a base {foundation} está completa com as suas 13 cartas (termina em K) e não pode ter {card}",
             "position.count": "a posição tem {count} cartas; precisa das 52 exatamente uma vez",
             "status.playing": "em jogo",
             "status.won": "ganho",
