@@ -571,6 +571,12 @@ def hint(position: State | PlayerView | object) -> tuple[Move | None, str]:
     return move, _why(view, table, move, player)
 
 
+def _foundations_text(numbers: list[int]) -> str:
+    if len(numbers) == 1:
+        return message("hint.one_foundation", number=numbers[0])
+    return message("hint.some_foundations", numbers=", ".join(map(str, numbers[:-1])), last=numbers[-1])
+
+
 def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
     if move is TURN:
         return message("hint.turn", left=table.stock_left)
@@ -580,12 +586,15 @@ def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
         top = view.foundations[k][-1]
         rivals = [other + 1 for other in range(4) if other != k and table.need[other] == card.rank]
         if rivals:
+            following = _NEXT[k][card.rank]
+            shown = view.pending is not None and view.pending is not card and view.pending.rank == following
+            shown = shown or any(pile and pile[-1].rank == following for pile in view.wastes)
             return message(
-                "hint.foundation_tie",
+                "hint.foundation_tie_shown" if shown else "hint.foundation_tie_behind",
                 card=card,
                 foundation=k + 1,
-                others=", ".join(map(str, rivals)),
-                following=rank_name(_NEXT[k][card.rank]),
+                others=_foundations_text(rivals),
+                following=rank_name(following),
             )
         return message("hint.foundation", card=card, foundation=k + 1, top=top, step=k + 1)
     card = view.pending
@@ -634,9 +643,15 @@ register(
                 "Play {card} onto {top} on foundation {foundation}: it is the rank that foundation needs "
                 "next, and a card on a foundation is never wasted."
             ),
-            "hint.foundation_tie": (
-                "Play {card} on foundation {foundation}, though foundation {others} needs it too: "
-                "foundation {foundation} then needs {following}, the better prospect."
+            "hint.one_foundation": "foundation {number}",
+            "hint.some_foundations": "foundations {numbers} and {last}",
+            "hint.foundation_tie_shown": (
+                "Play {card} on foundation {foundation} rather than {others}: foundation {foundation} then "
+                "needs {following}, which is on show."
+            ),
+            "hint.foundation_tie_behind": (
+                "Play {card} on foundation {foundation} rather than {others}: it holds the fewest cards, "
+                "so it has the most still to come."
             ),
             "hint.waste_first": "Put {card} on waste {waste}: every waste pile is empty, so any one will do.",
             "hint.waste_empty": (
@@ -665,9 +680,15 @@ register(
                 "Jogue {card} sobre {top} na base {foundation}: é o valor de que essa base precisa a "
                 "seguir, e uma carta numa base nunca se perde."
             ),
-            "hint.foundation_tie": (
-                "Jogue {card} na base {foundation}, embora a base {others} também precise dela: a base "
-                "{foundation} passa a precisar de {following}, a melhor perspetiva."
+            "hint.one_foundation": "a base {number}",
+            "hint.some_foundations": "as bases {numbers} e {last}",
+            "hint.foundation_tie_shown": (
+                "Jogue {card} na base {foundation} e não n{others}: a base {foundation} passa a precisar "
+                "de {following}, que está à vista."
+            ),
+            "hint.foundation_tie_behind": (
+                "Jogue {card} na base {foundation} e não n{others}: é a que tem menos cartas, e portanto "
+                "a que tem mais por vir."
             ),
             "hint.waste_first": "Ponha {card} no descarte {waste}: todos os descartes estão vazios, qualquer um serve.",
             "hint.waste_empty": (
