@@ -37,6 +37,7 @@ __all__ = [
     "Feedback",
     "answer_key",
     "attempt",
+    "board_image",
     "clock_exercise",
     "clock_table",
     "coverage_table",
@@ -435,6 +436,23 @@ def nearly_won_game() -> Game:
     """A position one move from a win: three foundations complete, the fourth waiting for the K on waste 1."""
     last_of_four = rank_name(foundation_order(4)[-1])
     return lesson_game((13, 13, 13, 12), wastes=(f"{last_of_four}♠", "", "", ""))
+
+
+def board_image(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> object:
+    """The board as a modest PNG image for a notebook (``draw_options`` as for :func:`calcnb.board.draw`).
+
+    Smaller than the board's own ``_repr_png_`` so that stored notebooks stay light.
+    """
+    import io
+
+    from IPython.display import Image
+
+    from .board import draw
+
+    figure = draw(game_or_state, **draw_options)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=dpi)
+    return Image(data=buffer.getvalue(), format="png")
 
 
 def replay_lines(game: Game) -> str:
