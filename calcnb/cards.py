@@ -51,12 +51,15 @@ class Card:
     index: int  # 0..51, rank-major: a dense id for tables and sets
 
     def __new__(cls, rank: int, suit: str) -> Card:
-        try:
-            return cls._interned[rank, suit]
-        except (KeyError, TypeError):
-            pass
+        # The fast path only for a plain int: True and 1.0 hash like 1 but are not ranks.
+        if rank.__class__ is int:
+            try:
+                return cls._interned[rank, suit]
+            except (KeyError, TypeError):
+                pass
         if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
             raise ValueError(message("card.bad_rank", rank=rank))
+        rank = int(rank)
         symbol = _SUIT_ALIASES.get(suit.upper() if isinstance(suit, str) else suit)
         if symbol is None:
             raise ValueError(message("card.bad_suit", suit=suit))
@@ -120,6 +123,9 @@ class Card:
             raise AttributeError("cards are immutable")
         object.__setattr__(self, name, value)
 
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("cards are immutable")
+
 
 def full_deck() -> tuple[Card, ...]:
     """All 52 cards, ordered by rank then suit (♣ ♦ ♥ ♠)."""
@@ -144,9 +150,9 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
 
 
 def _check_step(step: int, modulus: int) -> None:
-    if not isinstance(step, int) or step < 1:
+    if not isinstance(step, int) or isinstance(step, bool) or step < 1:
         raise ValueError(f"step must be a positive whole number; got {step!r}")
-    if not isinstance(modulus, int) or modulus < 2:
+    if not isinstance(modulus, int) or isinstance(modulus, bool) or modulus < 2:
         raise ValueError(f"the number of ranks must be at least 2; got {modulus!r}")
 
 
@@ -191,7 +197,7 @@ def position_in_order(rank: int, step: int) -> int:
     >>> position_in_order(1, 2)  # the ace is the 7th card of foundation 2 (2*7 = 14 = 1 mod 13)
     7
     """
-    if not isinstance(rank, int) or not 1 <= rank <= RANK_COUNT:
+    if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
         raise ValueError(message("card.bad_rank", rank=rank))
     _check_step(step, RANK_COUNT)
     return (rank * modular_inverse(step)) % RANK_COUNT or RANK_COUNT
