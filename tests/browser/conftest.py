@@ -1,0 +1,125 @@
+"""Real-browser fixtures: Voila and JupyterLab on free local ports, driven by Debian's chromium.
+
+The servers serve a temporary copy of ``notebooks/`` (plus the harness's own
+notebooks in ``fixtures/``), so notebooks that save files write nowhere in the
+checkout. Each server is started once per test session and stopped at its end,
+whatever the tests did (:func:`calcnb.app.stop_server` ends the server, its
+process group and its kernels). Playwright drives ``/usr/bin/chromium``; no
+browser is ever downloaded.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from calcnb.app import (
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    LOCALHOST,
+    free_port,
+    lab_command,
+    notebooks_dir,
+    start_server,
+    stop_server,
+    voila_command,
+    wait_until_serving,
+)
+
+from .pages import Server
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+# The harness notebooks are pages to serve, not notebooks for nbval to run.
+collect_ignore_glob = ["fixtures/*"]
+
+
+def _serve_copy(target: Path) -> Path:
+    """Copy the notebooks and the harness notebooks into ``target`` and return it."""
+    source = notebooks_dir()
+    if source.is_dir():
+        shutil.copytree(source, target, ignore=shutil.ignore_patterns(".ipynb_checkpoints"), dirs_exist_ok=True)
+    target.mkdir(parents=True, exist_ok=True)
+    for notebook in FIXTURES.glob("*.ipynb"):
+        shutil.copy(notebook, target / notebook.name)
+    return target
+
+
+def _start(command: list[str], port: int, log_path: Path, root: Path) -> Iterator[Server]:
+    with log_path.open("wb") as log:
+        process = start_server(command, cwd=root, log=log)
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=90)
+            yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
+        finally:
+            stop_server(process)
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """Voila serving a copy of the notebooks folder; pages at ``/voila/render/<name>``."""
+    root = _serve_copy(tmp_path_factory.mktemp("voila") / "notebooks")
+    port = free_port()
+    yield from _start(voila_command(root, port=port), port, root.parent / "voila.log", root)
+
+
+@pytest.fixture(scope="session")
+def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """JupyterLab (token disabled, local only) on a copy of the notebooks folder."""
+    root = _serve_copy(tmp_path_factory.mktemp("lab") / "notebooks")
+    port = free_port()
+    command = [
+        *lab_command(root, port=port, token="", allow_root=True),
+        # The tests read notebook outputs through the application object.
+        "--LabApp.expose_app_in_browser=True",
+        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+    ]
+    yield from _start(command, port, root.parent / "lab.log", root)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium under playwright, one for the whole session."""
+    if not Path(CHROMIUM_PATH).exists():
+        pytest.skip(f"{CHROMIUM_PATH} is missing (apt-get install chromium); the browser tests need it")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def page(browser, request: pytest.FixtureRequest):
+    """A fresh page (its own context) that records console messages in ``page.console_messages``."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(60_000)
+    new_page = context.new_page()
+    messages: list[str] = []
+    new_page.on("console", lambda entry: messages.append(f"{entry.type}: {entry.text}"))
+    new_page.on("pageerror", lambda error: messages.append(f"pageerror: {error}"))
+    new_page.console_messages = messages  # type: ignore[attr-defined]
+    started = time.monotonic()
+    yield new_page
+    context.close()
+    request.node.user_properties.append(("browser_seconds", round(time.monotonic() - started, 1)))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """On a failure, attach the tail of the server logs: the kernel's traceback is usually there."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed:
+        for name in ("voila_server", "lab_server"):
+            server = item.funcargs.get(name) if hasattr(item, "funcargs") else None
+            if isinstance(server, Server) and server.log.exists():
+                tail = server.log.read_text(errors="replace")[-4000:]
+                report.sections.append((f"{name} log (tail)", tail))
