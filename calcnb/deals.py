@@ -104,9 +104,12 @@ def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     starter_text, _, stock_text = code.partition("|")
     starters = check_starters(parse_cards(starter_text))
     stock = parse_cards(stock_text.replace("|", " "))
-    check_each_card_once(list(starters) + list(stock))
-    if len(stock) != STOCK_SIZE:
-        raise ValueError(message("deal.stock_count", count=len(stock)))
+    cards = list(starters) + list(stock)
+    if len(set(cards)) == len(cards) and len(stock) != STOCK_SIZE:
+        # No card twice, so the count is the fault: say so, and name the cards left out.
+        missing = " ".join(str(card) for card in DECK if card not in cards)
+        raise ValueError(message("deal.stock_count", count=len(stock)) + "; " + message("deal.missing", cards=missing))
+    check_each_card_once(cards)
     return starters, stock
 
 
