@@ -1,0 +1,353 @@
+"""Studies: play or solve many seeded deals and measure win rates honestly.
+
+:func:`study` plays a player (:mod:`calcnb.strategies`) or runs a solver over the
+deals ``Game.new(seed)`` for each seed and returns a :class:`StudyResult`: one
+:class:`Row` per deal (outcome, score, moves, time, where the game stopped
+moving), the win rate with its Wilson 95% interval, and the score distribution.
+
+The same seeds always give the same table: deals come from their seeds, and a
+player that draws random numbers draws them from a generator seeded by the
+deal's seed, whichever process or machine plays it.
+
+Parallel runs go through any :class:`concurrent.futures.Executor`:
+
+- by default a big study uses a local :class:`~concurrent.futures.ProcessPoolExecutor`
+  (one process per core) and a small one runs in this process;
+- ``executor=`` takes any executor you already have, for example a thread pool,
+  a process pool with a chosen number of workers, or, to spread a study over many
+  machines, a dask.distributed client's executor, unchanged::
+
+      from distributed import Client
+      client = Client("tcp://scheduler:8786")        # or Client() for a local cluster
+      result = study(MonteCarlo(), range(10_000), executor=client.get_executor())
+
+  Every worker needs calcnb installed; deals are sent in chunks and the rows come
+  back in seed order, so the table is the same as a local run's.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from html import escape
+from importlib import import_module
+
+from .engine import Move
+from .strategies import Player
+
+__all__ = ["Row", "StudyResult", "study", "wilson_interval"]
+
+Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
+SOLVER_PARALLEL_FROM = 16
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion (95% by default); (0, 1) when there are no trials.
+
+    Unlike the textbook ``p ± z·sqrt(p(1-p)/n)``, it stays inside [0, 1] and behaves at
+    0 or n successes, which matters for players that almost never win.
+    """
+    if trials <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= trials:
+        raise ValueError(f"successes must be between 0 and the number of trials ({trials}); got {successes}")
+    p = successes / trials
+    z2 = z * z
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    # at 0 or n successes the bound is exactly 0 or 1; rounding would leave a speck
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+@dataclass(frozen=True)
+class Row:
+    """One deal of a study. ``seconds`` is left out of comparisons: it is the only part that varies."""
+
+    seed: int | str
+    outcome: str
+    """``"won"``, ``"lost"``, or ``"unknown"`` (a solver's budget ran out)."""
+    score: int | None
+    """Cards on the foundations at the end (52 = won); None when a solver did not say."""
+    moves: tuple[Move, ...]
+    """The moves played (a solver's winning line); they replay through ``Game.new(seed)``."""
+    seconds: float = field(compare=False)
+    died_at: int | None = None
+    """Cards turned when the last card reached a foundation, for lost games: where play stalled."""
+    needs: tuple[int, ...] | None = None
+    """The rank each foundation needed at the end (0 = complete), for lost games."""
+
+
+@dataclass(frozen=True)
+class StudyResult:
+    """The table of a study: one :class:`Row` per seed, in the order the seeds were given."""
+
+    name: str
+    rows: tuple[Row, ...]
+    seconds: float = field(default=0.0, compare=False)
+    """Wall-clock time of the whole study."""
+
+    # ------------------------------------------------------------ counts
+
+    @property
+    def games(self) -> int:
+        return len(self.rows)
+
+    def count(self, outcome: str) -> int:
+        """How many deals ended with ``outcome`` (``"won"``, ``"lost"`` or ``"unknown"``)."""
+        return sum(row.outcome == outcome for row in self.rows)
+
+    @property
+    def wins(self) -> int:
+        return self.count("won")
+
+    @property
+    def win_rate(self) -> float:
+        """Share of deals won (unknowns count as not won)."""
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the win rate."""
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def decided(self) -> int:
+        """Deals whose outcome is known (won or lost): all of them for a player."""
+        return self.games - self.count("unknown")
+
+    @property
+    def scores(self) -> list[int]:
+        """The known final scores, in seed order."""
+        return [row.score for row in self.rows if row.score is not None]
+
+    def score_distribution(self) -> dict[int, int]:
+        """How many deals ended with each score, lowest score first."""
+        return dict(sorted(Counter(self.scores).items()))
+
+    @property
+    def mean_score(self) -> float | None:
+        scores = self.scores
+        return statistics.fmean(scores) if scores else None
+
+    @property
+    def median_seconds(self) -> float:
+        """The median time per deal."""
+        return statistics.median(row.seconds for row in self.rows) if self.rows else 0.0
+
+    def died_distribution(self) -> dict[int, int]:
+        """For lost deals, how many stalled after each number of turned cards."""
+        return dict(sorted(Counter(row.died_at for row in self.rows if row.died_at is not None).items()))
+
+    def row(self, seed: int | str) -> Row:
+        """The row of one seed (KeyError if the study did not include it)."""
+        for row in self.rows:
+            if row.seed == seed:
+                return row
+        raise KeyError(f"seed {seed!r} is not in this study")
+
+    def records(self) -> list[dict[str, object]]:
+        """The rows as plain dicts (moves as text), ready for ``pandas.DataFrame`` or ``json``."""
+        return [
+            {
+                "seed": row.seed,
+                "outcome": row.outcome,
+                "score": row.score,
+                "moves": " ".join(move.text for move in row.moves),
+                "seconds": row.seconds,
+                "died_at": row.died_at,
+            }
+            for row in self.rows
+        ]
+
+    # ------------------------------------------------------------ display
+
+    def summary(self) -> str:
+        """One line: games, wins with the win rate and its interval, mean score, time."""
+        low, high = self.interval
+        parts = [
+            f"{self.name}: {self.wins}/{self.games} won = {100 * self.win_rate:.1f}%"
+            f" (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
+        ]
+        if self.count("unknown") or self.mean_score is None:
+            parts.append(f"lost {self.count('lost')}, unknown {self.count('unknown')}")
+        if self.mean_score is not None:
+            parts.append(f"mean score {self.mean_score:.1f}")
+        parts.append(f"median {1000 * self.median_seconds:.1f} ms/deal")
+        return ", ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"<StudyResult {self.summary()}>"
+
+    def _repr_html_(self) -> str:
+        low, high = self.interval
+        cells = [
+            ("deals", f"{self.games}"),
+            ("won", f"{self.wins} ({100 * self.win_rate:.1f}%)"),
+            ("95% interval", f"{100 * low:.1f}% – {100 * high:.1f}%"),
+            ("lost", f"{self.count('lost')}"),
+        ]
+        if self.count("unknown"):
+            cells.append(("unknown", f"{self.count('unknown')}"))
+        if self.mean_score is not None:
+            cells.append(("mean score", f"{self.mean_score:.1f} / 52"))
+        cells.append(("median time", f"{1000 * self.median_seconds:.1f} ms per deal"))
+        body = "".join(f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in cells)
+        return f"<table><caption>{escape(self.name)}</caption>{body}</table>"
+
+
+# ---------------------------------------------------------------- running
+
+
+def study(
+    player_or_solver: Player | Callable | str,
+    seeds: Iterable[int | str] | int,
+    *,
+    executor: Executor | str | None = None,
+    progress: bool | None = None,
+    chunk_size: int | None = None,
+    budget_seconds: float = 1.0,
+    budget_nodes: int | None = None,
+    name: str | None = None,
+) -> StudyResult:
+    """Play (or solve) ``Game.new(seed)`` for every seed and return the table of results.
+
+    ``player_or_solver``: a :class:`~calcnb.strategies.Player`, a solve function
+    (``solve(game, budget_seconds=, budget_nodes=)`` returning an object with ``outcome``,
+    ``moves`` and ``seconds``), or ``"solver"`` for :func:`calcnb.solver.solve`.
+    ``seeds``: the seeds, or a count ``n`` for seeds ``0..n-1``.
+    ``executor``: None picks a local process pool for big studies and this process for
+    small ones; ``"serial"`` forces this process; any ``concurrent.futures.Executor``
+    (thread or process pool, ``distributed.Client(...).get_executor()``) is used as given
+    and left running. ``progress``: a tqdm bar (notebook-aware); None shows it when the
+    study runs in chunks for more than a moment. ``budget_*`` apply to a solver.
+    """
+    seed_list: list[int | str] = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
+    worker = _worker(player_or_solver, budget_seconds, budget_nodes)
+    label = name or _name_of(player_or_solver)
+    started = time.perf_counter()
+    if not seed_list:
+        return StudyResult(label, (), 0.0)
+
+    own_pool = None
+    if executor is None:
+        threshold = worker.parallel_from
+        if len(seed_list) >= threshold and (os.cpu_count() or 1) > 1:
+            executor = own_pool = ProcessPoolExecutor(max_workers=os.cpu_count())
+        else:
+            executor = "serial"
+    if executor != "serial" and not isinstance(executor, Executor):
+        raise ValueError(f"executor must be None, 'serial' or a concurrent.futures.Executor; got {executor!r}")
+
+    workers = 1 if executor == "serial" else max(2, getattr(executor, "_max_workers", 0) or 2)
+    size = chunk_size or max(1, min(500, math.ceil(len(seed_list) / (workers * 8))))
+    chunks = [seed_list[i : i + size] for i in range(0, len(seed_list), size)]
+    show = progress if progress is not None else len(chunks) > 1 and len(seed_list) >= worker.progress_from
+    bar = _progress_bar(len(seed_list), label, show)
+    results: list[list[Row] | None] = [None] * len(chunks)
+    try:
+        if executor == "serial":
+            for index, chunk in enumerate(chunks):
+                results[index] = worker(chunk)
+                bar.update(len(chunk))
+        else:
+            futures = {executor.submit(worker, chunk): index for index, chunk in enumerate(chunks)}
+            for future in as_completed(futures):
+                index = futures[future]
+                results[index] = future.result()
+                bar.update(len(chunks[index]))
+    finally:
+        bar.close()
+        if own_pool is not None:
+            own_pool.shutdown(cancel_futures=True)
+    rows = tuple(row for chunk_rows in results for row in chunk_rows or ())
+    return StudyResult(label, rows, time.perf_counter() - started)
+
+
+def _name_of(player_or_solver: object) -> str:
+    if isinstance(player_or_solver, Player):
+        return player_or_solver.name
+    if isinstance(player_or_solver, str):
+        return player_or_solver
+    return getattr(player_or_solver, "__name__", type(player_or_solver).__name__)
+
+
+def _progress_bar(total: int, label: str, show: bool):
+    from tqdm.auto import tqdm  # notebook-aware: a widget in Jupyter, text in a terminal
+
+    return tqdm(total=total, desc=label, unit="deal", disable=not show, leave=False)
+
+
+def _worker(player_or_solver: object, budget_seconds: float, budget_nodes: int | None):
+    if isinstance(player_or_solver, Player):
+        return _PlayChunk(player_or_solver)
+    if player_or_solver == "solver":
+        return _SolveChunk("calcnb.solver:solve", budget_seconds, budget_nodes)
+    if callable(player_or_solver):
+        return _SolveChunk(player_or_solver, budget_seconds, budget_nodes)
+    raise TypeError(f"study needs a Player, a solve function or 'solver'; got {player_or_solver!r}")
+
+
+class _PlayChunk:
+    """Plays a chunk of seeds; a picklable callable so any executor can run it."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.parallel_from = player.parallel_from
+        self.progress_from = max(1, player.parallel_from // 4)
+
+    def __call__(self, seeds: Sequence[int | str]) -> list[Row]:
+        rows = []
+        for seed in seeds:
+            started = time.perf_counter()
+            result = self.player.play(seed)
+            seconds = time.perf_counter() - started
+            lost = result.outcome != "won"
+            rows.append(
+                Row(
+                    seed,
+                    result.outcome,
+                    result.score,
+                    result.moves,
+                    seconds,
+                    result.last_progress if lost else None,
+                    result.needs if lost else None,
+                )
+            )
+        return rows
+
+
+class _SolveChunk:
+    """Solves a chunk of seeds with a solve function (named by ``module:function`` to pickle cleanly)."""
+
+    def __init__(self, solve: Callable | str, budget_seconds: float, budget_nodes: int | None) -> None:
+        self.solve = solve
+        self.budget_seconds = budget_seconds
+        self.budget_nodes = budget_nodes
+        self.parallel_from = SOLVER_PARALLEL_FROM
+        self.progress_from = 4
+
+    def __call__(self, seeds: Sequence[int | str]) -> list[Row]:
+        from .session import Game
+
+        solve = self.solve
+        if isinstance(solve, str):
+            module, _, function = solve.partition(":")
+            solve = getattr(import_module(module), function)
+        rows = []
+        for seed in seeds:
+            started = time.perf_counter()
+            solution = solve(Game.new(seed), budget_seconds=self.budget_seconds, budget_nodes=self.budget_nodes)
+            seconds = getattr(solution, "seconds", None)
+            if seconds is None:
+                seconds = time.perf_counter() - started
+            outcome = solution.outcome
+            rows.append(Row(seed, outcome, 52 if outcome == "won" else None, tuple(solution.moves), seconds))
+        return rows
