@@ -71,6 +71,9 @@ register(
             "widget.next": "Next ▶",
             "widget.reset": "Back to the start",
             "widget.step_of": "Step {number} of {count}",
+            "widget.game_and_seed": "give a game or a seed, not both: the seed would be ignored",
+            "widget.no_steps": "a stepper needs at least one step",
+            "widget.bad_start": "start must be a step number from 0 to {last}; got {start!r}",
         },
         "pt": {
             "widget.turn": "Virar",
@@ -110,6 +113,9 @@ register(
             "widget.next": "Seguinte ▶",
             "widget.reset": "Voltar ao início",
             "widget.step_of": "Passo {number} de {count}",
+            "widget.game_and_seed": "indique um jogo ou uma semente, não os dois: a semente seria ignorada",
+            "widget.no_steps": "um guia de passos precisa de pelo menos um passo",
+            "widget.bad_start": "o início tem de ser um número de passo de 0 a {last}; recebi {start!r}",
         },
     }
 )
@@ -173,7 +179,7 @@ class PlayBoard(widgets.VBox):
 
     def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
         if game is not None and seed is not None:
-            raise ValueError("give a game or a seed, not both: the seed would be ignored")
+            raise ValueError(message("widget.game_and_seed"))
         self.game: Game = game if game is not None else Game.new(seed)
         self.renderer = BoardRenderer()
         self.image = widgets.Image(format="png", layout=widgets.Layout(**_BOARD_LAYOUT))
@@ -382,9 +388,9 @@ class Stepper(widgets.VBox):
         self._make_script = script if callable(script) else None
         self.script: list[Step] = list(script() if callable(script) else script)
         if not self.script:
-            raise ValueError("a stepper needs at least one step")
+            raise ValueError(message("widget.no_steps"))
         if not 0 <= start < len(self.script):
-            raise ValueError(f"start must be a step number from 0 to {len(self.script) - 1}; got {start}")
+            raise ValueError(message("widget.bad_start", last=len(self.script) - 1, start=start))
         self.renderer = BoardRenderer()
         self.image = widgets.Image(format="png", layout=widgets.Layout(**_BOARD_LAYOUT))
         self._counter = widgets.Label()

@@ -401,9 +401,9 @@ def test_the_stepper_shows_the_caption_and_highlight():
 
 
 def test_a_stepper_needs_steps():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least one step"):
         Stepper([])
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="from 0 to 5; got 9"):
         Stepper(worked_example(), start=9)
 
 
