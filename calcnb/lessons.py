@@ -38,6 +38,7 @@ __all__ = [
     "answer_key",
     "attempt",
     "board_image",
+    "board_panel",
     "clock_exercise",
     "clock_table",
     "coverage_table",
@@ -58,6 +59,7 @@ __all__ = [
     "positions_check",
     "replay_lines",
     "replay_script",
+    "script_text",
     "visits_exercise",
 ]
 
@@ -155,6 +157,7 @@ register(
             "lessons.no_card": "no {rank} is left for foundation {foundation}: every {rank} is already shown elsewhere",
             "lessons.height": "foundation {foundation} holds 1 to 13 cards; {height} was asked for",
             "lessons.replay_start": "Start: {cards} cards on the foundations.",
+            "lessons.board_panel": "The board (open it after you answer: it marks where the card may go)",
             "lessons.replay_line": "{number}. {move}: {explanation}",
         },
         "pt": {
@@ -232,6 +235,7 @@ register(
             "lessons.no_card": "não resta nenhum {rank} para a base {foundation}: todos os {rank} já aparecem noutro sítio",
             "lessons.height": "a base {foundation} tem de 1 a 13 cartas; foi pedido {height}",
             "lessons.replay_start": "Início: {cards} cartas nas bases.",
+            "lessons.board_panel": "O tabuleiro (abra-o depois de responder: mostra para onde a carta pode ir)",
             "lessons.replay_line": "{number}. {move}: {explanation}",
         },
     }
@@ -438,21 +442,55 @@ def nearly_won_game() -> Game:
     return lesson_game((13, 13, 13, 12), wastes=(f"{last_of_four}♠", "", "", ""))
 
 
-def board_image(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> object:
-    """The board as a modest PNG image for a notebook (``draw_options`` as for :func:`calcnb.board.draw`).
-
-    Smaller than the board's own ``_repr_png_`` so that stored notebooks stay light.
-    """
+def _board_png(game_or_state: State | Game, dpi: int, draw_options: dict) -> bytes:
+    """The board drawn at ``dpi``, as a palette PNG: the board has few colours, so it stays small."""
     import io
 
-    from IPython.display import Image
+    from PIL import Image
 
     from .board import draw
 
     figure = draw(game_or_state, **draw_options)
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=dpi)
-    return Image(data=buffer.getvalue(), format="png")
+    raw = io.BytesIO()
+    figure.savefig(raw, format="png", dpi=dpi)
+    small = io.BytesIO()
+    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
+    return small.getvalue()
+
+
+def board_image(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> object:
+    """The board as a modest PNG image for a notebook (``draw_options`` as for :func:`calcnb.board.draw`).
+
+    Smaller than the board's own ``_repr_png_`` (fewer pixels, 64 colours), so stored notebooks stay light.
+    """
+    from IPython.display import Image
+
+    return Image(data=_board_png(game_or_state, dpi, draw_options), format="png")
+
+
+def board_panel(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> widgets.Accordion:
+    """The board in a closed panel, opened with a click: for exercises whose answer the board would show.
+
+    The board marks where the turned card may legally go, which gives an exercise away; closed,
+    it lets the reader answer first and check on the board afterwards.
+    """
+    image = widgets.Image(value=_board_png(game_or_state, dpi, draw_options), format="png")
+    panel = widgets.Accordion(children=[image], selected_index=None)
+    panel.set_title(0, message("lessons.board_panel"))
+    return panel
+
+
+def script_text(script: Iterable, *, width: int = 100) -> str:
+    """A script of steps (such as :func:`calcnb.examples.worked_example`) as numbered, wrapped text."""
+    import textwrap
+
+    blocks = []
+    for number, step in enumerate(script, start=1):
+        title = getattr(step, "title", "")
+        heading = f"{number}. {title}" if title else f"{number}."
+        body = textwrap.fill(step.caption, width=width, initial_indent="   ", subsequent_indent="   ")
+        blocks.append(f"{heading}\n{body}")
+    return "\n".join(blocks)
 
 
 def replay_lines(game: Game) -> str:
