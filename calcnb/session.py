@@ -242,7 +242,7 @@ class Game:
         """
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, RecursionError) as error:  # RecursionError: absurdly deep nesting
             raise ValueError(message("save.bad_json", detail=error)) from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise ValueError(message("save.bad_field", detail=f"'format' must be {SAVE_FORMAT!r}"))
