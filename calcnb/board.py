@@ -667,12 +667,20 @@ def board_marks(figure: Figure) -> dict[str, list[str]]:
 
 
 def text_extents(figure: Figure) -> list[tuple[Label, Bbox]]:
-    """Each label with the window extent (pixels) of its drawn glyphs."""
+    """Each label with the window extent (pixels) of its drawn glyphs, wherever its axes sits."""
     result = []
     for board in _boards(figure):
-        to_pixels = board.ax.transData
+        pixels_per_point = figure.dpi / 72
         for label in board.labels.labels:
-            result.append((label, to_pixels.transform_bbox(label.extents())))
+            x, y = board.ax.transData.transform((label.x, label.y))
+            ink = _glyphs(label.text, label.weight, label.ha, label.va, label.size)[1]
+            box = Bbox.from_extents(
+                x + ink.x0 * pixels_per_point,
+                y + ink.y0 * pixels_per_point,
+                x + ink.x1 * pixels_per_point,
+                y + ink.y1 * pixels_per_point,
+            )
+            result.append((label, box))
     return result
 
 
