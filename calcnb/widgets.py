@@ -259,7 +259,8 @@ class PlayBoard(widgets.VBox):
                 description=self._move_label(move),
                 disabled=reason is not None,
                 tooltip=tip,
-                button_style="warning" if move is self.hinted else "",
+                # Legal moves stand out (blue, like the board's legal marks); the hinted one is orange.
+                button_style="warning" if move is self.hinted else "info" if reason is None else "",
             )
         self._refresh_controls()
         self._refresh_row_labels(state)

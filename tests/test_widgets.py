@@ -91,6 +91,9 @@ def assert_buttons_match(board: PlayBoard) -> None:
         assert button.disabled == (reason is not None), (move, state)
         if reason is not None:
             assert button.tooltip == reason
+            assert button.button_style == ""
+        else:
+            assert button.button_style == ("warning" if move is board.hinted else "info")
     assert board.buttons["undo"].disabled == (not board.game.can_undo())
     assert board.buttons["redo"].disabled == (not board.game.can_redo())
 
@@ -297,7 +300,7 @@ def test_hint_proposes_a_legal_move_highlights_it_and_clears_when_played():
     assert board.renderer.calls[-1][1] is move
     assert board_marks(board.renderer.real.figure)["hint"]
     board.buttons[move.text].click()
-    assert board.hinted is None and board.buttons[move.text].button_style == ""
+    assert board.hinted is None and board.buttons[move.text].button_style != "warning"
     assert not board_marks(board.renderer.real.figure)["hint"]
 
 
