@@ -29,7 +29,7 @@ from .examples import Step
 from .i18n import message, register
 from .session import Game
 
-__all__ = ["PlayBoard", "Stepper", "parse_seed"]
+__all__ = ["PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
 
 register(
     {
@@ -138,6 +138,11 @@ def parse_seed(text: str) -> Seed | None:
         return cleaned
 
 
+def css_class(name: str) -> str:
+    """The CSS class a page (or a browser test) finds a button by: ``S>F1`` -> ``calcnb-btn-S-F1``."""
+    return "calcnb-btn-" + name.replace(">", "-")
+
+
 def _html_line(text: str) -> str:
     return f"<div style='font-size:1.1em;min-height:1.5em'>{escape(text)}</div>"
 
@@ -188,10 +193,13 @@ class PlayBoard(widgets.VBox):
         """The state the image shows (it is redrawn from ``game.state`` after every click)."""
         self._message = ""
         self._message_line = widgets.HTML()
+        self._message_line.add_class("calcnb-message")
+        self.image.add_class("calcnb-board")
 
         self.buttons: dict[str, widgets.Button] = {}
         for move in ALL_MOVES:
             button = widgets.Button(layout=widgets.Layout(width=_MOVE_BUTTON_WIDTH))
+            button.add_class(css_class(move.text))
             button.on_click(self._move_handler(move))
             self.buttons[move.text] = button
         controls: dict[str, Callable[[], None]] = {
@@ -202,6 +210,7 @@ class PlayBoard(widgets.VBox):
         }
         for name, action in controls.items():
             button = widgets.Button(layout=widgets.Layout(width=_CONTROL_WIDTH))
+            button.add_class(css_class(name))
             button.on_click(lambda _button, action=action: action())
             self.buttons[name] = button
         self.buttons["new"].button_style = "primary"
@@ -400,6 +409,11 @@ class Stepper(widgets.VBox):
         self.buttons: dict[str, widgets.Button] = {
             name: widgets.Button(layout=widgets.Layout(width=_CONTROL_WIDTH)) for name in ("prev", "next", "reset")
         }
+        for name, button in self.buttons.items():
+            button.add_class(css_class(name))
+        self.image.add_class("calcnb-board")
+        self._counter.add_class("calcnb-counter")
+        self._caption.add_class("calcnb-caption")
         self.buttons["prev"].on_click(lambda _button: self.go(self.index - 1))
         self.buttons["next"].on_click(lambda _button: self.go(self.index + 1))
         self.buttons["reset"].on_click(lambda _button: self.go(0))

@@ -117,6 +117,16 @@ def _shown(widget: widgets.Widget) -> list[widgets.Widget]:
     return found
 
 
+def test_buttons_carry_css_classes_for_pages_to_find_them():
+    board = quick_board(seed=3)
+    assert "calcnb-btn-S-F1" in board.buttons["S>F1"]._dom_classes
+    assert "calcnb-btn-W4-F2" in board.buttons["W4>F2"]._dom_classes
+    assert "calcnb-btn-undo" in board.buttons["undo"]._dom_classes
+    assert "calcnb-message" in board._message_line._dom_classes
+    stepper = Stepper(worked_example)
+    assert "calcnb-btn-next" in stepper.buttons["next"]._dom_classes
+
+
 def test_every_button_is_on_screen_once_in_learner_order():
     board = quick_board(seed=3)
     shown = _shown(board)
