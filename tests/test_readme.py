@@ -1,0 +1,26 @@
+"""The README's API tour runs as written, and its two set-up commands are the ones CI uses."""
+
+import doctest
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_api_tour_runs_as_written():
+    tour = "\n".join(re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL))
+    assert ">>>" in tour
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(tour, {}, "README", "README.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.failures == 0
+    assert runner.tries >= 8
+
+
+def test_ci_runs_the_readme_test_command():
+    commands = re.findall(r"^pip install -e .*$", README, flags=re.MULTILINE)
+    assert commands == ["pip install -e . && jupyter lab notebooks", 'pip install -e ".[test]" && python -m pytest']
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "grep -m1 '^pip install -e \"\\.\\[test\\]\"' README.md" in ci
