@@ -10,6 +10,7 @@ browser is ever downloaded.
 
 from __future__ import annotations
 
+import json
 import shutil
 import time
 from collections.abc import Iterator
@@ -33,6 +34,13 @@ from calcnb.app import (
 from .pages import Server
 
 FIXTURES = Path(__file__).parent / "fixtures"
+
+# Settings of the test JupyterLab (kept apart from the user's): every cell stays in the page, so the
+# tests see every output, and no news prompt covers the notebook.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+}
 
 # The harness notebooks are pages to serve, not notebooks for nbval to run.
 collect_ignore_glob = ["fixtures/*"]
@@ -70,13 +78,21 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """JupyterLab (token disabled, local only) on a copy of the notebooks folder."""
-    root = _serve_copy(tmp_path_factory.mktemp("lab") / "notebooks")
+    base = tmp_path_factory.mktemp("lab")
+    root = _serve_copy(base / "notebooks")
+    settings = base / "user-settings"
+    for plugin, values in LAB_SETTINGS.items():
+        path = settings / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
     port = free_port()
     command = [
         *lab_command(root, port=port, token="", allow_root=True),
         # The tests read notebook outputs through the application object.
         "--LabApp.expose_app_in_browser=True",
         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        f"--LabApp.user_settings_dir={settings}",
+        f"--LabApp.workspaces_dir={base / 'workspaces'}",
     ]
     yield from _start(command, port, root.parent / "lab.log", root)
 

@@ -178,8 +178,9 @@ class StepperApp:
         return int(words[1]), int(words[3])
 
     def click(self, button: Locator) -> None:
-        before = self.counter.inner_text()
+        """Click and wait until the counter and then the caption (sent after it) have changed."""
+        counter, caption = self.counter.inner_text(), self.caption()
         button.click()
-        self.page.wait_for_function(
-            "([label, before]) => label.textContent !== before", arg=[self.counter.element_handle(), before]
-        )
+        changed = "([node, before]) => node.innerText.trim() !== before"
+        self.page.wait_for_function(changed, arg=[self.counter.element_handle(), counter])
+        self.page.wait_for_function(changed, arg=[self.caption_line.element_handle(), caption])

@@ -1,0 +1,99 @@
+"""Each notebook in JupyterLab: Run All from the menu, no error in any output, every widget drawn."""
+
+import os
+import re
+
+import pytest
+
+from calcnb.app import notebooks_dir
+
+pytestmark = pytest.mark.browser
+
+REQUIRED = ["01_rules.ipynb", "02_wraparound.ipynb", "03_worked_example.ipynb", "04_play.ipynb"]
+if os.environ.get("CALCNB_LAB_NOTEBOOKS"):
+    NOTEBOOKS = os.environ["CALCNB_LAB_NOTEBOOKS"].split(",")
+else:
+    NOTEBOOKS = sorted(set(REQUIRED) | {path.name for path in notebooks_dir().glob("*.ipynb")})
+
+# What the widget manager says when a view cannot find or build its model.
+WIDGET_ERRORS = re.compile(
+    r"model not found|could not find model|error displaying widget|could not create (a )?(model|view)"
+    r"|class \S+ not found in module|failed to load model class",
+    re.IGNORECASE,
+)
+
+_NOTEBOOK = "window.jupyterapp.shell.currentWidget"
+_NOTEBOOK_OUTPUT = ".jp-Notebook .jp-OutputArea-output"
+
+_KERNEL_IDLE = f"""() => {{
+    const panel = {_NOTEBOOK};
+    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+        && panel.sessionContext.session.kernel;
+    return Boolean(kernel) && kernel.status === 'idle';
+}}"""
+
+# Done: the kernel is idle and every code cell has run, or a cell failed (Run All stops there).
+_RUN_FINISHED = f"""() => {{
+    const panel = {_NOTEBOOK};
+    if (panel.sessionContext.session.kernel.status !== 'idle') return false;
+    const cells = panel.content.model.cells;
+    let allRan = true;
+    for (let i = 0; i < cells.length; i++) {{
+        const cell = cells.get(i);
+        if (cell.type !== 'code') continue;
+        if (cell.outputs.toJSON().some(output => output.output_type === 'error')) return true;
+        if (cell.sharedModel.getSource().trim() && !cell.executionCount) allRan = false;
+    }}
+    return allRan;
+}}"""
+
+_ERRORS = f"""() => {{
+    const panel = {_NOTEBOOK};
+    const cells = panel.content.model.cells;
+    const errors = [];
+    for (let i = 0; i < cells.length; i++) {{
+        const cell = cells.get(i);
+        if (cell.type !== 'code') continue;
+        for (const output of cell.outputs.toJSON()) {{
+            if (output.output_type === 'error') errors.push(`cell ${{i}}: ${{output.ename}}: ${{output.evalue}}`);
+        }}
+    }}
+    return errors;
+}}"""
+
+
+def _menu(page, menu: str, command: str) -> None:
+    """Click a main-menu entry, as a person does (``command`` is the entry's data-command)."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{menu}$")).click()
+    page.locator(f"li.lm-Menu-item[data-command='{command}']").click()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_runs_all_cells_with_widgets_shown(page, lab_server, notebook):
+    assert (lab_server.root / notebook).exists(), f"notebooks/{notebook} is missing"
+    page.goto(f"{lab_server.url}/lab/tree/{notebook}?reset", wait_until="domcontentloaded")
+    page.wait_for_function(f"() => window.jupyterapp && {_NOTEBOOK} && {_NOTEBOOK}.content")
+    page.wait_for_function(_KERNEL_IDLE)
+    page.locator(".jp-Notebook").click()  # focus the notebook, so the menus act on it
+
+    # Clear the stored outputs first, so every output checked below comes from this run.
+    _menu(page, "Edit", "editmenu:clear-all")
+    page.wait_for_function(f"() => !document.querySelector('{_NOTEBOOK_OUTPUT}')")
+    _menu(page, "Run", "runmenu:run-all")
+    page.wait_for_function(_RUN_FINISHED, timeout=120_000)
+    try:
+        assert page.evaluate(_ERRORS) == []
+        shown_errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+        tracebacks = [text for text in shown_errors.all_inner_texts() if "Traceback" in text or "Error" in text]
+        assert tracebacks == []
+
+        # Every widget view has been drawn: none left loading, none failed.
+        widgets = page.locator(".jp-OutputArea-output .jupyter-widgets")
+        page.wait_for_function("() => !document.body.innerText.includes('Loading widget...')")
+        assert widgets.count() > 0, "no widget was drawn"
+        assert not WIDGET_ERRORS.search(page.locator(".jp-Notebook").inner_text())
+        console = [text for text in page.console_messages if WIDGET_ERRORS.search(text)]
+        assert console == []
+    finally:
+        # Free the kernel now rather than when the server stops: the machine is small.
+        page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
