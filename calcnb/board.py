@@ -75,7 +75,7 @@ register(
             "board.draw.pending": "Turned card",
             "board.draw.last_move": "Last move",
             "board.draw.won": "Won! All 52 cards are on the foundations",
-            "board.draw.lost": "Lost: no move is left. Score {score}/52",
+            "board.draw.lost": "Lost: no move is left",
         },
         "pt": {
             "board.draw.title": "Cálculo",
@@ -94,7 +94,7 @@ register(
             "board.draw.pending": "Carta virada",
             "board.draw.last_move": "Última jogada",
             "board.draw.won": "Ganhou! As 52 cartas estão nas bases",
-            "board.draw.lost": "Perdeu: não há mais jogadas. Pontos {score}/52",
+            "board.draw.lost": "Perdeu: não há mais jogadas",
         },
     }
 )
@@ -143,6 +143,8 @@ WASTE_CARD_H = 1.15
 WASTE_BOTTOM = 0.15
 WASTE_SPACING_MAX = 0.4
 WASTE_LABEL_MAX_PT = 14.0
+COLUMN_FIT = CELL_W  # widest text under a foundation column: columns stay 0.12 inch apart
+MIDDLE_FIT = 1.6  # widest text in the middle column
 
 MARK_STYLE = {
     # kind: (colour, line width in points, line style, how far outside the outlined box, in inches)
@@ -166,8 +168,11 @@ def waste_spacing(cards: int) -> float:
 
 
 def waste_label_size(spacing: float) -> float:
-    """The corner label size (points, in half points) that keeps consecutive labels apart."""
-    return min(WASTE_LABEL_MAX_PT, int(spacing * 72 / 1.15 * 2) / 2)
+    """The corner label size (points, in half points) that keeps consecutive labels apart.
+
+    A label's ink is at most 0.95 em tall (J and Q descend); 2.2 points stay clear between two.
+    """
+    return min(WASTE_LABEL_MAX_PT, int((spacing * 72 - 2.2) / 0.95 * 2) / 2)
 
 
 # ---------------------------------------------------------------- labels as glyph outlines
@@ -210,13 +215,17 @@ class Label:
     weight: str = "normal"
     ha: str = "center"
     va: str = "center"
+    pad: float = 0.0  # inches of coloured box around the ink, if it has one
 
     def extents(self) -> Bbox:
-        """The ink extents in inches (data units of the board)."""
+        """The ink extents, with the box around it if any, in inches (data units of the board)."""
         ink = _glyphs(self.text, self.weight, self.ha, self.va, self.size)[1]
-        scale = 1 / 72
+        scale, pad = 1 / 72, self.pad
         return Bbox.from_extents(
-            self.x + ink.x0 * scale, self.y + ink.y0 * scale, self.x + ink.x1 * scale, self.y + ink.y1 * scale
+            self.x + ink.x0 * scale - pad,
+            self.y + ink.y0 * scale - pad,
+            self.x + ink.x1 * scale + pad,
+            self.y + ink.y1 * scale + pad,
         )
 
 
@@ -355,9 +364,33 @@ class _Scene:
     mark_rects: _Rects = field(default_factory=_Rects)
     marks: _Marks = field(default_factory=_Marks)
 
-    def label(self, gid: str, text: str, x: float, y: float, size: float, **style: str) -> None:
-        if text:
-            self.labels.append(Label(gid, text, x, y, size, **style))
+    def label(
+        self,
+        gid: str,
+        text: str,
+        x: float,
+        y: float,
+        size: float,
+        *,
+        fit: float | None = None,
+        box: tuple[str, str, float] | None = None,
+        pad: float = 0.0,
+        **style: str,
+    ) -> Label | None:
+        """Add a label; ``fit``: widest it may be (inches), shrinking its size to fit;
+        ``box``: (face, edge, line width) of a box ``pad`` inches around it."""
+        if not text:
+            return None
+        if fit is not None:
+            ink = _glyphs(text, style.get("weight", "normal"), "left", "baseline", size)[1]
+            if ink.width / 72 > fit:
+                size = int(size * fit / (ink.width / 72) * 2) / 2  # in half points, so outlines are reused
+        label = Label(gid, text, x, y, size, pad=pad, **style)
+        if box is not None:
+            area = label.extents()
+            self.rects.add((area.x0, area.y0, area.width, area.height), *box)
+        self.labels.append(label)
+        return label
 
     def mark(self, kind: str, box: Box, place: str) -> None:
         colour, width, style, outset = MARK_STYLE[kind]
@@ -379,29 +412,27 @@ def _scene(state: State, highlight: tuple[Move, ...], last_move: Move | None) ->
 def _title(scene: _Scene, state: State) -> None:
     status = state.status
     title = f"{message('board.draw.title')}: {message('board.draw.status.' + status)}"
-    scene.label("title", title, 0.2, TITLE_Y, 18, weight="bold", ha="left")
-    scene.label(
-        "score", message("board.draw.score", score=state.score), WIDTH - 0.2, TITLE_Y, 18, weight="bold", ha="right"
-    )
+    left = scene.label("title", title, 0.2, TITLE_Y, 18, fit=3.6, weight="bold", ha="left")
+    score = message("board.draw.score", score=state.score)
+    right = scene.label("score", score, WIDTH - 0.2, TITLE_Y, 18, fit=2.6, weight="bold", ha="right")
     if status != "playing":
-        text = message("board.draw.won") if status == "won" else message("board.draw.lost", score=state.score)
-        banner = Label("banner", text, 6.95, TITLE_Y, 17, "white", "bold")
-        ink = banner.extents()
-        scene.rects.add(
-            (ink.x0 - 0.15, ink.y0 - 0.12, ink.width + 0.3, ink.height + 0.24),
-            WON_COLOUR if status == "won" else LOST_COLOUR,
-            NO_COLOUR,
-        )
-        scene.labels.append(banner)
-    scene.label("foundations", message("board.draw.foundations"), FOUNDATION_X[0], SECTION_Y, 14, ha="left")
-    scene.label("wastes", message("board.draw.wastes"), WASTE_X[0], SECTION_Y, 14, ha="left")
+        # the banner takes the room between the title and the score
+        start, end = left.extents().x1 + 0.35, right.extents().x0 - 0.35
+        text = message("board.draw.won") if status == "won" else message("board.draw.lost")
+        colour = WON_COLOUR if status == "won" else LOST_COLOUR
+        scene.label(
+            "banner", text, (start + end) / 2, TITLE_Y, 18, fit=end - start - 0.3, box=(colour, NO_COLOUR, 0.0),
+            pad=0.13, colour="white", weight="bold",
+        )  # fmt: skip
+    scene.label("foundations", message("board.draw.foundations"), FOUNDATION_X[0], SECTION_Y, 14, fit=4.1, ha="left")
+    scene.label("wastes", message("board.draw.wastes"), WASTE_X[0], SECTION_Y, 14, fit=5.5, ha="left")
 
 
 def _foundations(scene: _Scene, state: State) -> None:
     for f, (pile, order, need) in enumerate(zip(state.foundations, _ORDERS, state.needs())):
         x = FOUNDATION_X[f] + CELL_W / 2
         header = message("board.draw.foundation", number=f + 1, step=STEPS[f])
-        scene.label(f"foundation.{f + 1}.header", header, x, HEADER_Y, 15, weight="bold")
+        scene.label(f"foundation.{f + 1}.header", header, x, HEADER_Y, 15, fit=COLUMN_FIT, weight="bold")
         played = len(pile)
         for i, rank in enumerate(order):
             box = _cell_box(f, i)
@@ -430,12 +461,12 @@ def _foundations(scene: _Scene, state: State) -> None:
             )
         else:
             after = message("board.draw.next", rank=rank_name(need))
-            scene.label(f"foundation.{f + 1}.next", after, x, NEXT_Y, 13, weight="bold")
+            scene.label(f"foundation.{f + 1}.next", after, x, NEXT_Y, 13, fit=COLUMN_FIT, weight="bold")
 
 
 def _middle(scene: _Scene, state: State, last_move: Move | None) -> None:
     x = MIDDLE_CENTRE
-    scene.label("stock.title", message("board.draw.stock"), x, STOCK_CARD[1] + STOCK_CARD[3] + 0.22, 13)
+    scene.label("stock.title", message("board.draw.stock"), x, STOCK_CARD[1] + STOCK_CARD[3] + 0.22, 13, fit=MIDDLE_FIT)
     left = len(state.stock)
     if left:
         sx, sy, sw, sh = STOCK_CARD
@@ -443,8 +474,10 @@ def _middle(scene: _Scene, state: State, last_move: Move | None) -> None:
         scene.rects.add((sx + 0.1, sy + 0.1, sw - 0.2, sh - 0.2), CARD_BACK, CARD_BACK_LINE, 1.5)
     else:
         scene.rects.add(STOCK_CARD, EMPTY_FACE, EMPTY_EDGE, 1.0, DASHED)
-    scene.label("stock.count", message("board.draw.stock_left", count=left), x, STOCK_CARD[1] - 0.22, 13, weight="bold")
-    scene.label("pending.title", message("board.draw.pending"), x, PENDING_CARD[1] + PENDING_CARD[3] + 0.22, 13)
+    count = message("board.draw.stock_left", count=left)
+    scene.label("stock.count", count, x, STOCK_CARD[1] - 0.22, 13, fit=MIDDLE_FIT, weight="bold")
+    pending_title = message("board.draw.pending")
+    scene.label("pending.title", pending_title, x, PENDING_CARD[1] + PENDING_CARD[3] + 0.22, 13, fit=MIDDLE_FIT)
     if state.pending is None:
         scene.rects.add(PENDING_CARD, EMPTY_FACE, EMPTY_EDGE, 1.0, DASHED)
     else:
@@ -453,16 +486,18 @@ def _middle(scene: _Scene, state: State, last_move: Move | None) -> None:
         y = PENDING_CARD[1] + PENDING_CARD[3] / 2
         scene.label("pending.card", str(card), x, y, 26, colour=suit_colour(card), weight="bold")
     if last_move is not None:
-        scene.label("last.title", message("board.draw.last_move"), x, LAST_MOVE_Y + 0.42, 12)
-        scene.rects.add((x - 0.5, LAST_MOVE_Y - 0.2, 1.0, 0.4), CARD_FACE, LAST_COLOUR, 3.0)
-        scene.label("last.move", last_move.text, x, LAST_MOVE_Y, 16, weight="bold")
+        scene.label("last.title", message("board.draw.last_move"), x, LAST_MOVE_Y + 0.42, 12, fit=MIDDLE_FIT)
+        frame = (CARD_FACE, LAST_COLOUR, 3.0)
+        scene.label("last.move", last_move.text, x, LAST_MOVE_Y, 16, box=frame, pad=0.1, weight="bold")
 
 
 def _wastes(scene: _Scene, state: State) -> None:
     for w, pile in enumerate(state.wastes):
         x = WASTE_X[w]
         header = message("board.draw.waste", number=w + 1)
-        scene.label(f"waste.{w + 1}.header", header, x + WASTE_CARD_W / 2, HEADER_Y, 15, weight="bold")
+        scene.label(
+            f"waste.{w + 1}.header", header, x + WASTE_CARD_W / 2, HEADER_Y, 15, fit=WASTE_CARD_W, weight="bold"
+        )
         count = len(pile)
         if not count:
             scene.rects.add(_waste_box(state, w), NO_COLOUR, EMPTY_EDGE, 1.0, DASHED)
@@ -684,12 +719,15 @@ def text_extents(figure: Figure) -> list[tuple[Label, Bbox]]:
     return result
 
 
-def text_overlaps(figure: Figure) -> list[tuple[str, str]]:
-    """Pairs of labels (by role) whose drawn glyphs overlap; a readable board has none."""
+def text_overlaps(figure: Figure, gap: float = 2.0) -> list[tuple[str, str]]:
+    """Pairs of labels (by role) whose drawn glyphs (or boxes) overlap or come within ``gap`` pixels.
+
+    A readable board has none: words that touch read as one.
+    """
     placed = text_extents(figure)
     clashes = []
     for i, (first, a) in enumerate(placed):
         for second, b in placed[i + 1 :]:
-            if a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1:
+            if a.x0 < b.x1 + gap and b.x0 < a.x1 + gap and a.y0 < b.y1 + gap and b.y0 < a.y1 + gap:
                 clashes.append((first.gid, second.gid))
     return clashes

@@ -113,7 +113,7 @@ def assert_board_shows(figure: Figure, state: State, last_move: Move | None = No
     if state.status == "won":
         assert labels["banner"].text == message("board.draw.won")
     elif state.status == "lost":
-        assert labels["banner"].text == message("board.draw.lost", score=state.score)
+        assert labels["banner"].text == message("board.draw.lost")
     else:
         assert "banner" not in labels
     if last_move is None:
@@ -135,7 +135,7 @@ def test_every_reachable_state_draws_what_it_holds(seed: int) -> None:
 
 
 def test_a_thirty_card_waste_fits_without_overlap() -> None:
-    for tall in (30, 40, 44):
+    for tall in (30, 40, 47):  # 47 and the pending card: the whole stock turned onto one pile
         state = tall_waste_state(tall)
         figure = draw(state)
         assert_board_shows(figure, state)
