@@ -148,9 +148,10 @@ MIDDLE_FIT = 1.6  # widest text in the middle column
 
 MARK_STYLE = {
     # kind: (colour, line width in points, line style, how far outside the outlined box, in inches)
-    "legal": (LEGAL_COLOUR, 2.5, (0, (4, 2)), 0.03),
-    "hint": (HINT_COLOUR, 4.5, SOLID, 0.08),
-    "last": (LAST_COLOUR, 3.0, SOLID, -0.04),
+    # nested so all three can frame one card: last on its edge, legal just outside, hint outermost
+    "legal": (LEGAL_COLOUR, 2.5, (0, (4, 2)), 0.045),
+    "hint": (HINT_COLOUR, 4.5, SOLID, 0.1),
+    "last": (LAST_COLOUR, 3.0, SOLID, 0.0),
 }
 
 Box = tuple[float, float, float, float]  # x, y, width, height in inches
