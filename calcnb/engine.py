@@ -53,6 +53,10 @@ class IllegalMove(ValueError):
         self.move = move
         self.reason = reason
 
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[Move, str]]:
+        # pickled by its parts, so it crosses process boundaries (parallel studies) intact
+        return (IllegalMove, (self.move, self.reason))
+
 
 class Move:
     """One move: ``T``, ``S>Fk``, ``S>Wk`` or ``Wi>Fk``. There are 25; each is a single shared object.

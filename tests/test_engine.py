@@ -7,6 +7,8 @@ over hundreds of random games and positions, comparing every step.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
@@ -353,6 +355,23 @@ def test_hot_path_agrees_with_checked_apply():
         assert state._apply_legal(move) == checked
         assert type(checked) is State
         state = checked
+
+
+def test_states_moves_and_refusals_survive_pickling_and_copying():
+    # parallel studies send them between processes
+    state = position(**WORKED_EXAMPLE)
+    assert pickle.loads(pickle.dumps(state)) == state
+    assert copy.deepcopy(state) == state
+    for move in ALL_MOVES:
+        assert pickle.loads(pickle.dumps(move)) is move
+        assert copy.copy(move) is move and copy.deepcopy(move) is move
+    with pytest.raises(IllegalMove) as caught:
+        state.apply("S>F1")
+    revived = pickle.loads(pickle.dumps(caught.value))
+    assert isinstance(revived, IllegalMove)
+    assert (str(revived), revived.move, revived.reason) == (str(caught.value), caught.value.move, caught.value.reason)
+    invalid = pickle.loads(pickle.dumps(InvalidMove("'X' is not a move")))
+    assert str(invalid) == "'X' is not a move"
 
 
 # ------------------------------------------------------------------ outcome and score
