@@ -443,8 +443,9 @@ class ReverseNeed(_FoundationFirst):
 
     How soon a rank is needed is read from the foundations' positions (``position_in_order``):
     a rank at position p of foundation k, which holds c cards, is needed after p - c - 1 more.
-    A card goes on the pile whose top is needed later than it but soonest of those (the
-    tightest fit); failing that on an empty pile; failing that it buries the top needed latest.
+    A card goes on a pile whose top is needed no sooner than it, the tightest such fit counting
+    each card already in the pile as one step of slack (short piles keep more cards in reach);
+    failing that on an empty pile; failing that it buries the top needed latest (less the pile's height).
     On a tie between foundations, it feeds the one whose next need is on show.
     """
 
@@ -470,12 +471,14 @@ def _reverse_need_place(table: _Table, piles: Iterable[int]) -> tuple[int, str, 
     """Reverse-need placement among ``piles``: (pile, kind, soonness of card, soonness of top).
 
     ``kind`` is ``"fit"`` (the top is needed no sooner than the card), ``"empty"`` or ``"bury"``.
+    A fit costs the gap in soonness plus the pile's height (short piles keep more cards in reach);
+    a burial prefers the top needed latest, less the pile's height.
     """
     card = table.soonness(table.pending)
     wastes = table.wastes
     fit = empty = bury = None
-    fit_top = _FAR + 1
-    bury_top = -1
+    fit_cost = fit_top = bury_top = 0
+    bury_value = -1_000
     for w in piles:
         pile = wastes[w]
         if not pile:
@@ -484,10 +487,13 @@ def _reverse_need_place(table: _Table, piles: Iterable[int]) -> tuple[int, str, 
             continue
         top = table.soonness(pile[-1])
         if top >= card:
-            if top < fit_top:
-                fit, fit_top = w, top
-        elif top > bury_top:
-            bury, bury_top = w, top
+            cost = top - card + len(pile)
+            if fit is None or cost < fit_cost:
+                fit, fit_cost, fit_top = w, cost, top
+        else:
+            value = top - len(pile)
+            if value > bury_value:
+                bury, bury_value, bury_top = w, value, top
     if fit is not None:
         return fit, "fit", card, fit_top
     if empty is not None:
