@@ -386,13 +386,18 @@ class State(NamedTuple):
     @property
     def score(self) -> int:
         """Cards on the foundations, the 4 starters included; 52 means solved."""
-        return sum(len(pile) for pile in self.foundations)
+        f1, f2, f3, f4 = self.foundations
+        return len(f1) + len(f2) + len(f3) + len(f4)
 
     @property
     def status(self) -> str:
         """``"won"`` with 52 cards on the foundations; ``"lost"`` when no move remains; else ``"playing"``."""
         if self.score == len(DECK):
             return WON
+        # A pending card can always go on a waste, and with none pending a stock card can be
+        # turned: only with both spent does it come down to whether a waste top fits.
+        if self.pending is not None or self.stock:
+            return PLAYING
         return PLAYING if self.legal_moves() else LOST
 
     def is_terminal(self) -> bool:
