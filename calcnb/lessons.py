@@ -56,6 +56,7 @@ __all__ = [
     "order_table",
     "position_exercise",
     "position_table",
+    "position_text",
     "positions_check",
     "replay_lines",
     "replay_script",
@@ -434,6 +435,28 @@ def lesson_game(
     stock = [card for card in DECK if card not in used]
     SeededRandom(seed).shuffle(stock)
     return Game.from_position(foundations=piles, wastes=wastes, stock=stock, pending=pending)
+
+
+def position_text(position: State | Game) -> str:
+    """The position in plain text without the board's hints (no "next" rank, no top marked): for exercises.
+
+    The engine's own text board (``print(game)``) names the rank each foundation needs,
+    which would answer a "which foundation takes it?" question before it is asked.
+    """
+    state = position.state if isinstance(position, Game) else position
+    lines = [message("board.foundations")]
+    for number, pile in enumerate(state.foundations, start=1):
+        lines.append("  " + message("board.foundation_line", foundation=number, cards=" ".join(map(str, pile))))
+    lines.append(message("board.wastes"))
+    for number, pile in enumerate(state.wastes, start=1):
+        cards = " ".join(map(str, pile)) if pile else message("board.empty")
+        lines.append("  " + message("board.waste_line", waste=number, cards=cards))
+    lines.append(message("board.stock", count=len(state.stock)))
+    if state.pending is None:
+        lines.append(message("board.no_pending"))
+    else:
+        lines.append(message("board.pending", card=state.pending))
+    return "\n".join(lines)
 
 
 def nearly_won_game() -> Game:

@@ -27,6 +27,7 @@ from calcnb.lessons import (
     order_table,
     position_exercise,
     position_table,
+    position_text,
     positions_check,
     replay_lines,
     replay_script,
@@ -133,6 +134,14 @@ def test_lesson_game_is_complete_and_nearly_won_wins_in_one_move():
     assert built.state.pending.rank == 1 and len(built.state.foundations[0]) == 5
     with pytest.raises(ValueError, match="1 to 13"):
         lesson_game((14, 1, 1, 1))
+
+
+def test_position_text_shows_every_card_but_no_hint():
+    game = lesson_game((3, 4, 8, 1), wastes=("K♦", "5♣ 9♠", "", ""), pending="A♠")
+    text = position_text(game)
+    assert "next" not in text and "top" not in text
+    assert "F3 (+3): " + " ".join(map(str, game.foundations[2])) in text
+    assert "W2: 5♣ 9♠" in text and "A♠" in text and f"Stock: {len(game.stock)} cards" in text
 
 
 def test_replay_lines_and_script_follow_the_game():
