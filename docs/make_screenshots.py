@@ -1,0 +1,106 @@
+"""Regenerate the README's screenshots: the play app and the worked example, as Voila shows them.
+
+Usage: ``python docs/make_screenshots.py`` (from anywhere). It serves a copy of ``notebooks/`` with
+Voila on a free local port, opens the apps in Debian's chromium (``/usr/bin/chromium``) through
+playwright, clicks them into an instructive state, and writes
+
+* ``docs/play_app.png``: notebooks/04_play.ipynb after a few moves and a hint;
+* ``docs/worked_example.png``: notebooks/03_worked_example.ipynb at the step where A♠ wraps past K.
+
+The clicks follow fixed rules on the notebook's fixed seed, so the pictures change only when the
+app does. Each picture is reduced to a 256-colour palette to keep the repository small.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find the widgets' parts
+
+from browser.pages import MOVE_NAMES, PlayApp, Server, StepperApp  # noqa: E402
+
+from calcnb.app import (  # noqa: E402
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    LOCALHOST,
+    free_port,
+    notebooks_dir,
+    start_server,
+    stop_server,
+    voila_command,
+    wait_until_serving,
+)
+
+DOCS = REPO / "docs"
+PLAY_CLICKS = 24  # enough for cards on the wastes and the foundations, early enough to be a live game
+
+
+def _choose(enabled: list[str], clicks: int) -> str:
+    """Build a foundation when possible, else turn, else spread the turned cards over the wastes."""
+    moves = [name for name in enabled if name in MOVE_NAMES]
+    for name in moves:
+        if ">F" in name:
+            return name
+    if "T" in moves:
+        return "T"
+    wastes = [name for name in moves if name.startswith("S>W")]
+    return wastes[clicks % len(wastes)]
+
+
+def save_small(png: bytes, path: Path) -> None:
+    """Write a screenshot as a 256-colour PNG (a UI of flat colours loses nothing visible)."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    image.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+    print(f"wrote {path.relative_to(REPO)} ({image.width} x {image.height} px, {path.stat().st_size // 1024} KiB)")
+
+
+def play_app_picture(page, server: Server) -> bytes:
+    app = PlayApp(page, server, "04_play.ipynb")
+    for clicks in range(PLAY_CLICKS):
+        app.click(_choose(app.enabled(), clicks))
+    if "T" in app.enabled():
+        app.click("T")  # a turned card waiting makes the marks of where it may go visible
+    app.click("hint")
+    return app.root.screenshot()
+
+
+def worked_example_picture(page, server: Server) -> bytes:
+    app = StepperApp(page, server, "03_worked_example.ipynb")
+    app.click(app.next)  # "Why A♠ fits foundation 2": the wrap past K
+    return app.root.screenshot()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="calcnb-screens-") as scratch:
+        root = Path(scratch) / "notebooks"
+        shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        port = free_port()
+        with (Path(scratch) / "voila.log").open("wb") as log:
+            server_process = start_server(voila_command(root, port=port), cwd=root, log=log)
+            try:
+                wait_until_serving(server_process, LOCALHOST, port)
+                server = Server(f"http://{LOCALHOST}:{port}", root, Path(log.name))
+                with sync_playwright() as playwright:
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+                    context = browser.new_context(viewport={"width": 1100, "height": 1000}, device_scale_factor=1)
+                    context.set_default_timeout(60_000)
+                    save_small(play_app_picture(context.new_page(), server), DOCS / "play_app.png")
+                    save_small(worked_example_picture(context.new_page(), server), DOCS / "worked_example.png")
+                    browser.close()
+            finally:
+                stop_server(server_process)
+
+
+if __name__ == "__main__":
+    main()
