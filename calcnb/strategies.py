@@ -606,7 +606,7 @@ def hint_player() -> Player:
     return _HINT_PLAYER
 
 
-_HINT_PLAYER: Player = MonteCarlo(samples=24)
+_HINT_PLAYER: Player = MonteCarlo(samples=64)
 
 
 def hint(position: State | PlayerView | object) -> tuple[Move | None, str]:
