@@ -534,7 +534,7 @@ class MonteCarlo(ReverseNeed):
     name = "monte carlo"
     parallel_from = 8
 
-    def __init__(self, samples: int = 32, policy: Player | None = None) -> None:
+    def __init__(self, samples: int = 64, policy: Player | None = None) -> None:
         self.samples = samples
         self.policy = policy if policy is not None else ReverseNeed()
         self.last_evaluation: dict[int, tuple[int, int]] = {}

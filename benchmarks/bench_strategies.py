@@ -1,0 +1,154 @@
+"""How fast the players play, how often they win, and how quickly the solver decides deals.
+
+Run ``python benchmarks/bench_strategies.py`` (modest defaults, about a minute) or scale up::
+
+    python benchmarks/bench_strategies.py --wins 2000 --mc-deals 500 --workers 2 --solver 200
+
+Speed: games per second for each player over the same seeded deals, the median of
+``--repeats`` runs, each against a baseline measured in the same run: the random player
+driven through the public ``Game`` API (``game.legal_moves()`` and ``game.play``), move by move.
+
+Win rates: each player over seeded deals ``0..N-1`` with its Wilson 95% interval.
+Solver: over ``--solver`` seeded deals with a 1 s budget each, the share decided (won or
+proven lost) within the budget, the median time, and the won/lost/unknown counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+
+from calcnb import Game
+from calcnb.deals import deal
+from calcnb.strategies import FirstFit, KingsApart, MonteCarlo, Player, RandomPlayer, ReverseNeed
+from calcnb.study import study
+
+
+def random_through_game(seed: int) -> int:
+    """The baseline: a random player that plays through the public Game API, move by move."""
+    game = Game.new(seed)
+    rng = random.Random(seed)
+    while moves := game.legal_moves():
+        game.play(moves[rng.randrange(len(moves))])
+    return game.score
+
+
+def player_through_game(player: Player) -> Callable[[int], int]:
+    """A player choosing each move with ``choose`` and playing it through Game (no fast loop)."""
+
+    def play(seed: int) -> int:
+        game = Game.new(seed)
+        while (move := player.choose(game)) is not None:
+            game.play(move)
+        return game.score
+
+    return play
+
+
+def games_per_second(play: Callable[[int], object], seeds: range, repeats: int) -> float:
+    """The median over ``repeats`` runs of games per second playing every seed once."""
+    rates = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        for seed in seeds:
+            play(seed)
+        rates.append(len(seeds) / (time.perf_counter() - started))
+    return statistics.median(rates)
+
+
+def speed_section(games: int, mc_games: int, mc_samples: int, repeats: int) -> None:
+    print(f"== Speed: games per second on one core, median of {repeats} runs ==")
+    print("  (every figure includes dealing the seed's deal; the baseline is re-measured before each row)")
+    seeds = range(games)
+    rows = [("random, through the Game API (baseline)", random_through_game, seeds)]
+    rows.append(("dealing alone, deal(seed)", deal, seeds))
+    rows.append(("first fit, choose() through the Game API", player_through_game(FirstFit()), seeds))
+    for player in (RandomPlayer(), FirstFit(), ReverseNeed(), KingsApart()):
+        rows.append((f"{player.name}, fast loop", player.play, seeds))
+    monte_carlo = MonteCarlo(samples=mc_samples)
+    rows.append((f"monte carlo ({mc_samples} samples), fast loop", monte_carlo.play, range(mc_games)))
+    baseline_seeds = range(min(games, 200))
+    for label, play, deal_seeds in rows:
+        # each figure is measured right after a fresh baseline run, so both see the same machine load
+        base = games_per_second(random_through_game, baseline_seeds, repeats)
+        rate = games_per_second(play, deal_seeds, repeats)
+        print(f"  {label:<46} {rate:10.1f} games/s   {rate / base:6.2f}x baseline ({base:.1f} games/s)")
+
+
+def wins_section(deals: int, mc_deals: int, mc_samples: int, executor: Executor | str) -> None:
+    print(f"== Win rates over seeded deals (Wilson 95% intervals; {deals} deals, Monte Carlo {mc_deals}) ==")
+    players: list[tuple[Player, int]] = [
+        (RandomPlayer(), deals),
+        (FirstFit(), deals),
+        (ReverseNeed(), deals),
+        (KingsApart(), deals),
+        (MonteCarlo(samples=mc_samples), mc_deals),
+    ]
+    for player, count in players:
+        if count <= 0:
+            continue
+        result = study(player, range(count), executor=executor, progress=False)
+        low, high = result.interval
+        print(
+            f"  {player.name:<13} won {result.wins:>5}/{result.games:<5} = {100 * result.win_rate:5.1f}%"
+            f"  (95% CI {100 * low:4.1f}–{100 * high:4.1f}%)  mean score {result.mean_score:4.1f}"
+            f"  [{result.seconds:.1f} s]"
+        )
+
+
+def solver_section(deals: int, budget: float, executor: Executor | str) -> None:
+    print(f"== Solver: {deals} seeded deals, {budget:g} s budget each ==")
+    try:
+        solver = importlib.import_module("calcnb.solver")
+        solve = solver.solve
+    except (ImportError, AttributeError) as error:
+        print(f"  skipped: calcnb.solver.solve is not available yet ({error})")
+        return
+    result = study(solve, range(deals), budget_seconds=budget, executor=executor, progress=False)
+    decided_in_budget = sum(1 for row in result.rows if row.outcome != "unknown" and row.seconds <= budget)
+    won, lost, unknown = result.count("won"), result.count("lost"), result.count("unknown")
+    low, high = result.interval
+    print(f"  decided within {budget:g} s: {decided_in_budget}/{deals} = {100 * decided_in_budget / deals:.1f}%")
+    print(f"  median time: {1000 * result.median_seconds:.1f} ms")
+    print(f"  won {won}, lost {lost}, unknown {unknown}")
+    rate = f"{100 * result.win_rate:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
+    print(f"  win rate {rate}, unknowns counted as not won")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="deals per speed run (default 1000)")
+    parser.add_argument("--mc-games", type=int, default=3, help="deals per Monte Carlo speed run (default 3)")
+    parser.add_argument("--repeats", type=int, default=5, help="speed runs per player; the median is shown")
+    parser.add_argument("--wins", type=int, default=1000, help="deals per player for win rates (default 1000)")
+    parser.add_argument("--mc-deals", type=int, default=40, help="deals for the Monte Carlo win rate (default 40)")
+    parser.add_argument("--mc-samples", type=int, default=64, help="imagined orders per Monte Carlo placement")
+    parser.add_argument("--solver", type=int, default=200, help="deals for the solver section (0 to skip)")
+    parser.add_argument("--budget", type=float, default=1.0, help="solver budget per deal in seconds")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes for the win rates and solver (default 1: this process)"
+    )
+    parser.add_argument("--skip-speed", action="store_true", help="leave out the speed section")
+    args = parser.parse_args(argv)
+
+    print(f"Python {sys.version.split()[0]}; workers {max(1, args.workers)}")
+    if not args.skip_speed:
+        speed_section(args.games, args.mc_games, args.mc_samples, args.repeats)
+    with contextlib.ExitStack() as stack:
+        executor = "serial"
+        if args.workers > 1:
+            executor = stack.enter_context(ProcessPoolExecutor(max_workers=args.workers))
+        wins_section(args.wins, args.mc_deals, args.mc_samples, executor)
+        if args.solver > 0:
+            solver_section(args.solver, args.budget, executor)
+
+
+if __name__ == "__main__":
+    main()
