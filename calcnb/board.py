@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.collections import PathCollection, PolyCollection
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
@@ -47,6 +47,8 @@ from .i18n import message, register
 
 __all__ = [
     "BoardRenderer",
+    "Label",
+    "PngEncoder",
     "board_labels",
     "board_marks",
     "board_texts",
@@ -119,8 +121,8 @@ EMPTY_FACE = "#E6E8E3"
 EMPTY_EDGE = "#B0B5AB"
 FAINT_TEXT = "#6F746B"
 NO_COLOUR = "none"
-SOLID = "solid"
-DASHED = (0, (3, 3))
+EMPTY_DASHES = (0, (3, 3))
+LEGAL_DASHES = (0, (4, 2))
 
 # Geometry in inches: the axes spans the figure and its data units are inches.
 WIDTH, HEIGHT = 12.0, 8.0
@@ -147,11 +149,11 @@ COLUMN_FIT = CELL_W  # widest text under a foundation column: columns stay 0.12 
 MIDDLE_FIT = 1.6  # widest text in the middle column
 
 MARK_STYLE = {
-    # kind: (colour, line width in points, line style, how far outside the outlined box, in inches)
-    # nested so all three can frame one card: last on its edge, legal just outside, hint outermost
-    "legal": (LEGAL_COLOUR, 2.5, (0, (4, 2)), 0.045),
-    "hint": (HINT_COLOUR, 4.5, SOLID, 0.1),
-    "last": (LAST_COLOUR, 3.0, SOLID, 0.0),
+    # kind: (colour, line width in points, how far outside the outlined box, in inches); legal is dashed.
+    # Nested so all three can frame one card: last on its edge, legal just outside, hint outermost.
+    "legal": (LEGAL_COLOUR, 2.5, 0.045),
+    "hint": (HINT_COLOUR, 4.5, 0.1),
+    "last": (LAST_COLOUR, 3.0, 0.0),
 }
 
 Box = tuple[float, float, float, float]  # x, y, width, height in inches
@@ -247,30 +249,34 @@ class LabelCollection(PathCollection):
         return [label.text for label in self.labels]
 
 
+@lru_cache(maxsize=8192)
+def _rect_path(box: Box) -> Path:
+    x, y, w, h = box
+    return Path([(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)], closed=True)
+
+
 @dataclass
 class _Rects:
-    """Filled or outlined rectangles, drawn in order as one collection."""
+    """Filled or outlined rectangles of one line style, drawn in order as one collection."""
 
-    verts: list = field(default_factory=list)
+    paths: list = field(default_factory=list)
     faces: list = field(default_factory=list)
     edges: list = field(default_factory=list)
     widths: list = field(default_factory=list)
-    styles: list = field(default_factory=list)
 
-    def add(self, box: Box, face: str, edge: str, width: float = 1.2, style: object = SOLID) -> None:
-        x, y, w, h = box
-        self.verts.append(((x, y), (x + w, y), (x + w, y + h), (x, y + h)))
+    def add(self, box: Box, face: str, edge: str, width: float = 1.2) -> None:
+        self.paths.append(_rect_path(box))
         self.faces.append(face)
         self.edges.append(edge)
         self.widths.append(width)
-        self.styles.append(style)
 
-    def push(self, collection: PolyCollection) -> None:
-        collection.set_verts(self.verts)
+    def push(self, collection: PathCollection) -> None:
+        # One line style per collection: per-item styles make matplotlib rescale every dash
+        # pattern against every width, the slowest part of an update.
+        collection.set_paths(self.paths)
         collection.set_facecolor(self.faces)
         collection.set_edgecolor(self.edges)
-        collection.set_linewidth(self.widths)
-        collection.set_linestyle(self.styles)
+        collection.set_linewidth(self.widths or [0.0])
 
 
 @dataclass
@@ -360,9 +366,11 @@ def _landed(state: State, move: Move) -> tuple[Box, str]:
 class _Scene:
     """Everything one state looks like: rectangles, labels and marks, in drawing order."""
 
-    rects: _Rects = field(default_factory=_Rects)
+    empty: _Rects = field(default_factory=_Rects)  # dashed outlines of empty places, under the rest
+    rects: _Rects = field(default_factory=_Rects)  # cards, cells, boxes
     labels: list[Label] = field(default_factory=list)
-    mark_rects: _Rects = field(default_factory=_Rects)
+    legal: _Rects = field(default_factory=_Rects)  # dashed marks
+    frames: _Rects = field(default_factory=_Rects)  # solid marks: hint and last move
     marks: _Marks = field(default_factory=_Marks)
 
     def label(
@@ -394,9 +402,10 @@ class _Scene:
         return label
 
     def mark(self, kind: str, box: Box, place: str) -> None:
-        colour, width, style, outset = MARK_STYLE[kind]
+        colour, width, outset = MARK_STYLE[kind]
         x, y, w, h = box
-        self.mark_rects.add((x - outset, y - outset, w + 2 * outset, h + 2 * outset), NO_COLOUR, colour, width, style)
+        rects = self.legal if kind == "legal" else self.frames
+        rects.add((x - outset, y - outset, w + 2 * outset, h + 2 * outset), NO_COLOUR, colour, width)
         getattr(self.marks, kind).append(place)
 
 
@@ -474,13 +483,13 @@ def _middle(scene: _Scene, state: State, last_move: Move | None) -> None:
         scene.rects.add(STOCK_CARD, CARD_BACK, CARD_EDGE, 1.2)
         scene.rects.add((sx + 0.1, sy + 0.1, sw - 0.2, sh - 0.2), CARD_BACK, CARD_BACK_LINE, 1.5)
     else:
-        scene.rects.add(STOCK_CARD, EMPTY_FACE, EMPTY_EDGE, 1.0, DASHED)
+        scene.empty.add(STOCK_CARD, EMPTY_FACE, EMPTY_EDGE, 1.0)
     count = message("board.draw.stock_left", count=left)
     scene.label("stock.count", count, x, STOCK_CARD[1] - 0.22, 13, fit=MIDDLE_FIT, weight="bold")
     pending_title = message("board.draw.pending")
     scene.label("pending.title", pending_title, x, PENDING_CARD[1] + PENDING_CARD[3] + 0.22, 13, fit=MIDDLE_FIT)
     if state.pending is None:
-        scene.rects.add(PENDING_CARD, EMPTY_FACE, EMPTY_EDGE, 1.0, DASHED)
+        scene.empty.add(PENDING_CARD, EMPTY_FACE, EMPTY_EDGE, 1.0)
     else:
         scene.rects.add(PENDING_CARD, CARD_FACE, CARD_EDGE, 1.5)
         card = state.pending
@@ -501,7 +510,7 @@ def _wastes(scene: _Scene, state: State) -> None:
         )
         count = len(pile)
         if not count:
-            scene.rects.add(_waste_box(state, w), NO_COLOUR, EMPTY_EDGE, 1.0, DASHED)
+            scene.empty.add(_waste_box(state, w), NO_COLOUR, EMPTY_EDGE, 1.0)
             continue
         size = waste_label_size(waste_spacing(count))
         for i, card in enumerate(pile):
@@ -550,24 +559,29 @@ class _BoardArtists:
         ax.set_xlim(0, WIDTH)
         ax.set_ylim(0, HEIGHT)
         ax.set_axis_off()
-        ax.add_patch(Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor=NO_COLOUR, zorder=0))
-        self.rects = PolyCollection([], zorder=1)
+        table = ax.add_patch(Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor=NO_COLOUR, zorder=0))
+        self.empty = PathCollection([], transform=ax.transData, linestyle=EMPTY_DASHES, zorder=1)
+        self.rects = PathCollection([], transform=ax.transData, zorder=1.1)
         points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # follows the dpi of savefig
         self.labels = LabelCollection(
             [], offsets=np.zeros((0, 2)), offset_transform=ax.transData, transform=points, zorder=2
         )
         self.labels.set_edgecolor(NO_COLOUR)
-        self.mark_rects = PolyCollection([], zorder=3)
-        for collection in (self.rects, self.labels, self.mark_rects):
+        self.legal = PathCollection([], transform=ax.transData, linestyle=LEGAL_DASHES, zorder=3)
+        self.frames = PathCollection([], transform=ax.transData, zorder=3.1)
+        self.artists = (table, self.empty, self.rects, self.labels, self.legal, self.frames)  # in drawing order
+        for collection in self.artists[1:]:
             ax.add_collection(collection, autolim=False)
         self.marks = _Marks()
 
     def update(self, state: State, highlight: tuple[Move, ...], last_move: Move | None) -> None:
         """Make the artists show ``state`` with the given hint and last move."""
         scene = _scene(state, highlight, last_move)
+        scene.empty.push(self.empty)
         scene.rects.push(self.rects)
         self.labels.set_labels(scene.labels)
-        scene.mark_rects.push(self.mark_rects)
+        scene.legal.push(self.legal)
+        scene.frames.push(self.frames)
         self.marks = scene.marks
 
 
@@ -608,29 +622,81 @@ def _png_chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
 
-def _png(figure: Figure) -> bytes:
-    """Rasterise ``figure`` with Agg and write it as a PNG.
+_ADLER_BASE = 65521
 
-    Written directly from Agg's RGBA buffer, row by row, with zlib's fastest level: it is several
-    times quicker than ``savefig`` (which redraws) and still small, the board being mostly flat colour.
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings joined, from their own checksums (zlib's ``adler32_combine``)."""
+    rem = second_length % _ADLER_BASE
+    low = first & 0xFFFF
+    high = (rem * low) % _ADLER_BASE
+    low += (second & 0xFFFF) + _ADLER_BASE - 1
+    high += (first >> 16) + (second >> 16) + _ADLER_BASE - rem
+    return (low % _ADLER_BASE) | ((high % _ADLER_BASE) << 16)
+
+
+class PngEncoder:
+    """Writes Agg's RGBA buffer as a PNG, compressing again only the bands of rows that changed.
+
+    The image data is one zlib stream made of independently deflated bands of :attr:`BAND` rows
+    (each starts afresh and ends byte-aligned), so a band whose pixels are as last time reuses its
+    compressed bytes; a click usually changes a fraction of the board. zlib's fastest level is used:
+    the board is mostly flat colour and compresses well anyway.
     """
+
+    BAND = 16
+
+    def __init__(self) -> None:
+        self._size: tuple[int, int] = (0, 0)
+        # per band: its RGBA bytes, their deflated filtered form, its Adler-32 and filtered length
+        self._bands: list[tuple[bytes, bytes, int, int]] = []
+
+    def encode(self, rgba: memoryview, width: int, height: int) -> bytes:
+        """PNG bytes of an 8-bit RGBA image, rows top first, ``width * 4`` bytes a row."""
+        if (width, height) != self._size:
+            self._size, self._bands = (width, height), []
+        stride = width * 4
+        pieces = [b"\x78\x01"]  # zlib header: deflate, 32 KiB window, fastest
+        checksum = 1
+        for index, top in enumerate(range(0, height, self.BAND)):
+            band = bytes(rgba[top * stride : min(top + self.BAND, height) * stride])  # bytes compare fast
+            cached = self._bands[index] if index < len(self._bands) else None
+            if cached is None or cached[0] != band:
+                view = memoryview(band)
+                rows = [view[start : start + stride] for start in range(0, len(band), stride)]
+                filtered = b"\0" + b"\0".join(rows)  # filter type 0 (none) before each row
+                deflate = zlib.compressobj(1, zlib.DEFLATED, -15)
+                packed = deflate.compress(filtered) + deflate.flush(zlib.Z_SYNC_FLUSH)
+                cached = (band, packed, zlib.adler32(filtered), len(filtered))
+                if index < len(self._bands):
+                    self._bands[index] = cached
+                else:
+                    self._bands.append(cached)
+            pieces.append(cached[1])
+            checksum = adler32_combine(checksum, cached[2], cached[3])
+        pieces.append(b"\x03\x00")  # the final block, empty
+        pieces.append(struct.pack(">I", checksum))
+        header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
+        return b"".join(
+            (
+                b"\x89PNG\r\n\x1a\n",
+                _png_chunk(b"IHDR", header),
+                _png_chunk(b"IDAT", b"".join(pieces)),
+                _png_chunk(b"IEND", b""),
+            )
+        )
+
+
+def _png(figure: Figure, encoder: PngEncoder | None = None) -> bytes:
+    """Rasterise ``figure`` with Agg and write it as a PNG (quicker than ``savefig``, which draws again)."""
     canvas = figure.canvas if isinstance(figure.canvas, FigureCanvasAgg) else FigureCanvasAgg(figure)
     canvas.draw()
+    return _buffer_png(canvas, encoder or PngEncoder())
+
+
+def _buffer_png(canvas: FigureCanvasAgg, encoder: PngEncoder) -> bytes:
     width, height = canvas.get_width_height(physical=True)
-    rows = memoryview(canvas.buffer_rgba()).cast("B")
-    stride = width * 4
-    deflate = zlib.compressobj(1)
-    body = [deflate.compress(b"\0" + rows[row * stride : (row + 1) * stride]) for row in range(height)]
-    body.append(deflate.flush())
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)  # 8-bit RGBA, no interlace
-    return b"".join(
-        (
-            b"\x89PNG\r\n\x1a\n",
-            _png_chunk(b"IHDR", header),
-            _png_chunk(b"IDAT", b"".join(body)),
-            _png_chunk(b"IEND", b""),
-        )
-    )
+    return encoder.encode(memoryview(canvas.buffer_rgba()).cast("B"), width, height)
 
 
 def to_png(game_or_state: object, **kwargs: object) -> bytes:
@@ -646,6 +712,8 @@ class BoardRenderer:
         self.ax = self.figure.add_axes((0, 0, 1, 1))
         self._board = _BoardArtists(self.ax)
         self.ax._calcnb_board = self._board  # type: ignore[attr-defined]
+        self.canvas: FigureCanvasAgg = self.figure.canvas  # type: ignore[assignment]
+        self._encoder = PngEncoder()
 
     def render(
         self,
@@ -669,7 +737,13 @@ class BoardRenderer:
     ) -> bytes:
         """:meth:`render`, then the PNG bytes of the figure."""
         self.render(game_or_state, highlight=highlight, last_move=last_move)
-        return _png(self.figure)
+        # The figure holds only the board, whose artists are drawn straight onto the Agg buffer:
+        # the figure and axes machinery around them costs a millisecond a click and adds nothing.
+        renderer = self.canvas.get_renderer()
+        renderer.clear()
+        for artist in self._board.artists:
+            artist.draw(renderer)
+        return _buffer_png(self.canvas, self._encoder)
 
 
 # ---------------------------------------------------------------- reading a drawn board back
