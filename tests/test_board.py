@@ -307,3 +307,28 @@ def test_overlap_check_catches_crowded_text() -> None:
     figure = Figure(figsize=(4, 3))
     draw(tall_waste_state(30), figure.add_subplot())
     assert text_overlaps(figure)
+
+
+def test_png_encoder_reuses_bands_and_stays_exact() -> None:
+    import zlib
+
+    import numpy as np
+
+    from calcnb.board import PngEncoder, adler32_combine
+
+    rng = np.random.default_rng(1)
+    height, width = 70, 33  # bands of 16 rows and a short last band
+    image = np.zeros((height, width, 4), np.uint8)
+    image[..., 3] = 255
+    image[5:20, 3:9, 0] = 200
+    encoder = PngEncoder()
+    for step in range(4):
+        png = encoder.encode(memoryview(image.tobytes()), width, height)
+        decoded = np.asarray(Image.open(io.BytesIO(png)).convert("RGBA"))
+        assert (decoded == image).all(), step
+        # zlib checks the Adler-32 of the whole stream as it inflates
+        idat = png[png.index(b"IDAT") + 4 : png.index(b"IEND") - 8]
+        assert len(zlib.decompress(idat)) == height * (1 + width * 4)
+        image[rng.integers(height), rng.integers(width)] = rng.integers(0, 256, 4)  # one band changes
+    a, b = b"board", bytes(range(256)) * 300
+    assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
