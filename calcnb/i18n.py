@@ -87,14 +87,14 @@ register(
             # deals and positions
             "deal.no_bar": "a deal code is the 4 starters, a '|', then the 48 stock cards; there is no '|' in {text!r}",
             "deal.starter_count": "a deal needs 4 starters (an A, 2, 3 and 4); found {count}",
-            "deal.starter_rank": "starter {index} must be a {need} (foundation {index} builds in steps of {index}); found {card}",
+            "deal.starter_rank": "starter {index} must be of rank {need} (foundation {index} builds in steps of {index}); found {card}",
             "deal.stock_count": "a deal needs 48 stock cards; found {count}",
             "deal.duplicate": "{card} appears more than once",
             "deal.missing": "{cards} missing: a game uses each of the 52 cards exactly once",
             "position.piles": "{what} must be 4 piles; found {count}",
-            "position.empty_foundation": "foundation {foundation} is empty; it starts with its starter, a {need}",
+            "position.empty_foundation": "foundation {foundation} is empty; it starts with its starter, of rank {need}",
             "position.foundation_order": "foundation {foundation} cannot hold {card} after {top}: it needs {need}",
-            "position.foundation_start": "foundation {foundation} must start with a {need}; found {card}",
+            "position.foundation_start": "foundation {foundation} must start with rank {need}; found {card}",
             "position.foundation_full": "foundation {foundation} is complete with its 13 cards (it ends in K) and cannot hold {card}",
             "position.count": "a position lists {count} cards; it needs all 52 exactly once",
             # status and board text

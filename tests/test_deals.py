@@ -102,8 +102,8 @@ def test_the_seed_chooses_the_starter_suits_unless_they_are_given():
     [
         ("A♣ 2♦ 3♥", "a deal needs 4 starters (an A, 2, 3 and 4); found 3"),
         ("A♣ 2♦ 3♥ 4♠ 5♠", "a deal needs 4 starters (an A, 2, 3 and 4); found 5"),
-        ("2♣ A♦ 3♥ 4♠", "starter 1 must be a A (foundation 1 builds in steps of 1); found 2♣"),
-        ("A♣ 2♦ 3♥ 5♠", "starter 4 must be a 4 (foundation 4 builds in steps of 4); found 5♠"),
+        ("2♣ A♦ 3♥ 4♠", "starter 1 must be of rank A (foundation 1 builds in steps of 1); found 2♣"),
+        ("A♣ 2♦ 3♥ 5♠", "starter 4 must be of rank 4 (foundation 4 builds in steps of 4); found 5♠"),
     ],
 )
 def test_bad_starters_are_refused_naming_the_fault(starters, fault):
@@ -206,7 +206,7 @@ def test_a_starter_of_the_wrong_rank_is_named():
     starters[2], stock[0] = "A♦", "3♣"  # swap the 3♣ starter with the A♦ at the top of the stock
     with pytest.raises(ValueError) as caught:
         Game.from_deal(_code(starters, stock))
-    assert str(caught.value) == "starter 3 must be a 3 (foundation 3 builds in steps of 3); found A♦"
+    assert str(caught.value) == "starter 3 must be of rank 3 (foundation 3 builds in steps of 3); found A♦"
 
 
 def test_a_wrong_number_of_starters_is_named():

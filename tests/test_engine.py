@@ -505,6 +505,27 @@ def test_explain_in_portuguese():
     )
 
 
+def test_every_legal_move_in_random_play_is_explained_with_its_arithmetic():
+    rng = random.Random(2)
+    foundation_moves = 0
+    for seed in range(20):
+        state = State.initial(*deal(seed))
+        while moves := state.legal_moves():
+            for move in moves:
+                sentence = state.explain(move)
+                card = state.card_moved_by(move)
+                assert sentence.startswith(str(card)) or sentence.startswith(f"Turned {card}")
+                if move.foundation is not None:
+                    foundation_moves += 1
+                    top, step = state.foundations[move.foundation_index][-1], move.foundation
+                    total = top.rank + step
+                    assert sentence.startswith(f"{card} onto {top} on foundation {step}: {top.rank} + {step} = {total}")
+                    assert ("wraps past K to" in sentence) is (total > 13)
+                    assert (card.rank - top.rank - step) % 13 == 0
+            state = state.apply(rng.choice(moves))
+    assert foundation_moves > 100
+
+
 def test_card_moved_by_and_unseen_cards():
     state = position(["A♣", "2♦", "3♥", "4♠"], wastes=["", "9♦", "", ""], stock="7♣ 8♣")
     assert state.card_moved_by("T") is Card.parse("7♣")
@@ -533,8 +554,8 @@ def test_from_position_accepts_text_or_cards_and_initial_matches():
     [
         (dict(foundations=["A♣", "2♦", "3♥"]), "foundations must be 4 piles; found 3"),
         (dict(foundations=["A♣", "2♦", "3♥", "4♠"], wastes=["", ""]), "wastes must be 4 piles; found 2"),
-        (dict(foundations=["A♣", "", "3♥", "4♠"]), "foundation 2 is empty; it starts with its starter, a 2"),
-        (dict(foundations=["2♣", "A♦", "3♥", "4♠"]), "foundation 1 must start with a A; found 2♣"),
+        (dict(foundations=["A♣", "", "3♥", "4♠"]), "foundation 2 is empty; it starts with its starter, of rank 2"),
+        (dict(foundations=["2♣", "A♦", "3♥", "4♠"]), "foundation 1 must start with rank A; found 2♣"),
         (dict(foundations=["A♣", "2♦ 5♦", "3♥", "4♠"]), "foundation 2 cannot hold 5♦ after 2♦: it needs 4"),
         (dict(foundations=["A♣ 2♣ 4♣", "2♦", "3♥", "4♠"]), "foundation 1 cannot hold 4♣ after 2♣: it needs 3"),
         (
