@@ -33,7 +33,18 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from calcnb import Game, Move
-from calcnb.board import DPI, HEIGHT, TABLE, WIDTH, BoardRenderer, _scene, _split, draw
+from calcnb.board import (
+    DPI,
+    EMPTY_DASHES,
+    HEIGHT,
+    LEGAL_DASHES,
+    TABLE,
+    WIDTH,
+    BoardRenderer,
+    _scene,
+    _split,
+    draw,
+)
 
 
 def naive_png(game: Game) -> bytes:
@@ -47,9 +58,11 @@ def naive_png(game: Game) -> bytes:
     ax.set_ylim(0, HEIGHT)
     ax.set_axis_off()
     ax.add_patch(Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor="none"))
-    for rects in (scene.rects, scene.mark_rects):
-        for verts, face, edge, width, style in zip(rects.verts, rects.faces, rects.edges, rects.widths, rects.styles):
-            (x0, y0), _, (x1, y1), _ = verts
+    styles = {"empty": EMPTY_DASHES, "rects": "solid", "legal": LEGAL_DASHES, "frames": "solid"}
+    for part, style in styles.items():
+        rects = getattr(scene, part)
+        for path, face, edge, width in zip(rects.paths, rects.faces, rects.edges, rects.widths):
+            (x0, y0), (x1, y1) = path.vertices.min(axis=0), path.vertices.max(axis=0)
             ax.add_patch(
                 Rectangle((x0, y0), x1 - x0, y1 - y0, facecolor=face, edgecolor=edge, linewidth=width, linestyle=style)
             )
