@@ -169,8 +169,9 @@ class StudyResult:
 
     # ------------------------------------------------------------ display
 
-    def summary(self) -> str:
-        """One line: games, wins with the win rate and its interval, mean score, time."""
+    def summary(self, *, timing: bool = True) -> str:
+        """One line: games, wins with the win rate and its interval, mean score, and (unless ``timing=False``,
+        for output that must not vary between runs) the median time per deal."""
         low, high = self.interval
         parts = [
             f"{self.name}: {self.wins}/{self.games} won = {100 * self.win_rate:.1f}%"
@@ -180,7 +181,8 @@ class StudyResult:
             parts.append(f"lost {self.count('lost')}, unknown {self.count('unknown')}")
         if self.mean_score is not None:
             parts.append(f"mean score {self.mean_score:.1f}")
-        parts.append(f"median {1000 * self.median_seconds:.1f} ms/deal")
+        if timing:
+            parts.append(f"median {1000 * self.median_seconds:.1f} ms/deal")
         return ", ".join(parts)
 
     def __repr__(self) -> str:

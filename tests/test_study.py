@@ -90,6 +90,7 @@ def test_summary_figures_are_computed_from_the_rows():
     assert repr(result) == (
         "<StudyResult toy: 2/4 won = 50.0% (95% CI 15.0–85.0%), mean score 41.0, median 25.0 ms/deal>"
     )
+    assert result.summary(timing=False) == "toy: 2/4 won = 50.0% (95% CI 15.0–85.0%), mean score 41.0"
     html = result._repr_html_()
     assert "<caption>toy</caption>" in html and "15.0% – 85.0%" in html
     assert result.records()[1] == {
@@ -112,10 +113,10 @@ def _toy_solver(game, *, budget_seconds, budget_nodes):
 
 
 def test_a_solver_study_counts_won_lost_and_unknown():
-    seeds = range(130, 170)  # reverse need wins 137, 142, 156 and 164
+    seeds = range(30, 70)  # reverse need wins 32, 40 and 43
     result = study(_toy_solver, seeds, budget_seconds=0.5, budget_nodes=7, executor="serial")
     player = study(ReverseNeed(), seeds, executor="serial")
-    assert result.wins == player.wins == 4
+    assert result.wins == player.wins == 3
     assert result.count("lost") + result.count("unknown") + result.wins == 40
     assert result.decided == 40 - result.count("unknown")
     assert all(row.score is None for row in result.rows if row.outcome != "won")
