@@ -27,7 +27,16 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
 from calcnb.deals import deal
-from calcnb.strategies import FirstFit, KingsApart, MonteCarlo, Player, RandomPlayer, ReverseNeed
+from calcnb.strategies import (
+    FirstFit,
+    KingsApart,
+    MonteCarlo,
+    Player,
+    RandomPlayer,
+    ReverseNeed,
+    hint,
+    hint_player,
+)
 from calcnb.study import study
 
 
@@ -80,6 +89,32 @@ def speed_section(games: int, mc_games: int, mc_samples: int, repeats: int) -> N
         base = games_per_second(random_through_game, baseline_seeds, repeats)
         rate = games_per_second(play, deal_seeds, repeats)
         print(f"  {label:<46} {rate:10.1f} games/s   {rate / base:6.2f}x baseline ({base:.1f} games/s)")
+
+
+def hint_section(deals: int) -> None:
+    """Time the Hint at every position of ``deals`` games that follow its advice."""
+    print(f"== Hint ({hint_player()!r}): time per answer over every position of {deals} games following it ==")
+    times = []
+    placements = []
+    for seed in range(deals):
+        game = Game.new(seed)
+        while True:
+            started = time.perf_counter()
+            move, _ = hint(game)
+            elapsed = time.perf_counter() - started
+            times.append(elapsed)
+            if move is None:
+                break
+            if move.kind == "stock_to_waste":
+                placements.append(elapsed)
+            game.play(move)
+    print(
+        f"  all {len(times)} answers: median {1000 * statistics.median(times):.2f} ms, max {1000 * max(times):.1f} ms"
+    )
+    print(
+        f"  {len(placements)} waste placements (where it imagines orders): median "
+        f"{1000 * statistics.median(placements):.1f} ms, max {1000 * max(placements):.1f} ms"
+    )
 
 
 def wins_section(deals: int, mc_deals: int, mc_samples: int, executor: Executor | str) -> None:
@@ -135,12 +170,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="processes for the win rates and solver (default 1: this process)"
     )
-    parser.add_argument("--skip-speed", action="store_true", help="leave out the speed section")
+    parser.add_argument("--hint-deals", type=int, default=5, help="games whose every position is hinted")
+    parser.add_argument("--skip-speed", action="store_true", help="leave out the speed and Hint sections")
     args = parser.parse_args(argv)
 
     print(f"Python {sys.version.split()[0]}; workers {max(1, args.workers)}")
     if not args.skip_speed:
         speed_section(args.games, args.mc_games, args.mc_samples, args.repeats)
+        hint_section(args.hint_deals)
     with contextlib.ExitStack() as stack:
         executor = "serial"
         if args.workers > 1:
