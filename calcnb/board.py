@@ -181,6 +181,7 @@ def waste_label_size(spacing: float) -> float:
 
 # ---------------------------------------------------------------- labels as glyph outlines
 
+FONT = "DejaVu Sans"  # ships with matplotlib, has the suit symbols; fixed so layout never depends on rcParams
 CAP_HEIGHT = 0.73  # of DejaVu Sans, in ems: centres and tops line up on capitals
 
 
@@ -200,7 +201,7 @@ _NO_INK = (np.inf, np.inf, -np.inf, -np.inf)
 @lru_cache(maxsize=512)
 def _char_outline(char: str, weight: str) -> _Outline:
     """One character one em high: outline, exact ink extents and how far it moves the pen, in ems."""
-    prop = FontProperties(weight=weight)
+    prop = FontProperties(family=FONT, weight=weight)
     font = get_font(findfont(prop))
     font.set_size(100, 72)  # 100 pixels to the em; matplotlib sets the size again before each use
     advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100

@@ -134,6 +134,14 @@ def test_every_reachable_state_draws_what_it_holds(seed: int) -> None:
         assert text_overlaps(figure) == [], game.state
 
 
+def test_reachable_states_in_portuguese_have_no_overlapping_text() -> None:
+    set_language("pt")
+    for game in reachable_states(range(20, 24), every=5):
+        figure = draw(game)
+        assert_board_shows(figure, game.state, game.last_move)
+        assert text_overlaps(figure) == [], game.state
+
+
 def test_a_thirty_card_waste_fits_without_overlap() -> None:
     for tall in (30, 40, 47):  # 47 and the pending card: the whole stock turned onto one pile
         state = tall_waste_state(tall)
