@@ -148,7 +148,7 @@ def main() -> None:
 
     total = sum(len(moves) for _, moves in sequences)
     deals = len(sequences)
-    print(f"click = Game.play(move) + PNG bytes of the board; {total} clicks over {deals} deals, {args.runs} runs")
+    print(f"click = Game.play(move) + PNG bytes of the board; {total} clicks over {deals} deal(s), {args.runs} runs")
     print(f"image {int(WIDTH * DPI)} x {int(HEIGHT * DPI)} pixels; load average {os.getloadavg()[0]:.1f}")
     naive_wall = statistics.median(wall["naive full redraw"])
     naive_cpu = statistics.median(cpu["naive full redraw"])

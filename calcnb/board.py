@@ -15,11 +15,16 @@ where a card may legally go (dashed blue), a hint (thick orange) and the last mo
 purple). Every label comes from the message catalogue (keys ``board.draw.*``), so the board
 follows :func:`calcnb.set_language`.
 
-Speed: a board is three collections (card faces, labels, marks) updated in place, and labels are
-glyph outlines (cached :class:`~matplotlib.textpath.TextPath`) drawn in one call instead of
-``Text`` artists, which cost about 0.7 ms each to rasterise. :func:`draw` builds a fresh
-``Figure`` (never pyplot, so nothing leaks in a notebook); :class:`BoardRenderer` keeps one and
-re-renders it, which is what a play widget wants on every click.
+Text is read back from the board, not from pixels: :func:`board_texts`, :func:`board_labels`
+(each :class:`Label` with its role, place, size and colour), :func:`board_marks` and
+:func:`text_overlaps`.
+
+Speed (``benchmarks/bench_board.py``): labels are glyph outlines composed from cached characters
+and drawn as one collection, instead of ``Text`` artists that cost about 0.7 ms each to
+rasterise; cards, cells and marks are a few more collections. :func:`draw` builds a fresh
+``Figure`` (never pyplot, so nothing leaks in a notebook). :class:`BoardRenderer` keeps one figure,
+updates its collections in place, draws them straight onto the Agg buffer and writes the PNG
+with :class:`PngEncoder`, which compresses again only the bands of rows whose pixels changed.
 """
 
 from __future__ import annotations
@@ -657,6 +662,9 @@ def draw(
     last = Move.parse(last_move) if last_move is not None else game_last
     if ax is None:
         ax = _new_figure().add_axes((0, 0, 1, 1))
+    elif hasattr(ax, "_calcnb_board"):  # drawing again into the same axes replaces the board
+        for artist in ax._calcnb_board.artists:
+            artist.remove()
     board = _BoardArtists(ax)
     board.update(state, _moves(highlight), last)
     ax._calcnb_board = board  # type: ignore[attr-defined]  # read back by board_marks

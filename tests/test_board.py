@@ -283,6 +283,11 @@ def test_draw_into_given_axes_and_no_pyplot_figures() -> None:
     ax = figure.add_subplot()
     assert draw(Game.new(seed=1), ax) is figure
     assert "Stock" in board_texts(figure)
+    artists = len(ax.get_children())
+    won = won_state()
+    draw(won, ax)  # again into the same axes: the board is replaced, not stacked
+    assert len(ax.get_children()) == artists
+    assert_board_shows(figure, won)
     draw(Game.new(seed=1))
     assert plt.get_fignums() == before
 
