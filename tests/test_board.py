@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from PIL import Image
 
@@ -345,3 +347,30 @@ def test_png_encoder_reuses_bands_and_stays_exact() -> None:
         image[rng.integers(height), rng.integers(width)] = rng.integers(0, 256, 4)  # one band changes
     a, b = b"board", bytes(range(256)) * 300
     assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
+
+
+_SHARED_RENDERER = BoardRenderer()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), choices=st.lists(st.integers(0, 24), max_size=120))
+def test_any_reachable_state_draws_and_reads_back(seed: int, choices: list[int]) -> None:
+    game = Game.new(seed=seed)
+    for choice in choices:
+        moves = game.legal_moves()
+        if not moves:
+            break
+        game.play(moves[choice % len(moves)])
+    hint = game.legal_moves()[:1]
+    shown = _SHARED_RENDERER.render(game, highlight=hint)  # one renderer through every example
+    assert_board_shows(shown, game.state, game.last_move)
+    assert board_labels(shown) == board_labels(draw(game, highlight=hint))
+    assert text_overlaps(shown) == []
+
+
+def test_any_move_may_be_highlighted_even_where_it_is_not_legal() -> None:
+    from calcnb.engine import ALL_MOVES
+
+    for item in (Game.new(seed=1), won_state(), tall_waste_state(30)):
+        marks = board_marks(draw(item, highlight=ALL_MOVES))
+        assert len(marks["hint"]) == 2 * len(ALL_MOVES)  # a source and a target for each
