@@ -41,11 +41,17 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
-from matplotlib.ft2font import LoadFlags
 from matplotlib.patches import Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D, Bbox
+
+try:  # matplotlib >= 3.10
+    from matplotlib.ft2font import LoadFlags
+
+    _NO_HINTING = LoadFlags.NO_HINTING
+except ImportError:  # older matplotlib, still allowed by the project's requirements
+    from matplotlib.ft2font import LOAD_NO_HINTING as _NO_HINTING
 
 from .cards import RANK_COUNT, Card, foundation_order, rank_name
 from .engine import STEPS, Move, State
@@ -171,7 +177,7 @@ def suit_colour(card: Card) -> str:
 
 
 def waste_spacing(cards: int) -> float:
-    """The vertical step between fanned waste cards when a pile holds ``cards`` (room kept for one more)."""
+    """The vertical step between fanned waste cards when a pile holds ``cards``; closes up as piles grow."""
     room = STRIP_TOP - WASTE_BOTTOM - WASTE_CARD_H
     return min(WASTE_SPACING_MAX, room / max(cards, 1))
 
@@ -209,7 +215,7 @@ def _char_outline(char: str, weight: str) -> _Outline:
     prop = FontProperties(family=FONT, weight=weight)
     font = get_font(findfont(prop))
     font.set_size(100, 72)  # 100 pixels to the em; matplotlib sets the size again before each use
-    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100
+    advance = font.load_char(ord(char), flags=_NO_HINTING).linearHoriAdvance / 65536 / 100
     if char.isspace():  # no outline (and TextPath refuses a lone space)
         return _Outline(np.zeros((0, 2)), np.zeros(0, np.uint8), _NO_INK, advance)
     path = TextPath((0, 0), char, size=1, prop=prop)
