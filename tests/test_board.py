@@ -374,3 +374,25 @@ def test_any_move_may_be_highlighted_even_where_it_is_not_legal() -> None:
     for item in (Game.new(seed=1), won_state(), tall_waste_state(30)):
         marks = board_marks(draw(item, highlight=ALL_MOVES))
         assert len(marks["hint"]) == 2 * len(ALL_MOVES)  # a source and a target for each
+
+
+def test_label_extents_cover_the_ink_actually_drawn() -> None:
+    """The extents the overlap check uses are where the glyphs land: every red-suit pixel is inside one."""
+    import numpy as np
+
+    from calcnb.board import text_extents
+
+    game = random_walk(11, moves=45)[-1]
+    renderer = BoardRenderer()
+    pixels = np.asarray(Image.open(io.BytesIO(renderer.render_png(game))).convert("RGB")).astype(int)
+    height = pixels.shape[0]
+    red = (pixels[..., 0] > 150) & (pixels[..., 1] < 70) & (pixels[..., 2] < 100)
+    boxes = [box for label, box in text_extents(renderer.figure) if label.colour == RED_SUIT]
+    assert boxes and red.sum() > 100
+    covered = np.zeros_like(red)
+    for box in boxes:
+        # display y grows upwards, image rows downwards; one pixel of slack for antialiasing
+        top, bottom = int(height - box.y1) - 1, int(np.ceil(height - box.y0)) + 1
+        covered[max(top, 0) : bottom, max(int(box.x0) - 1, 0) : int(np.ceil(box.x1)) + 1] = True
+        assert red[max(top, 0) : bottom, max(int(box.x0) - 1, 0) : int(np.ceil(box.x1)) + 1].any()
+    assert not (red & ~covered).any()
