@@ -69,6 +69,14 @@ _NEXT = tuple(tuple([0] + [next_rank(r, k + 1) for r in range(1, RANK_COUNT + 1)
 # _POSITION[k][r]: where rank r sits on foundation k (1..13), from the modular inverse.
 _POSITION = tuple(tuple([0] + [position_in_order(r, k + 1) for r in range(1, RANK_COUNT + 1)]) for k in range(4))
 _FAR = 99  # "not needed by any foundation" (only once every foundation is complete)
+# _WAIT[k][c][r]: with c cards on foundation k, how soon it needs rank r (1 = next), or _FAR if it holds r already.
+_WAIT = tuple(
+    tuple(
+        tuple(_POSITION[k][r] - c if _POSITION[k][r] > c else _FAR for r in range(RANK_COUNT + 1))
+        for c in range(RANK_COUNT + 1)
+    )
+    for k in range(4)
+)
 
 
 class _Table:
@@ -127,13 +135,8 @@ class _Table:
 
     def soonness(self, rank: int) -> int:
         """How soon some foundation needs ``rank``: 1 = next, 2 = after one more card, ...; large when never."""
-        count = self.count
-        best = _FAR
-        for k in range(4):
-            distance = _POSITION[k][rank] - count[k]
-            if 0 < distance < best:
-                best = distance
-        return best
+        c0, c1, c2, c3 = self.count
+        return min(_WAIT[0][c0][rank], _WAIT[1][c1][rank], _WAIT[2][c2][rank], _WAIT[3][c3][rank])
 
     def soonest_foundation(self, rank: int) -> int:
         """The foundation (0-based) that needs ``rank`` soonest."""
@@ -386,7 +389,8 @@ class _FoundationFirst(Player):
         while True:
             pending = table.pending
             if pending and pending in need:
-                k = pick(table, pending)
+                # a single foundation that needs the card leaves nothing to choose
+                k = need.index(pending) if need.count(pending) == 1 else pick(table, pending)
                 count[k] += 1
                 need[k] = 0 if count[k] == RANK_COUNT else _NEXT[k][pending]
                 table.pending = 0
@@ -396,7 +400,8 @@ class _FoundationFirst(Player):
                 pile = wastes[w]
                 if pile and pile[-1] in need:
                     rank = pile[-1]
-                    k = pick(table, rank)  # chosen with the card still on show, as _next does
+                    # chosen with the card still on show, as _next does
+                    k = need.index(rank) if need.count(rank) == 1 else pick(table, rank)
                     pile.pop()
                     count[k] += 1
                     need[k] = 0 if count[k] == RANK_COUNT else _NEXT[k][rank]
