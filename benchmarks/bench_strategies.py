@@ -164,7 +164,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeats", type=int, default=5, help="speed runs per player; the median is shown")
     parser.add_argument("--wins", type=int, default=1000, help="deals per player for win rates (default 1000)")
     parser.add_argument("--mc-deals", type=int, default=40, help="deals for the Monte Carlo win rate (default 40)")
-    parser.add_argument("--mc-samples", type=int, default=64, help="imagined orders per Monte Carlo placement")
+    parser.add_argument("--mc-samples", type=int, default=128, help="imagined orders per Monte Carlo placement")
     parser.add_argument("--solver", type=int, default=200, help="deals for the solver section (0 to skip)")
     parser.add_argument("--budget", type=float, default=1.0, help="solver budget per deal in seconds")
     parser.add_argument(

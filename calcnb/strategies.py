@@ -539,7 +539,7 @@ class MonteCarlo(ReverseNeed):
     name = "monte carlo"
     parallel_from = 8
 
-    def __init__(self, samples: int = 64, policy: Player | None = None) -> None:
+    def __init__(self, samples: int = 128, policy: Player | None = None) -> None:
         self.samples = samples
         self.policy = policy if policy is not None else ReverseNeed()
         self.last_evaluation: dict[int, tuple[int, int]] = {}
@@ -611,7 +611,7 @@ def hint_player() -> Player:
     return _HINT_PLAYER
 
 
-_HINT_PLAYER: Player = MonteCarlo(samples=64)
+_HINT_PLAYER: Player = MonteCarlo(samples=128)
 
 
 def hint(position: State | PlayerView | object) -> tuple[Move | None, str]:
