@@ -1,0 +1,318 @@
+"""Click latency in a real browser: from a button click to the new board image shown, in Voila.
+
+Usage: ``python benchmarks/bench_browser.py [--runs 3] [--clicks 10]``.
+
+Voila serves a copy of ``notebooks/04_play.ipynb`` and three pages made here for comparison, and
+Debian's chromium (``/usr/bin/chromium``, through playwright) opens them all. The time is taken
+inside the page with ``performance.now()``: the button's click event is dispatched, then a
+MutationObserver sees the board ``<img>`` get its new ``src``, then ``img.decode()`` and one
+animation frame, so the picture is on screen. Compared on the same run, pages interleaved:
+
+* ``play app``: the PlayBoard of notebooks/04_play.ipynb (one reused figure, artists updated);
+* ``naive redraw``: the same PlayBoard and the same moves, its image drawn on a new figure each
+  click (``naive_png`` of benchmarks/bench_board.py, else ``calcnb.board.to_png``);
+* ``image swap``: a button that only swaps two board PNGs drawn in advance (the transport of a
+  board image: kernel round trip, bytes, decode, paint);
+* ``text only``: a button that only changes the text of an HTML widget (the widget round-trip floor).
+
+Read ``src set`` against the two floors: on this stack a small widget update (a text, a button's
+state) reaches the page in about 45 ms however little it carries, while a large one (a board PNG)
+arrives in a few ms, so a click's latency is mostly transport, not drawing.
+
+Moves are chosen the same way on both boards: a foundation move when there is one, else Turn,
+else the turned card to the next waste in turn. The in-kernel figure beside it is bench_board's
+click (``Game.play`` + ``BoardRenderer.render_png``) measured in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find the widgets' parts
+
+from browser.pages import MOVE_NAMES, PlayApp, Server, open_app  # noqa: E402
+
+from calcnb.app import (  # noqa: E402
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    LOCALHOST,
+    free_port,
+    notebooks_dir,
+    start_server,
+    stop_server,
+    voila_command,
+    wait_until_serving,
+)
+
+PLAY_NOTEBOOK = "04_play.ipynb"
+TARGET_MS = 150.0
+
+# Click in the page and time until the image shows a new picture, decoded and painted.
+_TIME_IMAGE_CLICK = """
+async ([button, img]) => {
+    const noAnswer = new Promise((_, reject) => setTimeout(() => reject(new Error('no new image in 30 s')), 30000));
+    const before = img.src;
+    const changed = new Promise(resolve => {
+        const observer = new MutationObserver(() => {
+            if (img.src !== before) { observer.disconnect(); resolve(performance.now()); }
+        });
+        observer.observe(img, {attributes: true, attributeFilter: ['src']});
+    });
+    const start = performance.now();
+    button.click();
+    const arrived = await Promise.race([changed, noAnswer]);
+    await img.decode();
+    await new Promise(resolve => requestAnimationFrame(() => resolve()));
+    return [arrived - start, performance.now() - start];
+}
+"""
+
+# Click in the page and time until the label shows new text, painted.
+_TIME_LABEL_CLICK = """
+async ([button, label]) => {
+    const noAnswer = new Promise((_, reject) => setTimeout(() => reject(new Error('no new text in 30 s')), 30000));
+    const before = label.textContent;
+    const changed = new Promise(resolve => {
+        const observer = new MutationObserver(() => {
+            if (label.textContent !== before) { observer.disconnect(); resolve(performance.now()); }
+        });
+        observer.observe(label, {childList: true, subtree: true, characterData: true});
+    });
+    const start = performance.now();
+    button.click();
+    const arrived = await Promise.race([changed, noAnswer]);
+    await new Promise(resolve => requestAnimationFrame(() => resolve()));
+    return [arrived - start, performance.now() - start];
+}
+"""
+
+_SETUP = """\
+import sys
+
+import ipywidgets as widgets
+
+sys.path.insert(0, {benchmarks!r})
+from calcnb import Game, PlayBoard
+from calcnb.board import BoardRenderer, to_png
+
+try:
+    from bench_board import naive_png
+except ImportError:  # an older bench_board: the pure drawing on a new figure is naive enough
+    naive_png = to_png
+"""
+
+_NAIVE_BOARD = """\
+class NaiveRenderer:
+    \"\"\"What PlayBoard asks of its renderer, answered by drawing a new figure every time.\"\"\"
+
+    def render_png(self, game, *, highlight=None, last_move=None):
+        return naive_png(game)
+
+
+board = PlayBoard(seed={seed})
+board.renderer = NaiveRenderer()
+board.refresh()
+board
+"""
+
+_FLOOR = """\
+game = Game.new(seed={seed})
+renderer = BoardRenderer()
+first = renderer.render_png(game)
+game.play("T")
+pictures = [first, renderer.render_png(game)]
+image = widgets.Image(value=pictures[0], format="png", layout=widgets.Layout(width="100%", max_width="960px"))
+label = widgets.HTML("0")
+label.add_class("bench-label")
+swap = widgets.Button(description="Swap")
+ping = widgets.Button(description="Ping")
+swaps, pings = [0], [0]
+
+
+def on_swap(_button):
+    swaps[0] += 1
+    image.value = pictures[swaps[0] % 2]
+
+
+def on_ping(_button):
+    pings[0] += 1
+    label.value = str(pings[0])
+
+
+swap.on_click(on_swap)
+ping.on_click(on_ping)
+widgets.VBox([widgets.HBox([swap, ping, label]), image])
+"""
+
+
+def play_seed() -> int:
+    """The seed of the notebook's first PlayBoard, so the naive board plays the same game."""
+    notebook = nbformat.read(notebooks_dir() / PLAY_NOTEBOOK, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and "PlayBoard(seed=" in cell.source:
+            return int(cell.source.split("PlayBoard(seed=", 1)[1].split(")", 1)[0])
+    raise SystemExit(f"notebooks/{PLAY_NOTEBOOK} has no PlayBoard(seed=...)")
+
+
+def write_notebook(path: Path, *cells: str) -> None:
+    notebook = nbformat.v4.new_notebook()
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    notebook.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    nbformat.write(notebook, path)
+
+
+def choose(enabled: list[str], clicks: int) -> str:
+    """A foundation move when there is one, else Turn, else the turned card to the next waste in turn."""
+    moves = [name for name in enabled if name in MOVE_NAMES]
+    for name in moves:
+        if ">F" in name:
+            return name
+    if "T" in moves:
+        return "T"
+    wastes = [name for name in moves if name.startswith("S>W")]
+    return wastes[clicks % len(wastes)]
+
+
+def time_board_clicks(app: PlayApp, clicks: int, done: int) -> list[tuple[float, float]]:
+    """Time ``clicks`` move clicks on a play board (``done`` clicks were played on it before)."""
+    app.page.bring_to_front()  # a page in the background gets no animation frames
+    times = []
+    for number in range(done, done + clicks):
+        name = choose(app.enabled(), number)
+        button = app.buttons[name].element_handle()
+        times.append(tuple(app.page.evaluate(_TIME_IMAGE_CLICK, [button, app.image.element_handle()])))
+    return times
+
+
+def in_kernel_click_ms(clicks: int) -> tuple[str, float]:
+    """bench_board's click (play + render_png), median in ms, measured here; or render_png alone."""
+    from calcnb import Game
+    from calcnb.board import BoardRenderer
+
+    renderer = BoardRenderer()
+    spec = importlib.util.spec_from_file_location("bench_board", REPO / "benchmarks" / "bench_board.py")
+    try:
+        bench_board = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(bench_board)
+        sequences = bench_board.click_sequences(clicks)
+        renderer.render_png(sequences[0][0])  # warm the fonts outside the timing
+        wall, _cpu = bench_board.time_clicks(sequences, renderer.render_png)
+        return "bench_board click (Game.play + BoardRenderer.render_png)", statistics.median(wall) * 1000
+    except (AttributeError, FileNotFoundError, ImportError):
+        game = Game.new(seed=1)
+        game.play("T")
+        renderer.render_png(game)
+        times = []
+        for _ in range(clicks):
+            began = time.perf_counter()
+            renderer.render_png(game)
+            times.append(time.perf_counter() - began)
+        return "BoardRenderer.render_png", statistics.median(times) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="rounds over all pages, interleaved (default 3)")
+    parser.add_argument("--clicks", type=int, default=10, help="timed clicks per page per round (default 10)")
+    args = parser.parse_args()
+    seed = play_seed()
+
+    with tempfile.TemporaryDirectory(prefix="calcnb-bench-") as scratch:
+        root = Path(scratch) / "notebooks"
+        shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        setup = _SETUP.format(benchmarks=str(REPO / "benchmarks"))
+        write_notebook(root / "bench_naive.ipynb", setup, _NAIVE_BOARD.format(seed=seed))
+        write_notebook(root / "bench_floor.ipynb", setup, _FLOOR.format(seed=seed))
+        port = free_port()
+        log_path = Path(scratch) / "voila.log"
+        with log_path.open("wb") as log:
+            server_process = start_server(voila_command(root, port=port), cwd=root, log=log)
+            try:
+                wait_until_serving(server_process, LOCALHOST, port)
+                server = Server(f"http://{LOCALHOST}:{port}", root, log_path)
+                results = measure(server, args.runs, args.clicks)
+            finally:
+                stop_server(server_process)
+
+    kernel_name, kernel_ms = in_kernel_click_ms(60)
+    report(results, args, kernel_name, kernel_ms, seed)
+
+
+def measure(server: Server, runs: int, clicks: int) -> dict[str, list[tuple[float, float]]]:
+    """Open every page once, then time ``clicks`` clicks on each, round after round."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        context.set_default_timeout(60_000)
+        play = PlayApp(context.new_page(), server, PLAY_NOTEBOOK)
+        naive = PlayApp(context.new_page(), server, "bench_naive.ipynb")
+        floor_page = context.new_page()
+        floor = open_app(floor_page, server, "bench_floor.ipynb", "Swap", "floor")
+        swap_args = [floor.locator("button", has_text="Swap").element_handle(), floor.locator("img").element_handle()]
+        ping_button = floor.locator("button", has_text="Ping").element_handle()
+        ping_args = [ping_button, floor.locator(".bench-label").element_handle()]
+
+        # One untimed click each: the first click loads code and warms caches on both sides.
+        time_board_clicks(play, 1, 0)
+        time_board_clicks(naive, 1, 0)
+        floor_page.bring_to_front()
+        floor_page.evaluate(_TIME_IMAGE_CLICK, swap_args)
+        floor_page.evaluate(_TIME_LABEL_CLICK, ping_args)
+
+        results: dict[str, list[tuple[float, float]]] = {
+            name: [] for name in ("play app", "naive redraw", "image swap", "text only")
+        }
+        for run in range(runs):
+            done = 1 + run * clicks
+            results["play app"] += time_board_clicks(play, clicks, done)
+            results["naive redraw"] += time_board_clicks(naive, clicks, done)
+            floor_page.bring_to_front()
+            results["image swap"] += [tuple(floor_page.evaluate(_TIME_IMAGE_CLICK, swap_args)) for _ in range(clicks)]
+            results["text only"] += [tuple(floor_page.evaluate(_TIME_LABEL_CLICK, ping_args)) for _ in range(clicks)]
+        browser.close()
+    return results
+
+
+def report(results: dict[str, list[tuple[float, float]]], args, kernel_name: str, kernel_ms: float, seed: int) -> None:
+    shown = {name: statistics.median(t[1] for t in times) for name, times in results.items()}
+    arrived = {name: statistics.median(t[0] for t in times) for name, times in results.items()}
+    count = len(results["play app"])
+    print(
+        f"click to image shown in chromium (Voila, {LOCALHOST}); seed {seed}; {args.runs} rounds x {args.clicks} "
+        f"clicks per page, interleaved; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'':14s} {'median shown':>12s} {'(src set)':>10s} {'p90 shown':>10s}   clicks")
+    for name, times in results.items():
+        p90 = statistics.quantiles([t[1] for t in times], n=10)[-1]
+        print(f"{name:14s} {shown[name]:9.1f} ms {arrived[name]:7.1f} ms {p90:7.1f} ms   {len(times)}")
+    play = shown["play app"]
+    print(f"in kernel, this process: {kernel_name}: median {kernel_ms:.1f} ms")
+    verdict = "met" if play <= TARGET_MS else "NOT met"
+    print(
+        f"play app: {play:.1f} ms median over {count} clicks (target <= {TARGET_MS:.0f} ms: {verdict}); "
+        f"naive redraw / play app = {shown['naive redraw'] / play:.2f}x; "
+        f"play app / image swap = {play / shown['image swap']:.2f}x; "
+        f"play app / text only = {play / shown['text only']:.2f}x"
+    )
+    print(
+        json.dumps(
+            {"median_ms": {name: round(value, 1) for name, value in shown.items()}, "kernel_ms": round(kernel_ms, 1)}
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()
