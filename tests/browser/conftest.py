@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -113,7 +112,7 @@ def browser():
 
 
 @pytest.fixture
-def page(browser, request: pytest.FixtureRequest):
+def page(browser):
     """A fresh page (its own context) that records console messages in ``page.console_messages``."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     context.set_default_timeout(60_000)
@@ -122,10 +121,8 @@ def page(browser, request: pytest.FixtureRequest):
     new_page.on("console", lambda entry: messages.append(f"{entry.type}: {entry.text}"))
     new_page.on("pageerror", lambda error: messages.append(f"pageerror: {error}"))
     new_page.console_messages = messages  # type: ignore[attr-defined]
-    started = time.monotonic()
     yield new_page
     context.close()
-    request.node.user_properties.append(("browser_seconds", round(time.monotonic() - started, 1)))
 
 
 @pytest.hookimpl(hookwrapper=True)

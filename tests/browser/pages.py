@@ -4,8 +4,8 @@ The play widget's buttons are found by their place in the board, in the
 order the widget documents (``T``, ``S>F1`` .. ``S>F4``, ``S>W1`` .. ``S>W4``,
 ``W1>F1`` .. ``W4>F4``, then Undo, Redo, Hint, New deal), and their texts are
 checked against that order, so a changed layout fails loudly instead of
-clicking the wrong button. CSS classes ``calcnb-move-*`` on the buttons are
-preferred when the widget provides them.
+clicking the wrong button. CSS classes (``calcnb-btn-S-F1``, ``calcnb-message``,
+``calcnb-board-image``, ``calcnb-caption``) are preferred when the widgets provide them.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class PlayApp:
     def __init__(self, page: Page, server: Server, notebook: str = "04_play.ipynb") -> None:
         self.page = page
         self.root = open_app(page, server, notebook, "Turn", "play")
-        self.image = self.root.locator("img").first
+        self.image = _preferred(self.root, "img.calcnb-board-image", "img")
         self.image.wait_for(state="visible")
         buttons = self.root.locator("button.jupyter-button")
         texts = [text.strip() for text in buttons.all_inner_texts()]
@@ -105,9 +105,8 @@ class PlayApp:
         for index, name in enumerate(BOARD_BUTTONS):
             by_class = self.root.locator(f"button.calcnb-btn-{css_name(name)}")
             self.buttons[name] = by_class if by_class.count() == 1 else buttons.nth(index)
-        by_class = self.root.locator(".calcnb-message")
         # Without a class, the message line is the first HTML widget after the image.
-        self.message_line = by_class if by_class.count() == 1 else self.root.locator(".widget-html").first
+        self.message_line = _preferred(self.root, ".calcnb-message", ".widget-html")
 
     # ------------------------------------------------------------ reading
 
@@ -139,6 +138,12 @@ class PlayApp:
         return self.message()
 
 
+def _preferred(root: Locator, by_class: str, fallback: str) -> Locator:
+    """The one element with the widget's CSS class when it has one, else the first ``fallback``."""
+    marked = root.locator(by_class)
+    return marked if marked.count() == 1 else root.locator(fallback).first
+
+
 def css_name(name: str) -> str:
     """The CSS class suffix for a button name: ``S>F1`` -> ``S-F1``."""
     return name.replace(">", "-")
@@ -161,12 +166,13 @@ class StepperApp:
     def __init__(self, page: Page, server: Server, notebook: str = "03_worked_example.ipynb") -> None:
         self.page = page
         self.root = open_app(page, server, notebook, "Next ▶", "stepper")
-        self.image = self.root.locator("img").first
+        self.image = _preferred(self.root, "img.calcnb-board-image", "img")
         self.next = self.root.locator("button.jupyter-button", has_text="Next")
         self.prev = self.root.locator("button.jupyter-button", has_text="Previous")
         self.reset = self.root.locator("button.jupyter-button", has_text="Back to the start")
-        # The caption is the second HTML widget (after the title); the counter a label reading "Step n of m".
-        self.caption_line = self.root.locator(".widget-html").nth(1)
+        # Without a class, the caption is the second HTML widget (after the title).
+        by_class = self.root.locator(".calcnb-caption")
+        self.caption_line = by_class if by_class.count() == 1 else self.root.locator(".widget-html").nth(1)
         self.counter = self.root.locator(".widget-label", has_text="Step ")
 
     def caption(self) -> str:
