@@ -74,7 +74,8 @@ def test_notebook_runs_all_cells_with_widgets_shown(page, lab_server, notebook):
     page.goto(f"{lab_server.url}/lab/tree/{notebook}?reset", wait_until="domcontentloaded")
     page.wait_for_function(f"() => window.jupyterapp && {_NOTEBOOK} && {_NOTEBOOK}.content")
     page.wait_for_function(_KERNEL_IDLE)
-    page.locator(".jp-Notebook").click()  # focus the notebook, so the menus act on it
+    # Focus the notebook (a click in the first cell's prompt margin selects it), so the menus act on it.
+    page.locator(".jp-Notebook .jp-Cell .jp-InputPrompt").first.click()
 
     # Clear the stored outputs first, so every output checked below comes from this run.
     _menu(page, "Edit", "editmenu:clear-all")
