@@ -48,13 +48,16 @@ register(
             "widget.hint": "Hint",
             "widget.new": "New deal",
             "widget.seed": "Seed",
-            "widget.seed_placeholder": "empty = random",
+            "widget.seed_placeholder": "seed or deal code; empty = random",
+            "widget.dealt_code": "Dealt from the deal code. Click Turn to begin.",
+            "widget.bad_deal": "That deal code cannot be dealt: {error}",
+            "widget.loaded": "Game loaded: {moves} moves played, score {score}/52.",
             "widget.undo_tip": "Take back {move}",
             "widget.nothing_to_undo": "Nothing to undo: no move has been played",
             "widget.redo_tip": "Play {move} again",
             "widget.nothing_to_redo": "Nothing to redo: no move has been taken back",
             "widget.hint_tip": "Suggest a move, judged only from what you can see",
-            "widget.new_tip": "Deal a new game from the seed (a random deal when the seed is empty)",
+            "widget.new_tip": "Deal a new game from the seed or deal code in the field (random when empty)",
             "widget.game_over": "The game is over",
             "widget.ready": "Seed {seed}. Click Turn to turn the first card; a greyed-out button says why in its tooltip.",  # noqa: E501
             "widget.ready_position": "Your move: a greyed-out button says why in its tooltip.",
@@ -90,13 +93,16 @@ register(
             "widget.hint": "Dica",
             "widget.new": "Nova distribuição",
             "widget.seed": "Semente",
-            "widget.seed_placeholder": "vazio = ao acaso",
+            "widget.seed_placeholder": "semente ou código; vazio = ao acaso",
+            "widget.dealt_code": "Distribuído a partir do código. Clique em Virar para começar.",
+            "widget.bad_deal": "Esse código de distribuição não serve: {error}",
+            "widget.loaded": "Jogo carregado: {moves} jogadas feitas, pontos {score}/52.",
             "widget.undo_tip": "Desfazer {move}",
             "widget.nothing_to_undo": "Nada a desfazer: ainda não se jogou nada",
             "widget.redo_tip": "Jogar {move} outra vez",
             "widget.nothing_to_redo": "Nada a refazer: nenhuma jogada foi desfeita",
             "widget.hint_tip": "Sugerir uma jogada, julgada só pelo que se vê",
-            "widget.new_tip": "Distribuir um jogo novo a partir da semente (ao acaso se a semente estiver vazia)",
+            "widget.new_tip": "Distribuir um jogo novo da semente ou do código no campo (ao acaso se vazio)",
             "widget.game_over": "O jogo terminou",
             "widget.ready": "Semente {seed}. Clique em Virar para virar a primeira carta; um botão desativado diz porquê na sua dica.",  # noqa: E501
             "widget.ready_position": "É a sua vez: um botão desativado diz porquê na sua dica.",
@@ -377,8 +383,25 @@ class PlayBoard(widgets.VBox):
             self._say(message("widget.hint_says", move=move, why=why))
         self.refresh()
 
+    def load(self, game: Game) -> None:
+        """Drive ``game`` from now on: a loaded save, a deal code's game, a lesson position."""
+        self.game = game
+        self.hinted = None
+        self._say(message("widget.loaded", moves=len(game.history), score=game.score))
+        self.refresh()
+
     def _new_deal(self) -> None:
-        self.game = Game.new(parse_seed(self.seed_input.value))
+        text = self.seed_input.value
+        if "|" in text:  # a deal code rather than a seed
+            try:
+                game = Game.from_deal(text)
+            except ValueError as error:
+                self._say(message("widget.bad_deal", error=error))
+                return
+            self.load(game)
+            self._say(message("widget.dealt_code"))
+            return
+        self.game = Game.new(parse_seed(text))
         self.hinted = None
         self._say(message("widget.new_deal", seed=self.game.seed))
         self.refresh()

@@ -474,3 +474,34 @@ def test_importing_calcnb_alone_loads_no_widgets():
     code = "import calcnb; print(calcnb.PlayBoard.__name__, calcnb.Stepper.__name__, calcnb.OrderExplorer.__name__)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.split() == ["PlayBoard", "Stepper", "OrderExplorer"]
+
+
+def test_new_deal_from_a_deal_code_typed_in_the_seed_field():
+    code = Game.new(11).deal_code
+    board = PlayBoard(seed=3)
+    board.seed_input.value = code
+    board.buttons["new"].click()
+    assert board.game.deal_code == code
+    assert board.game.history == ()
+    assert "deal code" in board.message
+
+
+def test_a_bad_deal_code_is_refused_and_the_game_goes_on():
+    board = PlayBoard(seed=3)
+    board.buttons["T"].click()
+    before = board.game.state
+    board.seed_input.value = "A♣ 2♦ 3♥ 4♠ | 7♠ 7♠"
+    board.buttons["new"].click()
+    assert board.game.state == before
+    assert "cannot be dealt" in board.message
+    assert "7♠ appears more than once" in board.message
+
+
+def test_load_drives_another_game_from_its_current_position():
+    saved = Game.new(5)
+    saved.play_many("T S>W1 T")
+    board = PlayBoard(seed=3)
+    board.load(Game.from_json(saved.to_json()))
+    assert board.game.state == saved.state
+    assert board.buttons["T"].disabled  # a card is pending in the loaded game
+    assert "3 moves played" in board.message
