@@ -31,6 +31,7 @@ import importlib.util
 import json
 import os
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -228,6 +229,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="rounds over all pages, interleaved (default 3)")
     parser.add_argument("--clicks", type=int, default=10, help="timed clicks per page per round (default 10)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the server
     seed = play_seed()
 
     with tempfile.TemporaryDirectory(prefix="calcnb-bench-") as scratch:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import io
 import shutil
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -82,6 +83,7 @@ def worked_example_picture(page, server: Server) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the server
     with tempfile.TemporaryDirectory(prefix="calcnb-screens-") as scratch:
         root = Path(scratch) / "notebooks"
         shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -64,6 +66,16 @@ def _start(command: list[str], port: int, log_path: Path, root: Path) -> Iterato
             yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
         finally:
             stop_server(process)
+
+
+def _interrupt(_signum, _frame):
+    raise KeyboardInterrupt("terminated")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A run ended by SIGTERM (say, a CI time limit) still stops its servers: pytest tears down on Ctrl-C."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
 
 
 @pytest.fixture(scope="session")
