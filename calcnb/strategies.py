@@ -264,6 +264,8 @@ class Player:
     name: ClassVar[str] = "player"
     parallel_from: ClassVar[int] = 4000
     """Studies with at least this many deals use a process pool by default."""
+    uses_random: ClassVar[bool] = True
+    """False for players whose choices never draw a random number (they need no generator)."""
 
     def choose(self, position: State | PlayerView | object, rng: random.Random | None = None) -> Move | None:
         """The move this player makes in ``position`` (a State, a Game or a view); None when the game is over.
@@ -272,7 +274,7 @@ class Player:
         Without ``rng`` the choice is seeded from what is visible, so it is reproducible.
         """
         view = PlayerView.of(position)
-        if rng is None:
+        if rng is None and self.uses_random:
             rng = random.Random(view._fingerprint())
         index = self._next(view._table(), rng)
         return None if index is None else ALL_MOVES[index]
@@ -366,6 +368,8 @@ class _FoundationFirst(Player):
     A card that fits a foundation is only ever useful there, so playing it never hurts;
     the one real choice is which foundation when two need the same rank (:meth:`_pick_foundation`).
     """
+
+    uses_random = False
 
     def _next(self, table: _Table, rng: random.Random) -> int | None:
         need = table.need
@@ -538,6 +542,7 @@ class MonteCarlo(ReverseNeed):
 
     name = "monte carlo"
     parallel_from = 8
+    uses_random = True
 
     def __init__(self, samples: int = 128, policy: Player | None = None) -> None:
         self.samples = samples
