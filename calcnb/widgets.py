@@ -200,7 +200,7 @@ class PlayBoard(widgets.VBox):
         self._message = ""
         self._message_line = widgets.HTML()
         self._message_line.add_class("calcnb-message")
-        self.image.add_class("calcnb-board")
+        self.image.add_class("calcnb-board-image")
 
         self.buttons: dict[str, widgets.Button] = {}
         for move in ALL_MOVES:
@@ -434,7 +434,7 @@ class Stepper(widgets.VBox):
         }
         for name, button in self.buttons.items():
             button.add_class(css_class(name))
-        self.image.add_class("calcnb-board")
+        self.image.add_class("calcnb-board-image")
         self._counter.add_class("calcnb-counter")
         self._caption.add_class("calcnb-caption")
         self.buttons["prev"].on_click(lambda _button: self.go(self.index - 1))

@@ -11,6 +11,7 @@ browser is ever downloaded.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import threading
@@ -112,7 +113,11 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def browser():
     """Debian's chromium under playwright, one for the whole session."""
     if not Path(CHROMIUM_PATH).exists():
-        pytest.skip(f"{CHROMIUM_PATH} is missing (apt-get install chromium); the browser tests need it")
+        reason = f"{CHROMIUM_PATH} is missing (apt-get install chromium); the browser tests need it"
+        # CI installs chromium, so there a missing browser is a failure, never a quiet skip.
+        if os.environ.get("CALCNB_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
