@@ -143,8 +143,12 @@ def resolve_target(path: str | os.PathLike | None, default_name: str | None = No
             raise AppError(message("app.not_found", path=target))
         return target
     candidate = Path(path).expanduser()
-    if not candidate.exists() and not candidate.is_absolute() and (notebooks_dir() / candidate).exists():
-        candidate = notebooks_dir() / candidate
+    if not candidate.exists() and not candidate.is_absolute():
+        # A bare name inside the notebooks folder, with or without its .ipynb.
+        for inside in (notebooks_dir() / candidate, notebooks_dir() / f"{candidate}.ipynb"):
+            if inside.exists():
+                candidate = inside
+                break
     if not candidate.exists():
         raise AppError(message("app.not_found", path=path))
     if candidate.is_file() and candidate.suffix != ".ipynb":

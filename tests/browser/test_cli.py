@@ -107,3 +107,11 @@ def test_help_explains_serving_a_classroom_network():
     assert "--host" in app_help and "0.0.0.0" in app_help and "trusted" in app_help
     arguments = parser.parse_args(["app", "--host", "0.0.0.0", "--port", "9000", "--no-browser"])
     assert (arguments.command, arguments.host, arguments.port, arguments.no_browser) == ("app", "0.0.0.0", 9000, True)
+
+
+def test_a_notebook_may_be_named_without_its_folder_or_extension():
+    from calcnb.app import notebooks_dir, resolve_target
+
+    expected = (notebooks_dir() / "03_worked_example.ipynb").resolve()
+    assert resolve_target("03_worked_example") == expected
+    assert resolve_target("03_worked_example.ipynb") == expected
