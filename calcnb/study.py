@@ -177,9 +177,10 @@ class StudyResult:
             f"{self.name}: {self.wins}/{self.games} won = {100 * self.win_rate:.1f}%"
             f" (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
         ]
-        if self.count("unknown") or self.mean_score is None:
+        every_score_known = len(self.scores) == self.games
+        if self.count("unknown") or not every_score_known:
             parts.append(f"lost {self.count('lost')}, unknown {self.count('unknown')}")
-        if self.mean_score is not None:
+        if every_score_known:
             parts.append(f"mean score {self.mean_score:.1f}")
         if timing:
             parts.append(f"median {1000 * self.median_seconds:.1f} ms/deal")
@@ -198,7 +199,7 @@ class StudyResult:
         ]
         if self.count("unknown"):
             cells.append(("unknown", f"{self.count('unknown')}"))
-        if self.mean_score is not None:
+        if len(self.scores) == self.games:
             cells.append(("mean score", f"{self.mean_score:.1f} / 52"))
         cells.append(("median time", f"{1000 * self.median_seconds:.1f} ms per deal"))
         body = "".join(f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in cells)
@@ -276,9 +277,8 @@ def study(
 def _name_of(player_or_solver: object) -> str:
     if isinstance(player_or_solver, Player):
         return player_or_solver.name
-    if isinstance(player_or_solver, str):
-        return player_or_solver
-    return getattr(player_or_solver, "__name__", type(player_or_solver).__name__)
+    name = player_or_solver if isinstance(player_or_solver, str) else getattr(player_or_solver, "__name__", "")
+    return "solver" if name in ("solve", "solver", "") else name
 
 
 def _progress_bar(total: int, label: str, show: bool):

@@ -121,7 +121,8 @@ def test_a_solver_study_counts_won_lost_and_unknown():
     assert result.decided == 40 - result.count("unknown")
     assert all(row.score is None for row in result.rows if row.outcome != "won")
     assert all(row.seconds == 0.5 for row in result.rows if row.outcome != "won")
-    assert "unknown" in repr(result)
+    assert "unknown" in repr(result) and "mean score" not in repr(result)
+    assert result.name == "_toy_solver"
     won = next(row for row in result.rows if row.outcome == "won")
     assert all(isinstance(move, Move) for move in won.moves)
 
