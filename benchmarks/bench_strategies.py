@@ -172,6 +172,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="processes for the win rates and solver (default 1: this process)"
     )
+    parser.add_argument(
+        "--solver-workers", type=int, default=1, help="processes for the solver (default 1, so times are not shared)"
+    )
     parser.add_argument("--hint-deals", type=int, default=5, help="games whose every position is hinted")
     parser.add_argument("--skip-speed", action="store_true", help="leave out the speed and Hint sections")
     args = parser.parse_args(argv)
@@ -186,7 +189,11 @@ def main(argv: list[str] | None = None) -> None:
             executor = stack.enter_context(ProcessPoolExecutor(max_workers=args.workers))
         wins_section(args.wins, args.mc_deals, args.mc_samples, executor)
         if args.solver > 0:
-            solver_section(args.solver, args.budget, executor)
+            # the solver's times are the point here: one deal at a time unless asked otherwise
+            solver_executor = "serial"
+            if args.solver_workers > 1:
+                solver_executor = stack.enter_context(ProcessPoolExecutor(max_workers=args.solver_workers))
+            solver_section(args.solver, args.budget, solver_executor)
 
 
 if __name__ == "__main__":
