@@ -145,3 +145,18 @@ def test_bad_arguments_are_refused_with_the_reason():
 def test_an_empty_study_is_an_empty_table():
     result = study(FirstFit(), [])
     assert result.games == 0 and result.win_rate == 0.0 and result.interval == (0.0, 1.0)
+
+
+def test_the_solver_named_by_string_gives_winning_lines_that_replay():
+    solver = pytest.importorskip("calcnb.solver")
+    if not hasattr(solver, "solve"):
+        pytest.skip("calcnb.solver has no solve() yet")
+    result = study("solver", [6, 9], executor="serial", budget_seconds=5.0)
+    assert result.name == "solver" and [row.seed for row in result.rows] == [6, 9]
+    assert result.row(6).outcome == "won"  # the solver's own documented example
+    for row in result.rows:
+        assert row.outcome in ("won", "lost", "unknown")
+        if row.outcome == "won":
+            game = Game.new(row.seed)
+            game.play_many(row.moves)
+            assert game.status == "won" and row.score == 52
