@@ -1,0 +1,647 @@
+"""A solver that knows the stock order: is this position won, lost, or too hard to tell in the budget?
+
+:func:`solve` takes a :class:`~calcnb.session.Game`, a :class:`~calcnb.engine.State` or a
+deal code and returns a :class:`Solution`:
+
+- ``"won"``: ``solution.moves`` replays through the engine from the given position to a win
+  (checked before it is returned);
+- ``"lost"``: proven. The search covered every possibility, up to the pruning rules below,
+  each of which is argued sound (it never throws away the last winning line);
+- ``"unknown"``: the budget in seconds or in search nodes ran out first.
+
+How it searches
+---------------
+A lean internal position: ranks as small ints, each foundation as the number of cards on
+it, each waste as a list of ranks, the stock as a tuple of ranks and an index. The search is
+an iterated *limited-discrepancy* depth-first search with a transposition table. Every
+choice has a cost (0 for the heuristic's first choice); iteration ``b`` explores every line
+whose total cost is at most ``b``. A node whose children were all explored (no cost cut
+anywhere below it) is *proven* lost and stored as such; when the root itself is proven,
+the position is lost. Proofs never depend on the costs, only on the rules below.
+
+Heuristic order: foundation moves first (all free; the search tries every way of sharing
+the cards between foundations), then placing the turned card on a waste in *reverse order of
+need* (on the pile whose top is needed soonest after the card, else an empty pile, else the
+least harmful pile). How soon a rank is needed is the fewest cards any foundation still
+needs before it.
+
+Sound rules (each tested against plain exhaustive search on small games in
+``tests/test_solver.py``; the switches in :data:`RULES` turn them off one by one)
+-------------------------------------------------------------------------------------------
+``ranks`` — interchangeable cards of one rank. The rules never read a suit, so two positions
+with the same ranks in the same places have the same future. The search works on ranks; the
+moves it finds are waste and foundation numbers, which name the same cards in the real game.
+
+``turn`` — turn at once. When no card is pending and the stock is not empty, turning is
+played immediately. Turning changes neither wastes nor foundations, and every waste-to-
+foundation move stays legal while a card is pending, so any winning line can postpone its
+waste moves until just after the turn.
+
+``symmetry`` — interchangeable waste piles. Renumbering the wastes maps winning lines to
+winning lines, so two wastes holding the same ranks in the same order (in particular two
+empty wastes) are one choice: only the first is tried. The transposition table keys a
+position by its wastes sorted, so positions that differ only by the numbering are one entry.
+
+``safe`` — moves that can never hurt. Let an available card ``c`` (the turned card or a
+waste top) have rank ``r``. If every foundation that still needs an ``r`` needs it *now*,
+``c`` is moved at once, and the only choice kept is which of those foundations takes it.
+Why: all cards end on foundations, so a winning line puts ``c`` on some foundation ``f``
+that needs ``r`` then; ``f`` needs ``r`` now, and a foundation that needs ``r`` cannot change
+until it receives an ``r``, so ``f`` is unchanged until ``c`` arrives. Playing ``c -> f``
+first and the rest of the line unchanged is legal: cards put on ``c``'s waste meanwhile
+now lie on the card below ``c`` and leave in the same order, and nothing else looks at ``c``.
+This is not "every foundation move is safe": when another foundation will need ``r`` later,
+keeping ``c`` for it is a real choice, and so is which of several foundations takes a card.
+
+``forbid`` — do it now or never. For an available card ``c`` and a foundation ``f`` that
+needs its rank now, a winning line either plays ``c -> f`` at some point (then, by the same
+argument, playing it first also wins) or never does. So after the child "``c -> f`` now" has
+failed, its siblings may assume ``c`` never goes to ``f``: the pair is *forbidden* for the
+rest of the node's subtree (a mark on the card, part of the table key). A card with no
+foundation left that may take it can never leave, so the position is dead; and when a
+forbidden pair leaves ``f`` without any other copy of the rank it may take, the remaining
+siblings are dead too.
+
+``dead`` — dead-position detection. Let ``Z`` start as every waste card and repeatedly drop a
+card when (a) no card above it on its waste is still in ``Z`` and (b) some foundation it may
+go to needs no rank before it whose copies (off the foundations) all lie in ``Z``. If ``Z``
+is not empty at the end, the position is lost. Why: in a win every card of ``Z`` reaches a
+foundation; take the first one to do so, ``x``. The cards above ``x`` left before it, so none
+of them is in ``Z``. The foundation taking ``x`` first received every rank it needs before
+``x``'s; each of those came from a copy off the foundations now, which left its place before
+``x`` did, so for each such rank some copy is outside ``Z``. Then ``x`` would have been
+dropped from ``Z``: a contradiction. Cards still in the stock are never in ``Z``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .cards import RANK_COUNT
+from .deals import parse_deal
+from .engine import (
+    STOCK_TO_FOUNDATION,
+    STOCK_TO_WASTE,
+    TURN,
+    WASTE_TO_FOUNDATION,
+    WASTES,
+    Move,
+    State,
+)
+from .i18n import message, register
+from .session import Game
+
+WON, LOST, UNKNOWN = "won", "lost", "unknown"
+
+RULES = frozenset({"symmetry", "safe", "forbid", "dead"})
+"""The pruning rules that can be switched off (for tests); ranks and turn-at-once are built in."""
+
+_INF = 1 << 30
+_WIN, _FAIL_EXACT, _FAIL_CUT = 0, 1, 2
+# internal move kinds on the search path
+_WASTE_TO_FOUNDATION, _STOCK_TO_FOUNDATION, _STOCK_TO_WASTE = 0, 1, 2
+
+register(
+    {
+        "en": {
+            "solver.bad_input": "solve() takes a Game, a State or a deal code (text); got {kind}",
+            "solver.bad_budget": "{name} must be a positive number or None; got {value!r}",
+            "solver.summary.won": "won in {moves} moves ({nodes} positions searched, {seconds:.2f} s)",
+            "solver.summary.lost": "lost: no line wins ({nodes} positions searched, {seconds:.2f} s)",
+            "solver.summary.unknown": "unknown: the budget ran out ({nodes} positions searched, {seconds:.2f} s)",
+        },
+        "pt": {
+            "solver.bad_input": "solve() aceita um Game, um State ou o código de um jogo (texto); recebeu {kind}",
+            "solver.bad_budget": "{name} deve ser um número positivo ou None; recebeu {value!r}",
+            "solver.summary.won": "ganho em {moves} jogadas ({nodes} posições examinadas, {seconds:.2f} s)",
+            "solver.summary.lost": "perdido: nenhuma sequência ganha ({nodes} posições examinadas, {seconds:.2f} s)",
+            "solver.summary.unknown": "desconhecido: o orçamento acabou ({nodes} posições examinadas, {seconds:.2f} s)",
+        },
+    }
+)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What :func:`solve` found.
+
+    ``outcome``: ``"won"``, ``"lost"`` (proven) or ``"unknown"`` (budget spent).
+    ``moves``: engine moves from the given position to a win; empty unless won.
+    ``nodes``: search nodes visited. ``seconds``: wall-clock time spent.
+    """
+
+    outcome: str
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float
+
+    @property
+    def decided(self) -> bool:
+        """True when the outcome is known: won or proven lost."""
+        return self.outcome != UNKNOWN
+
+    def __str__(self) -> str:
+        return message(f"solver.summary.{self.outcome}", moves=len(self.moves), nodes=self.nodes, seconds=self.seconds)
+
+
+def solve(
+    game_or_state_or_deal: Game | State | str,
+    *,
+    budget_seconds: float | None = 1.0,
+    budget_nodes: int | None = None,
+) -> Solution:
+    """Decide the position: won (with a winning move list), proven lost, or unknown within the budget.
+
+    Takes a :class:`Game` (its current position), a :class:`State`, or a deal code
+    (``"A♣ 2♦ 3♥ 4♠ | 7♠ K♦ ..."``). ``budget_seconds`` and ``budget_nodes`` bound the
+    search (None for no bound); the first to run out ends it with ``"unknown"``.
+
+    >>> solve(Game.new(6)).outcome
+    'won'
+    """
+    state = _as_state(game_or_state_or_deal)
+    for name, value in (("budget_seconds", budget_seconds), ("budget_nodes", budget_nodes)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+            raise ValueError(message("solver.bad_budget", name=name, value=value))
+    started = time.perf_counter()
+    deadline = None if budget_seconds is None else started + budget_seconds
+    pending_first = state.pending is not None
+    stock = ((state.pending.rank,) if pending_first else ()) + tuple(card.rank for card in state.stock)
+    outcome, path, nodes = search_ranks(
+        foundations=[len(pile) for pile in state.foundations],
+        wastes=[[card.rank for card in pile] for pile in state.wastes],
+        stock=stock,
+        deadline=deadline,
+        node_limit=budget_nodes,
+    )
+    moves = _engine_moves(state, path) if outcome == WON else ()
+    return Solution(outcome, moves, nodes, time.perf_counter() - started)
+
+
+def _as_state(position: object) -> State:
+    if isinstance(position, Game):
+        return position.state
+    if isinstance(position, State):
+        return position
+    if isinstance(position, str):
+        starters, stock = parse_deal(position)
+        return State.initial(starters, stock)
+    raise TypeError(message("solver.bad_input", kind=type(position).__name__))
+
+
+def _engine_moves(start: State, path: Iterable[tuple[int, int, int]]) -> tuple[Move, ...]:
+    """Engine moves for an internal winning line, replayed through the rules as a check."""
+    moves: list[Move] = []
+    state = start
+    for kind, waste, foundation in path:
+        if kind == _WASTE_TO_FOUNDATION:
+            step = [WASTE_TO_FOUNDATION[waste][foundation]]
+        else:
+            step = [] if state.pending is not None else [TURN]
+            step.append(STOCK_TO_FOUNDATION[foundation] if kind == _STOCK_TO_FOUNDATION else STOCK_TO_WASTE[waste])
+        for move in step:
+            state = state.apply(move)  # raises IllegalMove if the search were wrong
+            moves.append(move)
+    if state.status != WON:
+        raise AssertionError(f"internal error: the solver's line ends {state.status}, not won")
+    return tuple(moves)
+
+
+# ---------------------------------------------------------------------- the search
+
+
+class _OutOfBudget(Exception):
+    """The node or time budget ran out."""
+
+
+def foundation_orders(ranks: int, foundations: int) -> tuple[tuple[int, ...], ...]:
+    """The rank order of each foundation in a game with ``ranks`` ranks: foundation k builds k, 2k, ..."""
+    return tuple(tuple(((j + 1) * step - 1) % ranks + 1 for j in range(ranks)) for step in range(1, foundations + 1))
+
+
+def search_ranks(
+    foundations: list[int],
+    wastes: list[list[int]],
+    stock: tuple[int, ...] | list[int],
+    *,
+    ranks: int = RANK_COUNT,
+    deadline: float | None = None,
+    node_limit: int | None = None,
+    rules: frozenset[str] = RULES,
+) -> tuple[str, list[tuple[int, int, int]], int]:
+    """The search on ranks, for any number of ranks, foundations and wastes (small games test it).
+
+    ``foundations[k]``: cards on foundation k (which builds in steps of k+1 from rank k+1);
+    ``wastes``: ranks bottom first; ``stock``: ranks in turning order, the first one already
+    turned or not (it makes no difference: turning is played at once). ``ranks`` must be a
+    prime larger than the number of foundations so that every foundation visits every rank.
+    Returns the outcome, the winning line as ``(kind, waste, foundation)`` triples (0-based;
+    kind 0 waste to foundation, 1 stock to foundation, 2 stock to waste) and the nodes used.
+    """
+    R = ranks
+    F = len(foundations)
+    W = len(wastes)
+    order = foundation_orders(R, F)
+    pos = []
+    for k in range(F):
+        row = [0] * (R + 1)
+        for j, r in enumerate(order[k]):
+            row[r] = j
+        pos.append(row)
+    use_symmetry = "symmetry" in rules
+    use_safe = "safe" in rules
+    use_forbid = "forbid" in rules
+    use_dead = "dead" in rules
+
+    p = list(foundations)
+    piles = [list(w) for w in wastes]
+    masks = [[0] * len(w) for w in wastes]  # forbidden foundations of each waste card, as bits
+    codes = [0] * W  # each pile as one int: 8 bits a card (rank, forbid bits << 4)
+    for w in range(W):
+        code = 0
+        for r in piles[w]:
+            code = code << 8 | r
+        codes[w] = code
+    stock = tuple(stock)
+    n = len(stock)
+    full = R * F
+    rem = [0] * (R + 1)  # foundations that still need each rank = its copies off the foundations
+    for s in range(1, R + 1):
+        rem[s] = sum(1 for k in range(F) if p[k] <= pos[k][s])
+    inwaste = [0] * (R + 1)
+    for pile in piles:
+        for r in pile:
+            inwaste[r] += 1
+    # next_in_stock[t][r]: the first stock index >= t holding rank r, or _INF
+    next_in_stock = [[_INF] * (R + 1) for _ in range(n + 2)]
+    for t in range(n - 1, -1, -1):
+        row = next_in_stock[t + 1][:]
+        row[stock[t]] = t
+        next_in_stock[t] = row
+    # sv: stock index of the turned card, its forbid bits, nodes visited, cards on foundations
+    sv = [0, 0, 0, sum(p)]
+    path: list[tuple[int, int, int, int]] = []
+    table: dict[tuple, int] = {}
+    FR = range(F)
+    WR = range(W)
+    RR = range(1, R + 1)
+
+    def urgency(r: int) -> int:
+        """How soon rank r is needed: the fewest cards a foundation still needs before it."""
+        best = _INF
+        for k in FR:
+            d = pos[k][r] - p[k]
+            if 0 <= d < best:
+                best = d
+        return best
+
+    def dead() -> bool:
+        """The fixpoint of the ``dead`` rule (see the module docstring); True means lost."""
+        cnt = inwaste[:]
+        stuck = [False] * (R + 1)  # every copy of the rank off the foundations is still in Z
+        any_stuck = False
+        for s in RR:
+            c = cnt[s]
+            if c and c == rem[s]:
+                stuck[s] = True
+                any_stuck = True
+        if not any_stuck:
+            return False
+        first_stuck = []  # per foundation: position of the first stuck rank it still needs
+        for k in FR:
+            o = order[k]
+            j = p[k]
+            while j < R and not stuck[o[j]]:
+                j += 1
+            first_stuck.append(j)
+        h = [len(pile) - 1 for pile in piles]  # Z holds each pile's cards 0..h[w]
+        work = [w for w in WR if h[w] >= 0]
+        queued = [h[w] >= 0 for w in WR]
+        while work:
+            w = work.pop()
+            queued[w] = False
+            hw = h[w]
+            pile = piles[w]
+            mk = masks[w]
+            while hw >= 0:
+                r = pile[hw]
+                m = mk[hw]
+                free = False
+                for k in FR:
+                    if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
+                        free = True
+                        break
+                if not free:
+                    break
+                hw -= 1
+                cnt[r] -= 1
+                if stuck[r]:
+                    stuck[r] = False
+                    moved = False
+                    for k in FR:
+                        j = first_stuck[k]
+                        if j < R and order[k][j] == r:
+                            o = order[k]
+                            j += 1
+                            while j < R and not stuck[o[j]]:
+                                j += 1
+                            first_stuck[k] = j
+                            moved = True
+                    if moved:
+                        for w2 in WR:
+                            if w2 != w and h[w2] >= 0 and not queued[w2]:
+                                work.append(w2)
+                                queued[w2] = True
+            h[w] = hw
+        return any(hw >= 0 for hw in h)
+
+    def foundations_for(r: int, m: int) -> tuple[int, list[int]]:
+        """How many allowed foundations still need rank r, and which of them need it now."""
+        needing = 0
+        now = []
+        for k in FR:
+            q = pos[k][r]
+            pk = p[k]
+            if pk <= q and not (m >> k) & 1:
+                needing += 1
+                if pk == q:
+                    now.append(k)
+        return needing, now
+
+    def safe_scan():
+        """A card to move at once (source, foundations), None, or False when some card can never leave."""
+        i = sv[0]
+        if i < n:
+            needing, now = foundations_for(stock[i], sv[1])
+            if needing == 0:
+                return False
+            if use_safe and now and len(now) == needing:
+                return -1, now
+        for w in WR:
+            pile = piles[w]
+            if pile:
+                needing, now = foundations_for(pile[-1], masks[w][-1])
+                if needing == 0:
+                    return False
+                if use_safe and now and len(now) == needing:
+                    return w, now
+        return None
+
+    def do_waste_to_foundation(w: int, k: int) -> None:
+        r = piles[w].pop()
+        m = masks[w].pop()
+        codes[w] >>= 8
+        inwaste[r] -= 1
+        p[k] += 1
+        rem[r] -= 1
+        sv[3] += 1
+        path.append((_WASTE_TO_FOUNDATION, w, k, m))
+
+    def do_stock_to_foundation(k: int) -> None:
+        i = sv[0]
+        path.append((_STOCK_TO_FOUNDATION, -1, k, sv[1]))
+        sv[0] = i + 1
+        sv[1] = 0
+        p[k] += 1
+        rem[stock[i]] -= 1
+        sv[3] += 1
+
+    def do_stock_to_waste(w: int) -> None:
+        i = sv[0]
+        r = stock[i]
+        m = sv[1]
+        path.append((_STOCK_TO_WASTE, w, -1, m))
+        sv[0] = i + 1
+        sv[1] = 0
+        piles[w].append(r)
+        masks[w].append(m)
+        codes[w] = codes[w] << 8 | r | m << 4
+        inwaste[r] += 1
+
+    def undo() -> None:
+        kind, w, k, m = path.pop()
+        if kind == _WASTE_TO_FOUNDATION:
+            p[k] -= 1
+            r = order[k][p[k]]
+            piles[w].append(r)
+            masks[w].append(m)
+            codes[w] = codes[w] << 8 | r | m << 4
+            inwaste[r] += 1
+            rem[r] += 1
+            sv[3] -= 1
+        elif kind == _STOCK_TO_FOUNDATION:
+            sv[0] -= 1
+            sv[1] = m
+            p[k] -= 1
+            rem[stock[sv[0]]] += 1
+            sv[3] -= 1
+        else:
+            sv[0] -= 1
+            sv[1] = m
+            piles[w].pop()
+            masks[w].pop()
+            codes[w] >>= 8
+            inwaste[stock[sv[0]]] -= 1
+
+    def to_foundation(src: int, k: int) -> None:
+        if src >= 0:
+            do_waste_to_foundation(src, k)
+        else:
+            do_stock_to_foundation(k)
+
+    def set_forbid(src: int, k: int, on: bool) -> None:
+        bit = 1 << k
+        if src >= 0:
+            if on:
+                masks[src][-1] |= bit
+                codes[src] |= bit << 4
+            else:
+                masks[src][-1] &= ~bit
+                codes[src] &= ~(bit << 4)
+        elif on:
+            sv[1] |= bit
+        else:
+            sv[1] &= ~bit
+
+    def starved(k: int, r: int) -> bool:
+        """After forbidding a card for k: has k no copy of rank r left that it may take?"""
+        i = sv[0]
+        if next_in_stock[i + 1][r] < _INF:
+            return False
+        if i < n and stock[i] == r and not (sv[1] >> k) & 1:
+            return False
+        bit = 1 << k
+        for w in WR:
+            pile = piles[w]
+            mk = masks[w]
+            for d in range(len(pile)):
+                if pile[d] == r and not mk[d] & bit:
+                    return False
+        return True
+
+    def soon(r: int) -> int:
+        """How long until a card of rank r is available: 0 if on top or turned, else stock distance."""
+        i = sv[0]
+        if i < n and stock[i] == r:
+            return 0
+        for w in WR:
+            pile = piles[w]
+            if pile and pile[-1] == r:
+                return 0
+        t = next_in_stock[i + 1][r] if i < n else _INF
+        return t - i if t < _INF else n + 1
+
+    def node(budget: int) -> int:
+        sv[2] += 1
+        nodes = sv[2]
+        if node_limit is not None and nodes > node_limit:
+            raise _OutOfBudget
+        if deadline is not None and nodes & 1023 == 0 and time.perf_counter() > deadline:
+            raise _OutOfBudget
+        applied = 0
+        tie = None
+        result = None
+        while True:
+            found = safe_scan()
+            if found is None:
+                break
+            if found is False:
+                result = _FAIL_EXACT
+                break
+            src, now = found
+            if len(now) > 1:
+                tie = found
+                break
+            to_foundation(src, now[0])
+            applied += 1
+        if result is None:
+            result = expand(budget, tie)
+            if result == _WIN:
+                return _WIN
+        for _ in range(applied):
+            undo()
+        return result
+
+    def expand(budget: int, tie) -> int:
+        i = sv[0]
+        if i == n and sv[3] == full:
+            return _WIN
+        key = (tuple(p), sv[1], tuple(sorted(codes) if use_symmetry else codes))
+        known = table.get(key)
+        if known is not None:
+            if known == _INF:
+                return _FAIL_EXACT
+            if known >= budget:
+                return _FAIL_CUT
+        if use_dead and dead():
+            table[key] = _INF
+            return _FAIL_EXACT
+
+        # foundation moves, best first: the foundation whose next need is available soonest
+        pairs = []
+        if tie is not None:
+            src, now = tie
+            for k in now:
+                after = order[k][p[k] + 1] if p[k] + 1 < R else 0
+                pairs.append((soon(after) if after else -1, src, k))
+        else:
+            if i < n:
+                r = stock[i]
+                m = sv[1]
+                for k in FR:
+                    if p[k] == pos[k][r] and not (m >> k) & 1:
+                        after = order[k][p[k] + 1] if p[k] + 1 < R else 0
+                        pairs.append(((soon(after) if after else -1) + 0.5, -1, k))
+            seen = set()
+            for w in WR:
+                pile = piles[w]
+                if pile and not (use_symmetry and codes[w] in seen):
+                    seen.add(codes[w])
+                    r = pile[-1]
+                    m = masks[w][-1]
+                    for k in FR:
+                        if p[k] == pos[k][r] and not (m >> k) & 1:
+                            after = order[k][p[k] + 1] if p[k] + 1 < R else 0
+                            pairs.append((soon(after) if after else -1, w, k))
+        pairs.sort()
+
+        exact = True
+        forbidden = []
+        rest_dead = False
+        for _, src, k in pairs:
+            to_foundation(src, k)
+            result = node(budget)
+            if result == _WIN:
+                return _WIN
+            undo()
+            if result == _FAIL_CUT:
+                exact = False
+            if use_forbid:
+                set_forbid(src, k, True)
+                forbidden.append((src, k))
+                if starved(k, stock[i] if src < 0 else piles[src][-1]):
+                    rest_dead = True
+                    break
+
+        if not rest_dead and tie is None and i < n:
+            # place the turned card on a waste, in reverse order of need
+            r = stock[i]
+            need_r = urgency(r)
+            scored = []
+            seen = set()
+            for w in WR:
+                code = codes[w]
+                if use_symmetry and code in seen:
+                    continue
+                seen.add(code)
+                pile = piles[w]
+                if not pile:
+                    score = (1, 0)
+                else:
+                    need_top = urgency(pile[-1])
+                    score = (0, need_top - need_r) if need_top > need_r else (2, need_r - need_top)
+                scored.append((score, w))
+            scored.sort()
+            cost = 1 if pairs else 0  # keeping a card off a foundation that wants it is a discrepancy
+            for index, (_, w) in enumerate(scored):
+                if index:
+                    cost += 1
+                if cost > budget:
+                    exact = False
+                    break
+                do_stock_to_waste(w)
+                result = node(budget - cost)
+                if result == _WIN:
+                    return _WIN
+                undo()
+                if result == _FAIL_CUT:
+                    exact = False
+        for src, k in forbidden:
+            set_forbid(src, k, False)
+        table[key] = _INF if exact else budget
+        return _FAIL_EXACT if exact else _FAIL_CUT
+
+    outcome = UNKNOWN
+    budget = 0
+    try:
+        while True:
+            result = node(budget)
+            if result == _WIN:
+                outcome = WON
+                break
+            if result == _FAIL_EXACT:
+                outcome = LOST
+                break
+            budget += 1
+    except _OutOfBudget:
+        pass
+    line = [(kind, w, k) for kind, w, k, _ in path] if outcome == WON else []
+    return outcome, line, sv[2]
+
+
+__all__ = ["LOST", "RULES", "UNKNOWN", "WON", "Solution", "foundation_orders", "search_ranks", "solve"]
+
+# keep the engine's waste count visible to readers comparing the two
+assert WASTES == 4
