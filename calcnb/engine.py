@@ -472,20 +472,30 @@ def check_each_card_once(cards: Iterable[Card]) -> None:
         raise ValueError(message("deal.missing", cards=" ".join(map(str, missing))))
 
 
-def render_text(state: State) -> str:
-    """A plain-text board for terminals and screen readers (no box drawing, one pile a line)."""
-    status = message(f"status.{state.status}")
-    lines = [message("board.title", status=status, score=state.score), message("board.foundations")]
+def render_text(state: State, *, hints: bool = True) -> str:
+    """A plain-text board for terminals and screen readers (no box drawing, one pile a line).
+
+    With ``hints=False`` the title, each foundation's next rank and the marked waste
+    tops are left out, so an exercise can show a position without answering itself.
+    """
+    lines = []
+    if hints:
+        lines.append(message("board.title", status=message(f"status.{state.status}"), score=state.score))
+    lines.append(message("board.foundations"))
     for number, (pile, need) in enumerate(zip(state.foundations, state.needs()), start=1):
-        after = message("board.complete") if need is None else message("board.next", need=rank_name(need))
-        cards = " ".join(map(str, pile))
-        lines.append("  " + message("board.foundation_line", foundation=number, cards=cards) + f"  ({after})")
+        line = "  " + message("board.foundation_line", foundation=number, cards=" ".join(map(str, pile)))
+        if hints:
+            after = message("board.complete") if need is None else message("board.next", need=rank_name(need))
+            line += f"  ({after})"
+        lines.append(line)
     lines.append(message("board.wastes"))
     for number, pile in enumerate(state.wastes, start=1):
-        if pile:
-            cards = " ".join(map(str, pile)) + "  (" + message("board.top", card=pile[-1]) + ")"
-        else:
+        if not pile:
             cards = message("board.empty")
+        else:
+            cards = " ".join(map(str, pile))
+            if hints:
+                cards += "  (" + message("board.top", card=pile[-1]) + ")"
         lines.append("  " + message("board.waste_line", waste=number, cards=cards))
     lines.append(message("board.stock", count=len(state.stock)))
     if state.pending is None:

@@ -28,7 +28,7 @@ import ipywidgets as widgets
 
 from .cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, modular_inverse, next_rank, parse_cards, rank_name
 from .deals import SeededRandom
-from .engine import ALL_MOVES, STEPS, IllegalMove, InvalidMove, Move, State
+from .engine import ALL_MOVES, STEPS, IllegalMove, InvalidMove, Move, State, render_text
 from .i18n import message, register
 from .session import Game
 
@@ -444,19 +444,7 @@ def position_text(position: State | Game) -> str:
     which would answer a "which foundation takes it?" question before it is asked.
     """
     state = position.state if isinstance(position, Game) else position
-    lines = [message("board.foundations")]
-    for number, pile in enumerate(state.foundations, start=1):
-        lines.append("  " + message("board.foundation_line", foundation=number, cards=" ".join(map(str, pile))))
-    lines.append(message("board.wastes"))
-    for number, pile in enumerate(state.wastes, start=1):
-        cards = " ".join(map(str, pile)) if pile else message("board.empty")
-        lines.append("  " + message("board.waste_line", waste=number, cards=cards))
-    lines.append(message("board.stock", count=len(state.stock)))
-    if state.pending is None:
-        lines.append(message("board.no_pending"))
-    else:
-        lines.append(message("board.pending", card=state.pending))
-    return "\n".join(lines)
+    return render_text(state, hints=False)
 
 
 def nearly_won_game() -> Game:
