@@ -120,6 +120,8 @@ def hint_section(deals: int) -> None:
 
 
 def wins_section(deals: int, mc_deals: int, mc_samples: int, executor: Executor | str) -> None:
+    if deals <= 0 and mc_deals <= 0:
+        return
     print(f"== Win rates over seeded deals (Wilson 95% intervals; {deals} deals, Monte Carlo {mc_deals}) ==")
     players: list[tuple[Player, int]] = [
         (RandomPlayer(), deals),
