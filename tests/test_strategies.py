@@ -282,3 +282,11 @@ def test_hint_speaks_portuguese():
 def test_hint_messages_exist_in_both_languages():
     english = {k for k in catalogue("en") if k.startswith("hint.")}
     assert english and english == {k for k in catalogue("pt") if k.startswith("hint.")}
+
+
+def test_hint_at_a_won_game_says_so():
+    seed = 32  # reverse need wins this deal
+    game = Game.new(seed)
+    game.play_many(ReverseNeed().play(seed).moves)
+    assert game.status == "won"
+    assert hint(game) == (None, "The game is won: there is nothing left to do.")
