@@ -65,7 +65,6 @@ register(
             "widget.undone_turn": "Took back the turn: {card} is face down on the stock again.",
             "widget.redone": "Played {move} again. {explanation}",
             "widget.hint_says": "Hint: {move}. {why}",
-            "widget.no_hint": "No hint: {why}",
             "widget.new_deal": "New deal, seed {seed} (type it in the seed field to deal this game again). Click Turn to begin.",  # noqa: E501
             "widget.not_now": "{move} cannot be played now: {reason}.",
             "widget.won": "Won! All 52 cards are on the foundations.",
@@ -110,7 +109,6 @@ register(
             "widget.undone_turn": "Desfez a viragem: {card} voltou, tapada, para o monte.",
             "widget.redone": "Jogou {move} outra vez. {explanation}",
             "widget.hint_says": "Dica: {move}. {why}",
-            "widget.no_hint": "Sem dica: {why}",
             "widget.new_deal": "Nova distribuição, semente {seed} (escreva-a no campo da semente para voltar a este jogo). Clique em Virar para começar.",  # noqa: E501
             "widget.not_now": "{move} não pode ser jogada agora: {reason}.",
             "widget.won": "Ganhou! As 52 cartas estão nas bases.",
@@ -378,7 +376,7 @@ class PlayBoard(widgets.VBox):
         move, why = hint(self.game.state)
         self.hinted = move
         if move is None:
-            self._say(message("widget.no_hint", why=why))
+            self._say(why)  # the strategy says why there is no move (the game is over)
         else:
             self._say(message("widget.hint_says", move=move, why=why))
         self.refresh()
