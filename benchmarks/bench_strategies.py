@@ -37,7 +37,7 @@ from calcnb.strategies import (
     hint,
     hint_player,
 )
-from calcnb.study import study
+from calcnb.studies import study
 
 
 def random_through_game(seed: int) -> int:

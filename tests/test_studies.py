@@ -8,7 +8,7 @@ import pytest
 from calcnb import Game
 from calcnb.engine import Move
 from calcnb.strategies import FirstFit, MonteCarlo, RandomPlayer, ReverseNeed
-from calcnb.study import Row, StudyResult, study, wilson_interval
+from calcnb.studies import Row, StudyResult, study, wilson_interval
 
 
 def test_wilson_interval_matches_known_values():
