@@ -62,6 +62,13 @@ foundation left that may take it can never leave, so the position is dead; and w
 forbidden pair leaves ``f`` without any other copy of the rank it may take, the remaining
 siblings are dead too.
 
+``dominance`` — the turned card ``c`` and a waste top ``x`` have the same rank and foundation
+``f`` needs it. Once "``x -> f`` now" has failed, "``c -> f``" is skipped when ``c`` is forbidden
+nowhere ``x`` is not (``f`` aside). Why: after ``x -> f``, putting ``c`` on ``x``'s waste gives
+the very position "``c -> f``" gives (same ranks in the same places), except that the card
+on that waste is ``c`` with ``c``'s forbids instead of ``x`` with ``x``'s, which is never
+worse. That position is inside the failed subtree, so it was already refuted.
+
 ``dead`` — dead-position detection. Let ``Z`` start as every waste card and repeatedly drop a
 card when (a) no card above it on its waste is still in ``Z`` and (b) some foundation it may
 go to needs no rank before it whose copies (off the foundations) all lie in ``Z``. If ``Z``
@@ -95,8 +102,9 @@ from .session import Game
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
-RULES = frozenset({"symmetry", "safe", "forbid", "dead"})
-"""The pruning rules that can be switched off (for tests); ranks and turn-at-once are built in."""
+RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead"})
+"""The pruning rules that can be switched off (for tests); ranks and turn-at-once are built in.
+``dominance`` works on the marks ``forbid`` leaves, so it acts only when ``forbid`` is on too."""
 
 _INF = 1 << 30
 _WIN, _FAIL_EXACT, _FAIL_CUT = 0, 1, 2
@@ -250,10 +258,24 @@ def search_ranks(
         for j, r in enumerate(order[k]):
             row[r] = j
         pos.append(row)
+    # window[k][a][b]: the ranks at positions a..b of foundation k, as bits
+    window = []
+    for k in range(F):
+        table_k = []
+        for a in range(R + 1):
+            row = []
+            bits = 0
+            for b in range(R + 1):
+                if a <= b < R:
+                    bits |= 1 << order[k][b]
+                row.append(bits if a <= b else 0)
+            table_k.append(row)
+        window.append(table_k)
     use_symmetry = "symmetry" in rules
     use_safe = "safe" in rules
     use_forbid = "forbid" in rules
     use_dead = "dead" in rules
+    use_dominance = "dominance" in rules and use_forbid
 
     p = list(foundations)
     piles = [list(w) for w in wastes]
@@ -316,6 +338,10 @@ def search_ranks(
             while j < R and not stuck[o[j]]:
                 j += 1
             first_stuck.append(j)
+        # ranks an unmarked card may have and still leave Z: some foundation needs no stuck rank before it
+        free = 0
+        for k in FR:
+            free |= window[k][p[k]][first_stuck[k]]
         h = [len(pile) - 1 for pile in piles]  # Z holds each pile's cards 0..h[w]
         work = [w for w in WR if h[w] >= 0]
         queued = [h[w] >= 0 for w in WR]
@@ -328,12 +354,15 @@ def search_ranks(
             while hw >= 0:
                 r = pile[hw]
                 m = mk[hw]
-                free = False
-                for k in FR:
-                    if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
-                        free = True
+                if m:
+                    leaves = False
+                    for k in FR:
+                        if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
+                            leaves = True
+                            break
+                    if not leaves:
                         break
-                if not free:
+                elif not (free >> r) & 1:
                     break
                 hw -= 1
                 cnt[r] -= 1
@@ -350,6 +379,9 @@ def search_ranks(
                             first_stuck[k] = j
                             moved = True
                     if moved:
+                        free = 0
+                        for k in FR:
+                            free |= window[k][p[k]][first_stuck[k]]
                         for w2 in WR:
                             if w2 != w and h[w2] >= 0 and not queued[w2]:
                                 work.append(w2)
@@ -481,6 +513,11 @@ def search_ranks(
                     return False
         return True
 
+    def dominated(k: int, r: int, tried: list[tuple[int, int]]) -> bool:
+        """Was a waste top of rank r tried on k at this node, forbidden everything the turned card is (but k)?"""
+        m = sv[1] & ~(1 << k)
+        return any(k2 == k and piles[w][-1] == r and not m & ~masks[w][-1] for w, k2 in tried)
+
     def soon(r: int) -> int:
         """How long until a card of rank r is available: 0 if on top or turned, else stock distance."""
         i = sv[0]
@@ -535,7 +572,7 @@ def search_ranks(
                 return _FAIL_EXACT
             if known >= budget:
                 return _FAIL_CUT
-        if use_dead and dead():
+        if known is None and use_dead and dead():  # a position seen before was not dead
             table[key] = _INF
             return _FAIL_EXACT
 
@@ -570,7 +607,12 @@ def search_ranks(
         exact = True
         forbidden = []
         rest_dead = False
+        tried = []  # waste piles whose top was tried on a foundation here
         for _, src, k in pairs:
+            if use_dominance and src < 0 and dominated(k, stock[i], tried):
+                continue
+            if src >= 0:
+                tried.append((src, k))
             to_foundation(src, k)
             result = node(budget)
             if result == _WIN:
