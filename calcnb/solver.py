@@ -14,16 +14,20 @@ How it searches
 A lean internal position: ranks as small ints, each foundation as the number of cards on
 it, each waste as a list of ranks, the stock as a tuple of ranks and an index. The search is
 an iterated *limited-discrepancy* depth-first search with a transposition table. Every
-choice has a cost (0 for the heuristic's first choice); iteration ``b`` explores every line
-whose total cost is at most ``b``. A node whose children were all explored (no cost cut
-anywhere below it) is *proven* lost and stored as such; when the root itself is proven,
-the position is lost. Proofs never depend on the costs, only on the rules below.
+choice has a cost; iteration ``b`` explores every line whose total cost is at most ``b``,
+so ``b = 0`` follows the heuristic and each later iteration allows more departures from it.
+The table remembers, for each position, the largest budget it failed with, or that it is
+*proven* lost: a node is proven only when every child was explored with no cost cut anywhere
+below it. When the root is proven, the position is lost, so proofs never depend on the costs,
+only on the rules below; the budgets only decide what is looked at first.
 
-Heuristic order: foundation moves first (all free; the search tries every way of sharing
-the cards between foundations), then placing the turned card on a waste in *reverse order of
-need* (on the pile whose top is needed soonest after the card, else an empty pile, else the
-least harmful pile). How soon a rank is needed is the fewest cards any foundation still
-needs before it.
+Heuristic order and costs: foundation moves first, all at cost 0 (every way of sharing the
+cards between the foundations is tried within each iteration), best first the foundation
+whose following need is available soonest. Then the turned card goes on a waste in *reverse
+order of need*: on the pile whose top is needed soonest after the card, else an empty pile,
+else the least harmful pile (its top needed latest). How soon a rank is needed is the fewest
+cards any foundation still needs before it. Placing the card on a waste while some foundation
+move was possible costs 1, and each placement after the first choice 1 more.
 
 Sound rules (each tested against plain exhaustive search on small games in
 ``tests/test_solver.py``; the switches in :data:`RULES` turn them off one by one)

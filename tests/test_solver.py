@@ -183,16 +183,19 @@ def test_dead_rule_prunes_something():
 
 
 def test_every_foundation_move_is_not_safe():
-    """A position where moving an available card to the foundation that wants it loses, and keeping it wins.
+    """Moving the turned card to the foundation that wants it can lose where keeping it wins.
 
-    5 ranks, 2 foundations (steps 1 and 2: orders 1 2 3 4 5 and 2 4 1 3 5), 1 waste. Foundation 1
-    needs a 2; foundation 2 (at 2) needs a 4 and later the 1. With stock 2 4 1 3 3 4 5 5 the first 2
-    fits foundation 1, so greedy play puts it there; exhaustive search and the solver agree on the verdict.
+    5 ranks, 2 foundations (orders 1 2 3 4 5 and 2 4 1 3 5), 1 waste, stock 4 3 4 5 3 2 1 5.
+    Foundation 2 wants the first 4 at once, but foundation 1 will want a 4 too; giving this one
+    to foundation 2 loses, keeping it on the waste wins. The solver must not treat the move as safe.
     """
-    game = (5, (1, 1), ((),), (2, 4, 1, 3, 3, 4, 5, 5))
-    truth = exhaustive(*game)
-    outcome, _, _ = search_ranks([1, 1], [[]], game[3], ranks=5)
-    assert outcome == ("won" if truth else "lost")
+    ranks, counts, piles, stock = 5, (1, 1), ((),), (4, 3, 4, 5, 3, 2, 1, 5)
+    assert exhaustive(ranks, counts, piles, stock)
+    assert not exhaustive(ranks, (1, 2), piles, stock[1:])  # the greedy move, then the rest
+    outcome, line, _ = search_ranks(list(counts), [list(p) for p in piles], stock, ranks=ranks)
+    assert outcome == "won"
+    assert line[0] == (2, 0, -1)  # the 4 goes on the waste
+    assert replays_to_win(ranks, counts, piles, stock, line)
 
 
 # ------------------------------------------------------------------ real positions near the end
