@@ -64,7 +64,9 @@ failed, its siblings may assume ``c`` never goes to ``f``: the pair is *forbidde
 rest of the node's subtree (a mark on the card, part of the table key). A card with no
 foundation left that may take it can never leave, so the position is dead; and when a
 forbidden pair leaves ``f`` without any other copy of the rank it may take, the remaining
-siblings are dead too.
+siblings are dead too. A mark is set only while ``f`` needs the card's rank now, and ``f``
+changes only by taking that rank, after which no rule reads the mark; the table key drops
+such spent marks, so positions that differ only by them are one entry.
 
 ``dominance`` — the turned card ``c`` and a waste top ``x`` have the same rank and foundation
 ``f`` needs it. Once "``x -> f`` now" has failed, "``c -> f``" is skipped when ``c`` is forbidden
@@ -313,6 +315,21 @@ def search_ranks(
     FR = range(F)
     WR = range(W)
     RR = range(1, R + 1)
+
+    mark_bits = int("f0" * 64, 16)  # where a pile code keeps forbid marks
+
+    def canonical(w: int) -> int:
+        """Pile w's code without the marks that no longer matter: their foundation has passed the rank."""
+        code = 0
+        mk = masks[w]
+        for d, r in enumerate(piles[w]):
+            m = mk[d]
+            if m:
+                for k in FR:
+                    if m >> k & 1 and p[k] != pos[k][r]:
+                        m &= ~(1 << k)
+            code = code << 8 | r | m << 4
+        return code
 
     def urgency(r: int) -> int:
         """How soon rank r is needed: the fewest cards a foundation still needs before it."""
@@ -569,7 +586,15 @@ def search_ranks(
         i = sv[0]
         if i == n and sv[3] == full:
             return _WIN
-        key = (tuple(p), sv[1], tuple(sorted(codes) if use_symmetry else codes))
+        pile_codes = codes
+        for w in WR:
+            if codes[w] & mark_bits:
+                pile_codes = [canonical(w2) if codes[w2] & mark_bits else codes[w2] for w2 in WR]
+                break
+        marks = sv[1]
+        if marks:
+            marks &= sum(1 << k for k in FR if p[k] == pos[k][stock[i]])
+        key = (tuple(p), marks, tuple(sorted(pile_codes) if use_symmetry else pile_codes))
         known = table.get(key)
         if known is not None:
             if known == _INF:
