@@ -24,3 +24,15 @@ def test_ci_runs_the_readme_test_command():
     assert commands == ["pip install -e . && jupyter lab notebooks", 'pip install -e ".[test]" && python -m pytest']
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "grep -m1 '^pip install -e \"\\.\\[test\\]\"' README.md" in ci
+
+
+def test_conda_environment_installs_what_pyproject_asks_for():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    environment = (ROOT / "environment.yml").read_text(encoding="utf-8")
+    required = re.findall(r'^\s+"([a-zA-Z][\w-]*)(?:\[[\w,]+\])?[<>=]', pyproject, flags=re.MULTILINE)
+    assert "jupyterlab" in required and "nbval" in required
+    # playwright comes through pip (the environment installs calcnb[test] with pip).
+    missing = [name for name in required if name != "playwright" and f"- {name}" not in environment]
+    assert missing == []
+    assert "conda-forge" in environment
+    assert "- -e .[test]" in environment
