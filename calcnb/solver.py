@@ -298,6 +298,13 @@ def search_ranks(
     rem = [0] * (R + 1)  # foundations that still need each rank = its copies off the foundations
     for s in range(1, R + 1):
         rem[s] = sum(1 for k in range(F) if p[k] <= pos[k][s])
+    needers = [0] * (R + 1)  # foundations that still need each rank, as bits
+    wants = [0] * (R + 1)  # foundations that need each rank now, as bits
+    for k in range(F):
+        for j in range(p[k], R):
+            needers[order[k][j]] |= 1 << k
+        if p[k] < R:
+            wants[order[k][p[k]]] |= 1 << k
     inwaste = [0] * (R + 1)
     for pile in piles:
         for r in pile:
@@ -342,112 +349,111 @@ def search_ranks(
 
     def dead() -> bool:
         """The fixpoint of the ``dead`` rule (see the module docstring); True means lost."""
-        cnt = inwaste[:]
-        stuck = [False] * (R + 1)  # every copy of the rank off the foundations is still in Z
-        any_stuck = False
+        stuck = 0  # ranks whose copies off the foundations all lie in Z, as bits
         for s in RR:
-            c = cnt[s]
+            c = inwaste[s]
             if c and c == rem[s]:
-                stuck[s] = True
-                any_stuck = True
-        if not any_stuck:
+                stuck |= 1 << s
+        if not stuck:
             return False
         first_stuck = []  # per foundation: position of the first stuck rank it still needs
+        free = 0  # ranks an unmarked card may have and still leave Z: some foundation needs no stuck rank before it
         for k in FR:
             o = order[k]
             j = p[k]
-            while j < R and not stuck[o[j]]:
+            while j < R and not (stuck >> o[j]) & 1:
                 j += 1
             first_stuck.append(j)
-        # ranks an unmarked card may have and still leave Z: some foundation needs no stuck rank before it
-        free = 0
-        for k in FR:
-            free |= window[k][p[k]][first_stuck[k]]
-        h = [len(pile) - 1 for pile in piles]  # Z holds each pile's cards 0..h[w]
-        work = [w for w in WR if h[w] >= 0]
-        queued = [h[w] >= 0 for w in WR]
-        while work:
-            w = work.pop()
-            queued[w] = False
-            hw = h[w]
-            pile = piles[w]
-            mk = masks[w]
-            while hw >= 0:
-                r = pile[hw]
-                m = mk[hw]
-                if m:
-                    leaves = False
-                    for k in FR:
-                        if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
-                            leaves = True
-                            break
-                    if not leaves:
-                        break
-                elif not (free >> r) & 1:
-                    break
-                hw -= 1
-                cnt[r] -= 1
-                if stuck[r]:
-                    stuck[r] = False
-                    moved = False
-                    for k in FR:
-                        j = first_stuck[k]
-                        if j < R and order[k][j] == r:
-                            o = order[k]
-                            j += 1
-                            while j < R and not stuck[o[j]]:
-                                j += 1
-                            first_stuck[k] = j
-                            moved = True
-                    if moved:
-                        free = 0
+            free |= window[k][p[k]][j]
+        h = [len(pile) for pile in piles]  # Z holds each pile's cards below index h[w]
+        changed = True
+        while changed:  # peel every pile in turn until a whole round frees no stuck rank
+            changed = False
+            for w in WR:
+                hw = h[w]
+                if not hw:
+                    continue
+                pile = piles[w]
+                mk = masks[w]
+                while hw:
+                    r = pile[hw - 1]
+                    m = mk[hw - 1]
+                    if m:
                         for k in FR:
-                            free |= window[k][p[k]][first_stuck[k]]
-                        for w2 in WR:
-                            if w2 != w and h[w2] >= 0 and not queued[w2]:
-                                work.append(w2)
-                                queued[w2] = True
-            h[w] = hw
-        return any(hw >= 0 for hw in h)
-
-    def foundations_for(r: int, m: int) -> tuple[int, list[int]]:
-        """How many allowed foundations still need rank r, and which of them need it now."""
-        needing = 0
-        now = []
-        for k in FR:
-            q = pos[k][r]
-            pk = p[k]
-            if pk <= q and not (m >> k) & 1:
-                needing += 1
-                if pk == q:
-                    now.append(k)
-        return needing, now
+                            if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
+                                break
+                        else:
+                            break
+                    elif not (free >> r) & 1:
+                        break
+                    hw -= 1
+                    if (stuck >> r) & 1:  # the first copy of a stuck rank leaves: later ranks may follow
+                        stuck &= ~(1 << r)
+                        for k in FR:
+                            j = first_stuck[k]
+                            if j < R and order[k][j] == r:
+                                o = order[k]
+                                j += 1
+                                while j < R and not (stuck >> o[j]) & 1:
+                                    j += 1
+                                first_stuck[k] = j
+                                free |= window[k][p[k]][j]
+                                changed = True
+                h[w] = hw
+        return any(h)
 
     def safe_scan():
         """A card to move at once (source, foundations), None, or False when some card can never leave."""
         i = sv[0]
         if i < n:
-            needing, now = foundations_for(stock[i], sv[1])
-            if needing == 0:
+            r = stock[i]
+            m = sv[1]
+            allowed = needers[r] & ~m
+            if not allowed:
                 return False
-            if use_safe and now and len(now) == needing:
-                return -1, now
+            if use_safe and allowed == wants[r] & ~m:
+                return -1, [k for k in FR if allowed >> k & 1]
         for w in WR:
             pile = piles[w]
             if pile:
-                needing, now = foundations_for(pile[-1], masks[w][-1])
-                if needing == 0:
+                r = pile[-1]
+                m = masks[w][-1]
+                allowed = needers[r] & ~m
+                if not allowed:
                     return False
-                if use_safe and now and len(now) == needing:
-                    return w, now
+                if use_safe and allowed == wants[r] & ~m:
+                    return w, [k for k in FR if allowed >> k & 1]
         return None
+
+    def advance(k: int, r: int) -> None:
+        """Foundation k takes its next card, of rank r."""
+        bit = 1 << k
+        needers[r] &= ~bit
+        wants[r] &= ~bit
+        q = p[k] + 1
+        p[k] = q
+        if q < R:
+            wants[order[k][q]] |= bit
+
+    def retreat(k: int) -> int:
+        """Foundation k gives back its top card; returns the card's rank."""
+        bit = 1 << k
+        q = p[k]
+        if q < R:
+            wants[order[k][q]] &= ~bit
+        q -= 1
+        p[k] = q
+        r = order[k][q]
+        needers[r] |= bit
+        wants[r] |= bit
+        return r
 
     def do_waste_to_foundation(w: int, k: int) -> None:
         r = piles[w].pop()
         m = masks[w].pop()
         codes[w] >>= 8
         inwaste[r] -= 1
-        p[k] += 1
+        advance(k, r)
         rem[r] -= 1
         sv[3] += 1
         path.append((_WASTE_TO_FOUNDATION, w, k, m))
@@ -457,7 +463,7 @@ def search_ranks(
         path.append((_STOCK_TO_FOUNDATION, -1, k, sv[1]))
         sv[0] = i + 1
         sv[1] = 0
-        p[k] += 1
+        advance(k, stock[i])
         rem[stock[i]] -= 1
         sv[3] += 1
 
@@ -476,8 +482,7 @@ def search_ranks(
     def undo() -> None:
         kind, w, k, m = path.pop()
         if kind == _WASTE_TO_FOUNDATION:
-            p[k] -= 1
-            r = order[k][p[k]]
+            r = retreat(k)
             piles[w].append(r)
             masks[w].append(m)
             codes[w] = codes[w] << 8 | r | m << 4
@@ -487,7 +492,7 @@ def search_ranks(
         elif kind == _STOCK_TO_FOUNDATION:
             sv[0] -= 1
             sv[1] = m
-            p[k] -= 1
+            retreat(k)
             rem[stock[sv[0]]] += 1
             sv[3] -= 1
         else:
