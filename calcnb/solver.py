@@ -324,6 +324,7 @@ def search_ranks(
     RR = range(1, R + 1)
 
     mark_bits = int("f0" * 64, 16)  # where a pile code keeps forbid marks
+    canonical_memo: dict[tuple[int, tuple[int, ...]], int] = {}  # (pile code, foundations) -> canonical code
 
     def canonical(w: int) -> int:
         """Pile w's code without the marks that no longer matter: their foundation has passed the rank."""
@@ -338,14 +339,21 @@ def search_ranks(
             code = code << 8 | r | m << 4
         return code
 
-    def urgency(r: int) -> int:
-        """How soon rank r is needed: the fewest cards a foundation still needs before it."""
-        best = _INF
-        for k in FR:
-            d = pos[k][r] - p[k]
-            if 0 <= d < best:
-                best = d
-        return best
+    urgency_memo: dict[tuple[int, ...], list[int]] = {}  # foundations -> how soon each rank is needed
+
+    def urgencies(foundation_counts: tuple[int, ...]) -> list[int]:
+        """How soon each rank is needed: the fewest cards a foundation still needs before it (by rank)."""
+        soonest = urgency_memo.get(foundation_counts)
+        if soonest is None:
+            soonest = [_INF] * (R + 1)
+            for k in FR:
+                o = order[k]
+                for d in range(R - p[k]):
+                    r = o[p[k] + d]
+                    if d < soonest[r]:
+                        soonest[r] = d
+            urgency_memo[foundation_counts] = soonest
+        return soonest
 
     def dead() -> bool:
         """The fixpoint of the ``dead`` rule (see the module docstring); True means lost."""
@@ -591,15 +599,24 @@ def search_ranks(
         i = sv[0]
         if i == n and sv[3] == full:
             return _WIN
+        foundation_counts = tuple(p)
         pile_codes = codes
         for w in WR:
             if codes[w] & mark_bits:
-                pile_codes = [canonical(w2) if codes[w2] & mark_bits else codes[w2] for w2 in WR]
+                pile_codes = []
+                for w2 in WR:
+                    code = codes[w2]
+                    if code & mark_bits:
+                        memo_key = (code, foundation_counts)
+                        code = canonical_memo.get(memo_key)
+                        if code is None:
+                            code = canonical_memo[memo_key] = canonical(w2)
+                    pile_codes.append(code)
                 break
         marks = sv[1]
         if marks:
             marks &= sum(1 << k for k in FR if p[k] == pos[k][stock[i]])
-        key = (tuple(p), marks, tuple(sorted(pile_codes) if use_symmetry else pile_codes))
+        key = (foundation_counts, marks, tuple(sorted(pile_codes) if use_symmetry else pile_codes))
         known = table.get(key)
         if known is not None:
             if known == _INF:
@@ -664,7 +681,8 @@ def search_ranks(
         if not rest_dead and tie is None and i < n:
             # place the turned card on a waste, in reverse order of need
             r = stock[i]
-            need_r = urgency(r)
+            urgency = urgencies(foundation_counts)
+            need_r = urgency[r]
             scored = []
             seen = set()
             for w in WR:
@@ -676,7 +694,7 @@ def search_ranks(
                 if not pile:
                     score = (1, 0)
                 else:
-                    need_top = urgency(pile[-1])
+                    need_top = urgency[pile[-1]]
                     score = (0, need_top - need_r) if need_top > need_r else (2, need_r - need_top)
                 scored.append((score, w))
             scored.sort()
