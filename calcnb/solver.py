@@ -315,13 +315,14 @@ def search_ranks(
         row = next_in_stock[t + 1][:]
         row[stock[t]] = t
         next_in_stock[t] = row
+    # gone_from_stock[t]: the ranks with no copy at stock index t or later
+    gone_from_stock = [[r for r in range(1, R + 1) if row[r] == _INF] for row in next_in_stock]
     # sv: stock index of the turned card, its forbid bits, nodes visited, cards on foundations
     sv = [0, 0, 0, sum(p)]
     path: list[tuple[int, int, int, int]] = []
     table: dict[tuple, int] = {}
     FR = range(F)
     WR = range(W)
-    RR = range(1, R + 1)
 
     mark_bits = int("f0" * 64, 16)  # where a pile code keeps forbid marks
     canonical_memo: dict[tuple[int, tuple[int, ...]], int] = {}  # (pile code, foundations) -> canonical code
@@ -358,7 +359,7 @@ def search_ranks(
     def dead() -> bool:
         """The fixpoint of the ``dead`` rule (see the module docstring); True means lost."""
         stuck = 0  # ranks whose copies off the foundations all lie in Z, as bits
-        for s in RR:
+        for s in gone_from_stock[sv[0]]:  # a rank with a copy still to turn has one outside Z
             c = inwaste[s]
             if c and c == rem[s]:
                 stuck |= 1 << s
