@@ -616,7 +616,7 @@ def search_ranks(
                 break
         marks = sv[1]
         if marks:
-            marks &= sum(1 << k for k in FR if p[k] == pos[k][stock[i]])
+            marks &= wants[stock[i]]  # a mark on a foundation that has passed the rank is spent
         key = (foundation_counts, marks, tuple(sorted(pile_codes) if use_symmetry else pile_codes))
         known = table.get(key)
         if known is not None:
@@ -637,10 +637,9 @@ def search_ranks(
                 pairs.append((soon(after) if after else -1, src, k))
         else:
             if i < n:
-                r = stock[i]
-                m = sv[1]
+                takers = wants[stock[i]] & ~sv[1]
                 for k in FR:
-                    if p[k] == pos[k][r] and not (m >> k) & 1:
+                    if takers >> k & 1:
                         after = order[k][p[k] + 1] if p[k] + 1 < R else 0
                         pairs.append(((soon(after) if after else -1) + 0.5, -1, k))
             seen = set()
@@ -648,10 +647,9 @@ def search_ranks(
                 pile = piles[w]
                 if pile and not (use_symmetry and codes[w] in seen):
                     seen.add(codes[w])
-                    r = pile[-1]
-                    m = masks[w][-1]
+                    takers = wants[pile[-1]] & ~masks[w][-1]
                     for k in FR:
-                        if p[k] == pos[k][r] and not (m >> k) & 1:
+                        if takers >> k & 1:
                             after = order[k][p[k] + 1] if p[k] + 1 < R else 0
                             pairs.append((soon(after) if after else -1, w, k))
         pairs.sort()
