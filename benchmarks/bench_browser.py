@@ -30,11 +30,9 @@ import argparse
 import importlib.util
 import json
 import os
-import shutil
 import signal
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -44,18 +42,13 @@ from playwright.sync_api import sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find the widgets' parts
 
-from browser.pages import MOVE_NAMES, PlayApp, Server, open_app  # noqa: E402
+from browser.pages import MOVE_NAMES, PlayApp, Server, open_app, voila_on_a_copy  # noqa: E402
 
 from calcnb.app import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     LOCALHOST,
-    free_port,
     notebooks_dir,
-    start_server,
-    stop_server,
-    voila_command,
-    wait_until_serving,
 )
 
 PLAY_NOTEBOOK = "04_play.ipynb"
@@ -232,22 +225,14 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the server
     seed = play_seed()
 
-    with tempfile.TemporaryDirectory(prefix="calcnb-bench-") as scratch:
-        root = Path(scratch) / "notebooks"
-        shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-        setup = _SETUP.format(benchmarks=str(REPO / "benchmarks"))
+    setup = _SETUP.format(benchmarks=str(REPO / "benchmarks"))
+
+    def add_baseline_pages(root: Path) -> None:
         write_notebook(root / "bench_naive.ipynb", setup, _NAIVE_BOARD.format(seed=seed))
         write_notebook(root / "bench_floor.ipynb", setup, _FLOOR.format(seed=seed))
-        port = free_port()
-        log_path = Path(scratch) / "voila.log"
-        with log_path.open("wb") as log:
-            server_process = start_server(voila_command(root, port=port), cwd=root, log=log)
-            try:
-                wait_until_serving(server_process, LOCALHOST, port)
-                server = Server(f"http://{LOCALHOST}:{port}", root, log_path)
-                results = measure(server, args.runs, args.clicks)
-            finally:
-                stop_server(server_process)
+
+    with voila_on_a_copy("calcnb-bench-", add_baseline_pages) as server:
+        results = measure(server, args.runs, args.clicks)
 
     kernel_name, kernel_ms = in_kernel_click_ms(60)
     report(results, args, kernel_name, kernel_ms, seed)

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import io
-import shutil
 import signal
 import sys
-import tempfile
 from pathlib import Path
 
 from PIL import Image
@@ -27,18 +25,11 @@ from playwright.sync_api import sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find the widgets' parts
 
-from browser.pages import MOVE_NAMES, PlayApp, Server, StepperApp  # noqa: E402
+from browser.pages import MOVE_NAMES, PlayApp, Server, StepperApp, voila_on_a_copy  # noqa: E402
 
 from calcnb.app import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
-    LOCALHOST,
-    free_port,
-    notebooks_dir,
-    start_server,
-    stop_server,
-    voila_command,
-    wait_until_serving,
 )
 
 DOCS = REPO / "docs"
@@ -84,24 +75,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the server
-    with tempfile.TemporaryDirectory(prefix="calcnb-screens-") as scratch:
-        root = Path(scratch) / "notebooks"
-        shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-        port = free_port()
-        with (Path(scratch) / "voila.log").open("wb") as log:
-            server_process = start_server(voila_command(root, port=port), cwd=root, log=log)
-            try:
-                wait_until_serving(server_process, LOCALHOST, port)
-                server = Server(f"http://{LOCALHOST}:{port}", root, Path(log.name))
-                with sync_playwright() as playwright:
-                    browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
-                    context = browser.new_context(viewport={"width": 1100, "height": 1000}, device_scale_factor=1)
-                    context.set_default_timeout(60_000)
-                    save_small(play_app_picture(context.new_page(), server), DOCS / "play_app.png")
-                    save_small(worked_example_picture(context.new_page(), server), DOCS / "worked_example.png")
-                    browser.close()
-            finally:
-                stop_server(server_process)
+    with voila_on_a_copy("calcnb-screens-") as server, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+        context = browser.new_context(viewport={"width": 1100, "height": 1000}, device_scale_factor=1)
+        context.set_default_timeout(60_000)
+        save_small(play_app_picture(context.new_page(), server), DOCS / "play_app.png")
+        save_small(worked_example_picture(context.new_page(), server), DOCS / "worked_example.png")
+        browser.close()
 
 
 if __name__ == "__main__":

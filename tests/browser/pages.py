@@ -10,6 +10,10 @@ clicking the wrong button. CSS classes (``calcnb-btn-S-F1``, ``calcnb-message``,
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -190,3 +194,36 @@ class StepperApp:
         changed = "([node, before]) => node.innerText.trim() !== before"
         self.page.wait_for_function(changed, arg=[self.counter.element_handle(), counter])
         self.page.wait_for_function(changed, arg=[self.caption_line.element_handle(), caption])
+
+
+@contextmanager
+def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) -> Iterator[Server]:
+    """Voila on a free local port, serving a temporary copy of the notebooks; stopped on leaving.
+
+    ``prepare(root)`` may add notebooks to the copy before the server starts. Used by the
+    scripts that drive the app outside pytest (the screenshots and the latency benchmark).
+    """
+    from calcnb.app import (
+        LOCALHOST,
+        free_port,
+        notebooks_dir,
+        start_server,
+        stop_server,
+        voila_command,
+        wait_until_serving,
+    )
+
+    with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
+        root = Path(scratch) / "notebooks"
+        shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        if prepare is not None:
+            prepare(root)
+        port = free_port()
+        log_path = Path(scratch) / "voila.log"
+        with log_path.open("wb") as log:
+            process = start_server(voila_command(root, port=port), cwd=root, log=log)
+            try:
+                wait_until_serving(process, LOCALHOST, port)
+                yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
+            finally:
+                stop_server(process)
