@@ -640,6 +640,20 @@ def _wrong(answer: str, reason: str) -> Feedback:
     return Feedback(False, message("lessons.wrong", answer=answer, reason=reason))
 
 
+def _judge_number(answer: int, why: str, explain_wrong: Callable[[str, int], Feedback]) -> Callable[[str], Feedback]:
+    """A judge for a whole-number answer: unreadable text, the right number, or ``explain_wrong(text, value)``."""
+
+    def judge(text: str) -> Feedback:
+        value = _read_number(text)
+        if value is None:
+            return _unread("lessons.read_number")
+        if value == answer:
+            return _right(why)
+        return explain_wrong(text, value)
+
+    return judge
+
+
 def _rank_with_value(rank: int) -> str:
     name = rank_name(rank)
     return name if name == str(rank) else f"{name} ({rank})"
@@ -731,16 +745,12 @@ def visits_exercise(step: int, ranks: int) -> Exercise:
         factor=factor,
     )
 
-    def judge(text: str) -> Feedback:
-        value = _read_number(text)
-        if value is None:
-            return _unread("lessons.read_number")
-        if value == count:
-            return _right(why)
+    def wrong(text: str, value: int) -> Feedback:
         if value > ranks:
             return _wrong(text, message("lessons.visits.too_many", ranks=ranks))
         return _wrong(text, message("lessons.visits.other", step=step))
 
+    judge = _judge_number(count, why, wrong)
     return Exercise(message("lessons.visits.question", step=step, ranks=ranks), str(count), why, judge)
 
 
@@ -750,12 +760,7 @@ def inverse_exercise(step: int) -> Exercise:
     product = step * answer
     why = message("lessons.inverse.why", step=step, answer=answer, product=product, laps=product // RANK_COUNT)
 
-    def judge(text: str) -> Feedback:
-        value = _read_number(text)
-        if value is None:
-            return _unread("lessons.read_number")
-        if value == answer:
-            return _right(why)
+    def wrong(text: str, value: int) -> Feedback:
         if not 1 <= value < RANK_COUNT:
             return _wrong(text, message("lessons.inverse.off"))
         laps, left = divmod(step * value, RANK_COUNT)
@@ -763,7 +768,7 @@ def inverse_exercise(step: int) -> Exercise:
             text, message("lessons.inverse.wrong", step=step, answer=value, product=step * value, laps=laps, left=left)
         )
 
-    return Exercise(message("lessons.inverse.question", step=step), str(answer), why, judge)
+    return Exercise(message("lessons.inverse.question", step=step), str(answer), why, _judge_number(answer, why, wrong))
 
 
 def position_exercise(rank: int, step: int) -> Exercise:
@@ -786,12 +791,7 @@ def position_exercise(rank: int, step: int) -> Exercise:
         order=shown,
     )
 
-    def judge(text: str) -> Feedback:
-        value = _read_number(text)
-        if value is None:
-            return _unread("lessons.read_number")
-        if value == answer:
-            return _right(why)
+    def wrong(text: str, value: int) -> Feedback:
         if not 1 <= value <= RANK_COUNT:
             return _wrong(text, message("lessons.position.off"))
         holds = rank_name(order[value - 1])
@@ -800,7 +800,7 @@ def position_exercise(rank: int, step: int) -> Exercise:
         )
 
     question = message("lessons.position.question", rank=rank_name(rank), step=step)
-    return Exercise(question, str(answer), why, judge)
+    return Exercise(question, str(answer), why, _judge_number(answer, why, wrong))
 
 
 def fits_exercise(position: State | Game) -> Exercise:
