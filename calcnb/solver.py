@@ -21,6 +21,14 @@ The table remembers, for each position, the largest budget it failed with, or th
 below it. When the root is proven, the position is lost, so proofs never depend on the costs,
 only on the rules below; the budgets only decide what is looked at first.
 
+Restarts. A search that follows one order can sink its whole budget under one early wrong
+turn. So the search runs in *attempts*: attempt ``a`` may visit ``RESTART_NODES * luby(a)``
+nodes (the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... is a restart schedule that is never far from
+the best fixed one), then starts again from the root with the heuristic's order perturbed by a
+seeded random tie-break, so the same position always gets the same search. Proofs found in one
+attempt stay in the table for the next (a lost position is lost whatever the order); the
+budgets positions failed with are kept only as "seen, not dead" and never cut a later attempt.
+
 Heuristic order and costs: foundation moves first, all at cost 0 (every way of sharing the
 cards between the foundations is tried within each iteration), best first the foundation
 whose following need is available soonest. Then the turned card goes on a waste in *reverse
@@ -89,6 +97,8 @@ dropped from ``Z``: a contradiction. Cards still in the stock are never in ``Z``
 from __future__ import annotations
 
 import gc
+import itertools
+import random
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -113,6 +123,8 @@ RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead"})
 ``dominance`` works on the marks ``forbid`` leaves, so it acts only when ``forbid`` is on too."""
 
 _INF = 1 << 30
+_PROVEN = 1 << 62  # in the transposition table: the position is lost
+_EPOCH = 1 << 10  # more than any budget an attempt reaches
 _WIN, _FAIL_EXACT, _FAIL_CUT = 0, 1, 2
 # internal move kinds on the search path
 _WASTE_TO_FOUNDATION, _STOCK_TO_FOUNDATION, _STOCK_TO_WASTE = 0, 1, 2
@@ -230,6 +242,24 @@ class _OutOfBudget(Exception):
     """The node or time budget ran out."""
 
 
+class _Restart(Exception):
+    """The current attempt used its share of nodes: start again from the root in another order."""
+
+
+RESTART_NODES = 2000
+"""Nodes in the shortest attempt; attempt ``a`` may use ``RESTART_NODES * luby(a)`` nodes."""
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    if (1 << k) - 1 == i:
+        return 1 << (k - 1)
+    return _luby(i - (1 << (k - 1)) + 1)
+
+
 def foundation_orders(ranks: int, foundations: int) -> tuple[tuple[int, ...], ...]:
     """The rank order of each foundation in a game with ``ranks`` ranks: foundation k builds k, 2k, ..."""
     return tuple(tuple(((j + 1) * step - 1) % ranks + 1 for j in range(ranks)) for step in range(1, foundations + 1))
@@ -244,6 +274,7 @@ def search_ranks(
     deadline: float | None = None,
     node_limit: int | None = None,
     rules: frozenset[str] = RULES,
+    restart_nodes: int | None = RESTART_NODES,
 ) -> tuple[str, list[tuple[int, int, int]], int]:
     """The search on ranks, for any number of ranks, foundations and wastes (small games test it).
 
@@ -251,6 +282,8 @@ def search_ranks(
     ``wastes``: ranks bottom first; ``stock``: ranks in turning order, the first one already
     turned or not (it makes no difference: turning is played at once). ``ranks`` must be a
     prime larger than the number of foundations so that every foundation visits every rank.
+    ``restart_nodes``: nodes in the shortest attempt before the search restarts from the root in
+    another order (None: one attempt, no restarts).
     Returns the outcome, the winning line as ``(kind, waste, foundation)`` triples (0-based;
     kind 0 waste to foundation, 1 stock to foundation, 2 stock to waste) and the nodes used.
     """
@@ -320,7 +353,8 @@ def search_ranks(
     # sv: stock index of the turned card, its forbid bits, nodes visited, cards on foundations
     sv = [0, 0, 0, sum(p)]
     path: list[tuple[int, int, int, int]] = []
-    table: dict[tuple, int] = {}
+    table: dict[tuple, int] = {}  # position -> _PROVEN (lost), or epoch + the largest budget it failed with
+    epoch = [0]  # grows by _EPOCH each attempt, so budgets stored by earlier attempts never cut
     FR = range(F)
     WR = range(W)
 
@@ -568,8 +602,8 @@ def search_ranks(
     def node(budget: int) -> int:
         sv[2] += 1
         nodes = sv[2]
-        if node_limit is not None and nodes > node_limit:
-            raise _OutOfBudget
+        if nodes > stop[0]:
+            raise _OutOfBudget if node_limit is not None and nodes > node_limit else _Restart
         if deadline is not None and nodes & 255 == 0 and time.perf_counter() > deadline:
             raise _OutOfBudget
         applied = 0
@@ -620,12 +654,12 @@ def search_ranks(
         key = (foundation_counts, marks, tuple(sorted(pile_codes) if use_symmetry else pile_codes))
         known = table.get(key)
         if known is not None:
-            if known == _INF:
+            if known == _PROVEN:
                 return _FAIL_EXACT
-            if known >= budget:
+            if known >= budget + epoch[0]:  # entries from earlier attempts are stale but mark the position not dead
                 return _FAIL_CUT
         if known is None and use_dead and dead():  # a position seen before was not dead
-            table[key] = _INF
+            table[key] = _PROVEN
             return _FAIL_EXACT
 
         # foundation moves, best first: the foundation whose next need is available soonest
@@ -652,6 +686,8 @@ def search_ranks(
                         if takers >> k & 1:
                             after = order[k][p[k] + 1] if p[k] + 1 < R else 0
                             pairs.append((soon(after) if after else -1, w, k))
+        if shuffle is not None:  # later attempts perturb the order to try other lines first
+            pairs = [(soonness + shuffle.random(), src, k) for soonness, src, k in pairs]
         pairs.sort()
 
         exact = True
@@ -696,6 +732,8 @@ def search_ranks(
                     need_top = urgency[pile[-1]]
                     score = (0, need_top - need_r) if need_top > need_r else (2, need_r - need_top)
                 scored.append((score, w))
+            if shuffle is not None:
+                scored = [((kind, gap + 3 * shuffle.random()), w) for (kind, gap), w in scored]
             scored.sort()
             cost = 1 if pairs else 0  # keeping a card off a foundation that wants it is a discrepancy
             for index, (_, w) in enumerate(scored):
@@ -713,23 +751,44 @@ def search_ranks(
                     exact = False
         for src, k in forbidden:
             set_forbid(src, k, False)
-        table[key] = _INF if exact else budget
+        table[key] = _PROVEN if exact else budget + epoch[0]
         return _FAIL_EXACT if exact else _FAIL_CUT
 
     outcome = UNKNOWN
-    budget = 0
+    shuffle = None  # the first attempt follows the heuristic exactly; later ones perturb its order
+    stop = [0]  # the node count that ends the current attempt (or the whole search)
     collecting = gc.isenabled()
     gc.disable()  # the table holds many small tuples; the cyclic collector would rescan them in vain
     try:
-        while True:
-            result = node(budget)
-            if result == _WIN:
-                outcome = WON
-                break
-            if result == _FAIL_EXACT:
-                outcome = LOST
-                break
-            budget += 1
+        for attempt in itertools.count(1):
+            if attempt > 1:
+                shuffle = random.Random(attempt)  # seeded: the same position always gets the same search
+                while path:  # back to the root
+                    undo()
+                sv[1] = 0
+                for w in WR:
+                    masks[w] = [0] * len(piles[w])
+                    codes[w] &= ~mark_bits
+                # proofs hold whatever the order; the budgets a position failed with belong to one attempt
+                epoch[0] += _EPOCH
+            limits = [] if restart_nodes is None else [sv[2] + restart_nodes * _luby(attempt)]
+            if node_limit is not None:
+                limits.append(node_limit)
+            stop[0] = min(limits, default=_PROVEN)
+            budget = 0
+            try:
+                while True:
+                    result = node(budget)
+                    if result == _WIN:
+                        outcome = WON
+                        break
+                    if result == _FAIL_EXACT:
+                        outcome = LOST
+                        break
+                    budget += 1
+            except _Restart:
+                continue
+            break
     except _OutOfBudget:
         pass
     finally:
@@ -739,4 +798,4 @@ def search_ranks(
     return outcome, line, sv[2]
 
 
-__all__ = ["LOST", "RULES", "UNKNOWN", "WON", "Solution", "foundation_orders", "search_ranks", "solve"]
+__all__ = ["LOST", "RESTART_NODES", "RULES", "UNKNOWN", "WON", "Solution", "foundation_orders", "search_ranks", "solve"]

@@ -24,7 +24,7 @@ import pytest
 from calcnb import Game, State, set_language
 from calcnb.deals import format_deal
 from calcnb.engine import Move
-from calcnb.solver import RULES, search_ranks, solve
+from calcnb.solver import RESTART_NODES, RULES, search_ranks, solve
 
 # ------------------------------------------------------------------ small games, exhaustively
 
@@ -162,14 +162,32 @@ def test_solver_agrees_with_exhaustive_search(truths, rules):
     Without the forbid rule the search repeats itself a lot, so partial sets run on the first 90 games.
     """
     count = len(SMALL_GAMES) if rules == RULES else 90
+    # restarts are for finding wins in big games; without forbid they would only slow these proofs down
+    restart_nodes = RESTART_NODES if rules == RULES else None
     for game, truth in zip(SMALL_GAMES[:count], truths[:count]):
         ranks, counts, piles, stock = game
-        outcome, line, _ = search_ranks(list(counts), [list(p) for p in piles], stock, ranks=ranks, rules=rules)
+        outcome, line, _ = search_ranks(
+            list(counts), [list(p) for p in piles], stock, ranks=ranks, rules=rules, restart_nodes=restart_nodes
+        )
         assert outcome == ("won" if truth else "lost"), (game, rules)
         if truth:
             assert replays_to_win(ranks, counts, piles, stock, line), (game, line)
         else:
             assert line == []
+
+
+def test_many_restarts_keep_the_verdicts(truths):
+    """Attempts of a few nodes each: going back to the root, clearing marks and the stale budgets stay sound."""
+    restarted = 0
+    for game, truth in zip(SMALL_GAMES, truths):
+        ranks, counts, piles, stock = game
+        args = (list(counts), [list(p) for p in piles], stock)
+        outcome, line, nodes = search_ranks(*args, ranks=ranks, restart_nodes=3)
+        assert outcome == ("won" if truth else "lost"), game
+        if truth:
+            assert replays_to_win(ranks, counts, piles, stock, line), (game, line)
+        restarted += nodes > 3
+    assert restarted > 50, "most games should need more than one attempt"
 
 
 def test_dead_rule_prunes_something():
