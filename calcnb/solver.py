@@ -250,6 +250,10 @@ RESTART_NODES = 2000
 """Nodes in the shortest attempt; attempt ``a`` may use ``RESTART_NODES * luby(a)`` nodes."""
 
 
+_PAIR_NOISE = 1.0  # later attempts add up to this to a foundation move's "how soon" (in cards)
+_PLACEMENT_NOISE = 3.0  # and up to this to a placement's gap in need, so near ties swap places
+
+
 def _luby(i: int) -> int:
     """The i-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
     k = 1
@@ -687,7 +691,7 @@ def search_ranks(
                             after = order[k][p[k] + 1] if p[k] + 1 < R else 0
                             pairs.append((soon(after) if after else -1, w, k))
         if shuffle is not None:  # later attempts perturb the order to try other lines first
-            pairs = [(soonness + shuffle.random(), src, k) for soonness, src, k in pairs]
+            pairs = [(soonness + _PAIR_NOISE * shuffle.random(), src, k) for soonness, src, k in pairs]
         pairs.sort()
 
         exact = True
@@ -733,7 +737,7 @@ def search_ranks(
                     score = (0, need_top - need_r) if need_top > need_r else (2, need_r - need_top)
                 scored.append((score, w))
             if shuffle is not None:
-                scored = [((kind, gap + 3 * shuffle.random()), w) for (kind, gap), w in scored]
+                scored = [((kind, gap + _PLACEMENT_NOISE * shuffle.random()), w) for (kind, gap), w in scored]
             scored.sort()
             cost = 1 if pairs else 0  # keeping a card off a foundation that wants it is a discrepancy
             for index, (_, w) in enumerate(scored):
