@@ -3,11 +3,14 @@
 Run: ``python benchmarks/bench_solver.py [--deals 200] [--start 0] [--budget 1.0] [--baseline-deals 20]``
 
 For seeds ``start .. start+deals-1`` it solves ``Game.new(seed)`` with ``budget`` seconds each and
-prints the share decided, the median time, and the counts won / lost / unknown. In the same run,
-on the first ``--baseline-deals`` seeds, it measures a baseline under the same budget: a plain
-depth-first search with a transposition table over the engine's own moves (every legal move in
-the documented order, states memoised), so the ratio of decided shares is on the same deals
-and the same machine load.
+prints the share decided, the median time, and the counts won / lost / unknown. In the same run
+it measures two baselines under the same budget:
+
+- the same search as one attempt, without restarts (``restart_nodes=None``), on every deal;
+- on the first ``--baseline-deals`` seeds, a plain depth-first search with a transposition table
+  over the engine's own moves (every legal move in the documented order, states memoised).
+
+So the ratios compare the same deals on the same machine load.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import time
 from collections import Counter
 
 from calcnb import Game, State
-from calcnb.solver import solve
+from calcnb.solver import RESTART_NODES, solve
 
 
 class _Timeout(Exception):
@@ -51,20 +54,13 @@ def plain_dfs(state: State, budget_seconds: float) -> str:
         return "unknown"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200, help="how many seeded deals (default 200)")
-    parser.add_argument("--start", type=int, default=0, help="first seed (default 0)")
-    parser.add_argument("--budget", type=float, default=1.0, help="seconds per deal (default 1.0)")
-    parser.add_argument("--baseline-deals", type=int, default=20, help="deals for the baseline (default 20)")
-    args = parser.parse_args()
-
-    seeds = range(args.start, args.start + args.deals)
+def run_solver(name: str, seeds: range, budget: float, restart_nodes: int | None) -> dict[int, str]:
+    """Solve each deal, check every win through the game, print the summary; returns the outcomes."""
     outcomes: dict[int, str] = {}
     times: list[float] = []
     started = time.perf_counter()
     for seed in seeds:
-        solution = solve(Game.new(seed), budget_seconds=args.budget)
+        solution = solve(Game.new(seed), budget_seconds=budget, restart_nodes=restart_nodes)
         outcomes[seed] = solution.outcome
         times.append(solution.seconds)
         if solution.outcome == "won":  # every reported win is checked through the game
@@ -74,11 +70,32 @@ def main() -> None:
     wall = time.perf_counter() - started
     counts = Counter(outcomes.values())
     decided = counts["won"] + counts["lost"]
-    last = args.start + args.deals - 1
-    print(f"solver: {args.deals} deals (seeds {args.start}..{last}), budget {args.budget:g} s each")
-    print(f"  decided within budget: {decided}/{args.deals} = {decided / args.deals:.1%}")
+    print(f"{name}:")
+    print(f"  decided within budget: {decided}/{len(seeds)} = {decided / len(seeds):.1%}")
     print(f"  won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}")
     print(f"  median time {statistics.median(times):.3f} s, mean {statistics.mean(times):.3f} s, total {wall:.1f} s")
+    unknown = [seed for seed, outcome in outcomes.items() if outcome == "unknown"]
+    if unknown:
+        print(f"  unknown: seeds {', '.join(map(str, unknown))}")
+    return outcomes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=200, help="how many seeded deals (default 200)")
+    parser.add_argument("--start", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--budget", type=float, default=1.0, help="seconds per deal (default 1.0)")
+    parser.add_argument("--baseline-deals", type=int, default=20, help="deals for the baseline (default 20)")
+    args = parser.parse_args()
+
+    seeds = range(args.start, args.start + args.deals)
+    last = args.start + args.deals - 1
+    print(f"{args.deals} deals (seeds {args.start}..{last}), budget {args.budget:g} s each")
+    outcomes = run_solver("solver (restarts, the default)", seeds, args.budget, RESTART_NODES)
+    decided = sum(outcome != "unknown" for outcome in outcomes.values())
+    single = run_solver("same search, one attempt (no restarts)", seeds, args.budget, None)
+    single_decided = sum(outcome != "unknown" for outcome in single.values())
+    print(f"  ratio of decided deals, restarts / one attempt: {decided / max(single_decided, 1):.2f}x")
 
     subset = list(seeds)[: args.baseline_deals]
     if subset:

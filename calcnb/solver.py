@@ -122,6 +122,9 @@ RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead"})
 """The pruning rules that can be switched off (for tests); ranks and turn-at-once are built in.
 ``dominance`` works on the marks ``forbid`` leaves, so it acts only when ``forbid`` is on too."""
 
+RESTART_NODES = 2000
+"""Nodes in the shortest attempt; attempt ``a`` may use ``RESTART_NODES * luby(a)`` nodes."""
+
 _INF = 1 << 30
 _PROVEN = 1 << 62  # in the transposition table: the position is lost
 _EPOCH = 1 << 10  # more than any budget an attempt reaches
@@ -177,12 +180,14 @@ def solve(
     *,
     budget_seconds: float | None = 1.0,
     budget_nodes: int | None = None,
+    restart_nodes: int | None = RESTART_NODES,
 ) -> Solution:
     """Decide the position: won (with a winning move list), proven lost, or unknown within the budget.
 
     Takes a :class:`Game` (its current position), a :class:`State`, or a deal code
     (``"A♣ 2♦ 3♥ 4♠ | 7♠ K♦ ..."``). ``budget_seconds`` and ``budget_nodes`` bound the
     search (None for no bound); the first to run out ends it with ``"unknown"``.
+    ``restart_nodes`` sets the shortest attempt between restarts (None: a single attempt).
 
     >>> solve(Game.new(6)).outcome
     'won'
@@ -201,6 +206,7 @@ def solve(
         stock=stock,
         deadline=deadline,
         node_limit=budget_nodes,
+        restart_nodes=restart_nodes,
     )
     moves = _engine_moves(state, path) if outcome == WON else ()
     return Solution(outcome, moves, nodes, time.perf_counter() - started)
@@ -244,10 +250,6 @@ class _OutOfBudget(Exception):
 
 class _Restart(Exception):
     """The current attempt used its share of nodes: start again from the root in another order."""
-
-
-RESTART_NODES = 2000
-"""Nodes in the shortest attempt; attempt ``a`` may use ``RESTART_NODES * luby(a)`` nodes."""
 
 
 _PAIR_NOISE = 1.0  # later attempts add up to this to a foundation move's "how soon" (in cards)
