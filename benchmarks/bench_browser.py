@@ -42,7 +42,7 @@ from playwright.sync_api import sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find the widgets' parts
 
-from browser.pages import MOVE_NAMES, PlayApp, Server, open_app, voila_on_a_copy  # noqa: E402
+from browser.pages import PlayApp, Server, live_move, open_app, voila_on_a_copy  # noqa: E402
 
 from calcnb.app import (  # noqa: E402
     CHROMIUM_ARGS,
@@ -168,24 +168,12 @@ def write_notebook(path: Path, *cells: str) -> None:
     nbformat.write(notebook, path)
 
 
-def choose(enabled: list[str], clicks: int) -> str:
-    """A foundation move when there is one, else Turn, else the turned card to the next waste in turn."""
-    moves = [name for name in enabled if name in MOVE_NAMES]
-    for name in moves:
-        if ">F" in name:
-            return name
-    if "T" in moves:
-        return "T"
-    wastes = [name for name in moves if name.startswith("S>W")]
-    return wastes[clicks % len(wastes)]
-
-
 def time_board_clicks(app: PlayApp, clicks: int, done: int) -> list[tuple[float, float]]:
     """Time ``clicks`` move clicks on a play board (``done`` clicks were played on it before)."""
     app.page.bring_to_front()  # a page in the background gets no animation frames
     times = []
     for number in range(done, done + clicks):
-        name = choose(app.enabled(), number)
+        name = live_move(app.enabled(), number)
         button = app.buttons[name].element_handle()
         times.append(tuple(app.page.evaluate(_TIME_IMAGE_CLICK, [button, app.image.element_handle()])))
     return times

@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find the widgets' parts
 
-from browser.pages import MOVE_NAMES, PlayApp, Server, StepperApp, voila_on_a_copy  # noqa: E402
+from browser.pages import PlayApp, Server, StepperApp, live_move, voila_on_a_copy  # noqa: E402
 
 from calcnb.app import (  # noqa: E402
     CHROMIUM_ARGS,
@@ -34,18 +34,6 @@ from calcnb.app import (  # noqa: E402
 
 DOCS = REPO / "docs"
 PLAY_CLICKS = 24  # enough for cards on the wastes and the foundations, early enough to be a live game
-
-
-def _choose(enabled: list[str], clicks: int) -> str:
-    """Build a foundation when possible, else turn, else spread the turned cards over the wastes."""
-    moves = [name for name in enabled if name in MOVE_NAMES]
-    for name in moves:
-        if ">F" in name:
-            return name
-    if "T" in moves:
-        return "T"
-    wastes = [name for name in moves if name.startswith("S>W")]
-    return wastes[clicks % len(wastes)]
 
 
 def save_small(png: bytes, path: Path) -> None:
@@ -58,7 +46,7 @@ def save_small(png: bytes, path: Path) -> None:
 def play_app_picture(page, server: Server) -> bytes:
     app = PlayApp(page, server, "04_play.ipynb")
     for clicks in range(PLAY_CLICKS):
-        app.click(_choose(app.enabled(), clicks))
+        app.click(live_move(app.enabled(), clicks))
     if "T" in app.enabled():
         app.click("T")  # a turned card waiting makes the marks of where it may go visible
     app.click("hint")

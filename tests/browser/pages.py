@@ -25,6 +25,19 @@ MOVE_NAMES = [move.text for move in ALL_MOVES]
 CONTROL_NAMES = ["undo", "redo", "hint", "new"]
 BOARD_BUTTONS = MOVE_NAMES + CONTROL_NAMES
 
+
+def live_move(enabled: list[str], clicks: int) -> str:
+    """A move that keeps a game going: a foundation move, else Turn, else the turned card to the wastes in turn."""
+    moves = [name for name in enabled if name in MOVE_NAMES]
+    for name in moves:
+        if ">F" in name:
+            return name
+    if "T" in moves:
+        return "T"
+    wastes = [name for name in moves if name.startswith("S>W")]
+    return wastes[clicks % len(wastes)]
+
+
 # The English descriptions the play widget gives its buttons, in BOARD_BUTTONS order.
 _FOUNDATION_TEXTS = [f"F{k} (+{k})" for k in range(1, 5)]
 EXPECTED_TEXTS = (
