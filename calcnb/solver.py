@@ -125,6 +125,7 @@ RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead"})
 RESTART_NODES = 2000
 """Nodes in the shortest attempt; attempt ``a`` may use ``RESTART_NODES * luby(a)`` nodes."""
 
+_TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 _INF = 1 << 30
 _PROVEN = 1 << 62  # in the transposition table: the position is lost
 _EPOCH = 1 << 10  # more than any budget an attempt reaches
@@ -197,7 +198,8 @@ def solve(
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
             raise ValueError(message("solver.bad_budget", name=name, value=value))
     started = time.perf_counter()
-    deadline = None if budget_seconds is None else started + budget_seconds
+    # the budget covers the whole call: stop searching early enough to free the search's table in time
+    deadline = None if budget_seconds is None else started + budget_seconds - min(_TEARDOWN, budget_seconds / 20)
     pending_first = state.pending is not None
     stock = ((state.pending.rank,) if pending_first else ()) + tuple(card.rank for card in state.stock)
     outcome, path, nodes = search_ranks(
@@ -798,6 +800,9 @@ def search_ranks(
     except _OutOfBudget:
         pass
     finally:
+        # free the table before the collector is back on: otherwise its first pass walks every entry
+        table.clear()
+        canonical_memo.clear()
         if collecting:
             gc.enable()
     line = [(kind, w, k) for kind, w, k, _ in path] if outcome == WON else []
