@@ -21,13 +21,14 @@ The table remembers, for each position, the largest budget it failed with, or th
 below it. When the root is proven, the position is lost, so proofs never depend on the costs,
 only on the rules below; the budgets only decide what is looked at first.
 
-Restarts. A search that follows one order can sink its whole budget under one early wrong
-turn. So the search runs in *attempts*: attempt ``a`` may visit ``RESTART_NODES * luby(a)``
-nodes (the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... is a restart schedule that is never far from
-the best fixed one), then starts again from the root with the heuristic's order perturbed by a
-seeded random tie-break, so the same position always gets the same search. Proofs found in one
-attempt stay in the table for the next (a lost position is lost whatever the order); the
-budgets positions failed with are kept only as "seen, not dead" and never cut a later attempt.
+Restarts. A search that follows one order can sink its whole budget under one early wrong turn.
+So the search runs in *attempts*: attempt ``a`` may visit ``RESTART_NODES * luby(a)`` nodes
+(the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... is a restart schedule within a logarithmic factor
+of the best fixed attempt length, which nobody knows in advance), then starts again from the
+root with the heuristic's order perturbed by a seeded random tie-break, so the same position
+always gets the same search. Proofs found in one attempt stay in the table for the next (a lost
+position is lost whatever the order); the budgets positions failed with are kept only as "seen,
+not dead" and never cut a later attempt.
 
 Heuristic order and costs: foundation moves first, all at cost 0 (every way of sharing the
 cards between the foundations is tried within each iteration), best first the foundation
@@ -128,7 +129,7 @@ RESTART_NODES = 2000
 _TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 _INF = 1 << 30
 _PROVEN = 1 << 62  # in the transposition table: the position is lost
-_EPOCH = 1 << 10  # more than any budget an attempt reaches
+_EPOCH = 1 << 20  # more than any budget an attempt reaches (each budget costs at least one node)
 _WIN, _FAIL_EXACT, _FAIL_CUT = 0, 1, 2
 # internal move kinds on the search path
 _WASTE_TO_FOUNDATION, _STOCK_TO_FOUNDATION, _STOCK_TO_WASTE = 0, 1, 2
