@@ -22,6 +22,7 @@ from collections import Counter
 
 from calcnb import Game, State
 from calcnb.solver import RESTART_NODES, solve
+from calcnb.studies import wilson_interval
 
 
 class _Timeout(Exception):
@@ -71,7 +72,8 @@ def run_solver(name: str, seeds: range, budget: float, restart_nodes: int | None
     counts = Counter(outcomes.values())
     decided = counts["won"] + counts["lost"]
     print(f"{name}:")
-    print(f"  decided within budget: {decided}/{len(seeds)} = {decided / len(seeds):.1%}")
+    low, high = wilson_interval(decided, len(seeds))
+    print(f"  decided within budget: {decided}/{len(seeds)} = {decided / len(seeds):.1%} (95% CI {low:.1%}–{high:.1%})")
     print(f"  won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}")
     print(f"  median time {statistics.median(times):.3f} s, mean {statistics.mean(times):.3f} s, total {wall:.1f} s")
     unknown = [seed for seed, outcome in outcomes.items() if outcome == "unknown"]

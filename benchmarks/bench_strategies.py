@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import random
 import statistics
 import sys
@@ -27,6 +26,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
 from calcnb.deals import deal
+from calcnb.solver import solve
 from calcnb.strategies import (
     FirstFit,
     KingsApart,
@@ -37,7 +37,7 @@ from calcnb.strategies import (
     hint,
     hint_player,
 )
-from calcnb.studies import study
+from calcnb.studies import study, wilson_interval
 
 
 def random_through_game(seed: int) -> int:
@@ -144,17 +144,15 @@ def wins_section(deals: int, mc_deals: int, mc_samples: int, executor: Executor 
 
 def solver_section(deals: int, budget: float, executor: Executor | str) -> None:
     print(f"== Solver: {deals} seeded deals, {budget:g} s budget each ==")
-    try:
-        solver = importlib.import_module("calcnb.solver")
-        solve = solver.solve
-    except (ImportError, AttributeError) as error:
-        print(f"  skipped: calcnb.solver.solve is not available yet ({error})")
-        return
     result = study(solve, range(deals), budget_seconds=budget, executor=executor, progress=False)
     decided_in_budget = sum(1 for row in result.rows if row.outcome != "unknown" and row.seconds <= budget)
     won, lost, unknown = result.count("won"), result.count("lost"), result.count("unknown")
     low, high = result.interval
-    print(f"  decided within {budget:g} s: {decided_in_budget}/{deals} = {100 * decided_in_budget / deals:.1f}%")
+    decided_low, decided_high = wilson_interval(decided_in_budget, deals)
+    print(
+        f"  decided within {budget:g} s: {decided_in_budget}/{deals} = {100 * decided_in_budget / deals:.1f}%"
+        f" (95% CI {100 * decided_low:.1f}–{100 * decided_high:.1f}%)"
+    )
     print(f"  median time: {1000 * result.median_seconds:.1f} ms")
     print(f"  won {won}, lost {lost}, unknown {unknown}")
     rate = f"{100 * result.win_rate:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
