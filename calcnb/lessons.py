@@ -640,13 +640,21 @@ def _wrong(answer: str, reason: str) -> Feedback:
     return Feedback(False, message("lessons.wrong", answer=answer, reason=reason))
 
 
-def _judge_number(answer: int, why: str, explain_wrong: Callable[[str, int], Feedback]) -> Callable[[str], Feedback]:
-    """A judge for a whole-number answer: unreadable text, the right number, or ``explain_wrong(text, value)``."""
+def _judge_number(
+    answer: int,
+    why: str,
+    explain_wrong: Callable[[str, int], Feedback],
+    *,
+    read: Callable[[str], int | None] = _read_number,
+    unreadable: str = "lessons.read_number",
+) -> Callable[[str], Feedback]:
+    """A judge for a whole-number answer (a rank, with ``read=_read_rank``): unreadable text,
+    the right number, or ``explain_wrong(text, value)``."""
 
     def judge(text: str) -> Feedback:
-        value = _read_number(text)
+        value = read(text)
         if value is None:
-            return _unread("lessons.read_number")
+            return _unread(unreadable)
         if value == answer:
             return _right(why)
         return explain_wrong(text, value)
@@ -718,14 +726,10 @@ def last_card_exercise(step: int) -> Exercise:
     answer = foundation_order(step)[-1]
     why = message("lessons.last.why", step=step, total=RANK_COUNT * step)
 
-    def judge(text: str) -> Feedback:
-        rank = _read_rank(text)
-        if rank is None:
-            return _unread("lessons.read_rank")
-        if rank == answer:
-            return _right(why)
+    def wrong(text: str, rank: int) -> Feedback:
         return _wrong(text, message("lessons.last.other", step=step))
 
+    judge = _judge_number(answer, why, wrong, read=_read_rank, unreadable="lessons.read_rank")
     return Exercise(message("lessons.last.question", step=step), _rank_with_value(answer), why, judge)
 
 

@@ -197,7 +197,13 @@ def test_clock_last_card_and_visits_exercises():
     zero = _answer(clock_exercise(26), "0")
     assert zero.correct is False and "no 0" in zero.text
     assert _answer(last_card_exercise(3), "K").correct is True
-    assert _answer(last_card_exercise(3), "3").correct is False
+    assert _answer(last_card_exercise(3), "13").correct is True  # a rank may be written as its number
+    wrong = _answer(last_card_exercise(3), "3")
+    assert wrong.correct is False
+    assert "13 × 3" in wrong.text
+    unreadable = _answer(last_card_exercise(3), "banana")
+    assert unreadable.correct is None
+    assert "A, 2 to 10, J, Q or K" in unreadable.text
     visits = visits_exercise(2, 12)
     assert _answer(visits, "6").correct is True
     assert "gcd(2, 12) = 2" in visits.why
