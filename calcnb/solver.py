@@ -115,17 +115,23 @@ from .engine import (
     State,
 )
 from .i18n import message, register
+from .relaxed import RelaxedGame, RelaxedOverLimit
 from .session import Game
 
 WON, LOST, UNKNOWN = "won", "lost", "unknown"
 
-RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead"})
+RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead", "relaxed"})
 """The pruning rules that can be switched off (for tests); ranks and turn-at-once are built in.
 ``dominance`` works on the marks ``forbid`` leaves, so it acts only when ``forbid`` is on too."""
 
 RESTART_NODES = 2000
 """Nodes in the shortest attempt; attempt ``a`` may use ``RESTART_NODES * luby(a)`` nodes."""
 
+RELAXED_LIMIT = 60
+"""States one relaxed search may expand; past it the position is marked hard instead of decided."""
+
+WITNESS_ORDER = 1
+_HARD_COST = 1  # the extra budget a hard position costs to enter
 _TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 _INF = 1 << 30
 _PROVEN = 1 << 62  # in the transposition table: the position is lost
@@ -284,6 +290,7 @@ def search_ranks(
     node_limit: int | None = None,
     rules: frozenset[str] = RULES,
     restart_nodes: int | None = RESTART_NODES,
+    relaxed_stock: int | None = None,
 ) -> tuple[str, list[tuple[int, int, int]], int]:
     """The search on ranks, for any number of ranks, foundations and wastes (small games test it).
 
@@ -292,7 +299,8 @@ def search_ranks(
     turned or not (it makes no difference: turning is played at once). ``ranks`` must be a
     prime larger than the number of foundations so that every foundation visits every rank.
     ``restart_nodes``: nodes in the shortest attempt before the search restarts from the root in
-    another order (None: one attempt, no restarts).
+    another order (None: one attempt, no restarts). ``relaxed_stock``: the ``relaxed`` rule checks
+    positions with at most this many cards left to turn (None: two thirds of a full stock).
     Returns the outcome, the winning line as ``(kind, waste, foundation)`` triples (0-based;
     kind 0 waste to foundation, 1 stock to foundation, 2 stock to waste) and the nodes used.
     """
@@ -324,6 +332,9 @@ def search_ranks(
     use_forbid = "forbid" in rules
     use_dead = "dead" in rules
     use_dominance = "dominance" in rules and use_forbid
+    use_relaxed = "relaxed" in rules
+    if relaxed_stock is None:
+        relaxed_stock = 2 * F * (R - 1) // 3
 
     p = list(foundations)
     piles = [list(w) for w in wastes]
@@ -398,6 +409,188 @@ def search_ranks(
                         soonest[r] = d
             urgency_memo[foundation_counts] = soonest
         return soonest
+
+    # the relaxed rule: a witness (a win of the relaxed game) per position on the path, carried down
+    card_shift = (max((len(w) for w in wastes), default=0) + len(stock) + 1).bit_length()
+    depth_mask = (1 << card_shift) - 1
+    done = [R] * F
+    relaxed = RelaxedGame(order, card_shift)
+    witnesses: list[tuple[int, object, list[int], list[float]]] = []  # (path length, last move, slots, times)
+    hard: set[tuple] = set()  # positions whose relaxed game was too big to decide: they cost more
+
+    def slots_of_line(events: list[tuple[int, int]]) -> tuple[list[int], list[float]]:
+        """A relaxed win as slots: ``slots[k * R + j]`` holds a waste card, -1 (a stock card) or -2 (filled).
+
+        ``times``: when each slot is filled in that win, an order that respects the foundations and the piles.
+        """
+        slots = [-2] * (F * R)
+        times = [0.0] * (F * R)
+        q = p[:]
+        for e, (card, k) in enumerate(events):
+            j = pos[k][piles[card >> card_shift][card & depth_mask]]
+            base = k * R
+            gap = j - q[k] + 1
+            for t in range(q[k], j):  # stock cards fill the places skipped, just before the card
+                slots[base + t] = -1
+                times[base + t] = 2 * e + (t - q[k] + 1) / gap
+            slots[base + j] = card
+            times[base + j] = 2 * e + 1
+            q[k] = j + 1
+        end = 2 * len(events) + 1
+        for k in FR:
+            for t in range(q[k], R):
+                slots[k * R + t] = -1
+                times[k * R + t] = end + t
+        return slots, times
+
+    def retime(slots: list[int]) -> list[float] | None:
+        """An order of the slots that respects the foundations and the piles, or None if there is none."""
+        q = p[:]
+        h = [len(pile) for pile in piles]
+        times = [0.0] * (F * R)
+        t = 0
+        progress = True
+        while progress:  # fill every slot whose card is free, until nothing moves
+            progress = False
+            for k in FR:
+                j = start = q[k]
+                base = k * R
+                while j < R:
+                    card = slots[base + j]
+                    if card >= 0:
+                        w = card >> card_shift
+                        if h[w] != (card & depth_mask) + 1:
+                            break
+                        h[w] -= 1
+                    times[base + j] = t
+                    t += 1
+                    j += 1
+                if j != start:
+                    q[k] = j
+                    progress = True
+        return times if q == done else None
+
+    def free_slot(r: int, q: list[int], slots: list[int], times: list[float], after: float, before: float) -> int:
+        """The latest stock slot of rank r filled between the two times, else the earliest (-1: none at all)."""
+        best = earliest = -1
+        for k in FR:
+            j = pos[k][r]
+            if j >= q[k] and slots[k * R + j] == -1:
+                s = k * R + j
+                if after < times[s] < before and (best < 0 or times[s] > times[best]):
+                    best = s
+                if earliest < 0 or times[s] < times[earliest]:
+                    earliest = s
+        return best if best >= 0 else -2 - earliest
+
+    def carry(slots: list[int], times: list[float], start: int) -> tuple[list[int], list[float]] | None:
+        """The witness of the position ``path[:start]`` made one of this position, or None.
+
+        Each move swaps cards between slots of the same rank: a card put on a waste takes a stock
+        slot filled before the card under it; a card sent to a foundation takes the slot that
+        foundation needs now, and whoever held it takes the card's old slot. When the old times no
+        longer fit, the slots are ordered again (``retime``); if no order exists, the carry fails.
+        """
+        moves = path[start:]
+        q = p[:]
+        h = [len(pile) for pile in piles]
+        i = sv[0]
+        for kind, w, k, _ in moves:  # back to the witness's position
+            if kind == _STOCK_TO_WASTE:
+                h[w] -= 1
+                i -= 1
+            else:
+                q[k] -= 1
+                if kind == _WASTE_TO_FOUNDATION:
+                    h[w] += 1
+                else:
+                    i -= 1
+        slots = slots[:]
+        stale = False  # the times no longer respect every pile
+        for kind, w, k, _ in moves:
+            if kind == _STOCK_TO_WASTE:
+                hw = h[w]
+                before = times[slots.index(w << card_shift | hw - 1)] if hw and not stale else _INF
+                s = free_slot(stock[i], q, slots, times, -1.0, before)
+                if s < 0:
+                    if s == -1:
+                        return None
+                    s = -2 - s
+                    stale = True
+                slots[s] = w << card_shift | hw
+                h[w] = hw + 1
+                i += 1
+            elif kind == _STOCK_TO_FOUNDATION:
+                s = k * R + q[k]
+                card = slots[s]
+                slots[s] = -2
+                if card >= 0:  # that waste card needs another slot of its rank
+                    wc, dc = card >> card_shift, card & depth_mask
+                    after = times[slots.index(card + 1)] if dc + 1 < h[wc] and not stale else -1.0
+                    before = times[slots.index(card - 1)] if dc and not stale else _INF
+                    s2 = free_slot(stock[i], q, slots, times, after, before)
+                    if s2 < 0:
+                        if s2 == -1:
+                            return None
+                        s2 = -2 - s2
+                        stale = True
+                    slots[s2] = card
+                q[k] += 1
+                i += 1
+            else:
+                hw = h[w] - 1
+                card = w << card_shift | hw
+                s = k * R + q[k]
+                holder = slots[s]
+                slots[s] = -2
+                h[w] = hw
+                if holder != card:
+                    s2 = slots.index(card)
+                    slots[s2] = holder
+                    if holder >= 0 and not stale:
+                        wc, dc = holder >> card_shift, holder & depth_mask
+                        t = times[s2]
+                        if (dc + 1 < h[wc] and times[slots.index(holder + 1)] >= t) or (
+                            dc and times[slots.index(holder - 1)] <= t
+                        ):
+                            stale = True
+                q[k] += 1
+        if stale:
+            times = retime(slots)
+            if times is None:
+                return None
+        return slots, times
+
+    def relaxed_lost(key: tuple) -> bool:
+        """The ``relaxed`` rule at a new position: True when its relaxed game is lost.
+
+        Also keeps a witness for the positions below, and marks the position hard when the
+        relaxed search ran past its limit.
+        """
+        plen = len(path)
+        while witnesses:
+            made_at, last_move = witnesses[-1][:2]
+            if made_at < plen and (not made_at or path[made_at - 1] is last_move):
+                break
+            witnesses.pop()  # made off the path to this position
+        witness = carry(witnesses[-1][2], witnesses[-1][3], witnesses[-1][0]) if witnesses else None
+        if witness is None:
+            hint = None
+            if witnesses:
+                _, _, old_slots, old_times = witnesses[-1]
+                hint = {
+                    card: (old_times[s], s // R, order[s // R][s % R]) for s, card in enumerate(old_slots) if card >= 0
+                }
+            try:
+                line = relaxed.search(p, piles, RELAXED_LIMIT, hint)
+            except RelaxedOverLimit:
+                hard.add(key)
+                return False
+            if line is None:
+                return True
+            witness = slots_of_line(line)
+        witnesses.append((plen, path[-1] if plen else None, *witness))
+        return False
 
     def dead() -> bool:
         """The fixpoint of the ``dead`` rule (see the module docstring); True means lost."""
@@ -667,9 +860,17 @@ def search_ranks(
                 return _FAIL_EXACT
             if known >= budget + epoch[0]:  # entries from earlier attempts are stale but mark the position not dead
                 return _FAIL_CUT
-        if known is None and use_dead and dead():  # a position seen before was not dead
+        budget_in = budget
+        if known is None and (  # a position seen before was not dead
+            (use_dead and dead()) or (use_relaxed and n - i <= relaxed_stock and relaxed_lost(key))
+        ):
             table[key] = _PROVEN
             return _FAIL_EXACT
+        if key in hard:  # a relaxed game too big to decide: the position looks lost, so it costs more
+            if budget < _HARD_COST:
+                table[key] = budget + epoch[0]
+                return _FAIL_CUT
+            budget -= _HARD_COST
 
         # foundation moves, best first: the foundation whose next need is available soonest
         pairs = []
@@ -727,6 +928,13 @@ def search_ranks(
             r = stock[i]
             urgency = urgencies(foundation_counts)
             need_r = urgency[r]
+            own = None  # this position's relaxed witness: placements it can carry come first
+            if use_relaxed and WITNESS_ORDER and witnesses:
+                made_at, last_move, own_slots, own_times = witnesses[-1]
+                if made_at == len(path) and (not made_at or path[made_at - 1] is last_move):
+                    own = own_slots
+                    stock_slots = [k * R + pos[k][r] for k in FR if pos[k][r] >= p[k]]
+                    stock_slots = [s for s in stock_slots if own_slots[s] == -1]
             scored = []
             seen = set()
             for w in WR:
@@ -736,13 +944,19 @@ def search_ranks(
                 seen.add(code)
                 pile = piles[w]
                 if not pile:
-                    score = (1, 0)
+                    score = (0, 1, 0)
                 else:
                     need_top = urgency[pile[-1]]
-                    score = (0, need_top - need_r) if need_top > need_r else (2, need_r - need_top)
+                    fits = 0
+                    if own is not None:
+                        before = own_times[own.index(w << card_shift | len(pile) - 1)]
+                        fits = 0 if any(own_times[s] < before for s in stock_slots) else 1
+                    score = (fits, 0, need_top - need_r) if need_top > need_r else (fits, 2, need_r - need_top)
                 scored.append((score, w))
             if shuffle is not None:
-                scored = [((kind, gap + _PLACEMENT_NOISE * shuffle.random()), w) for (kind, gap), w in scored]
+                scored = [
+                    ((fits, kind, gap + _PLACEMENT_NOISE * shuffle.random()), w) for (fits, kind, gap), w in scored
+                ]
             scored.sort()
             cost = 1 if pairs else 0  # keeping a card off a foundation that wants it is a discrepancy
             for index, (_, w) in enumerate(scored):
@@ -760,7 +974,7 @@ def search_ranks(
                     exact = False
         for src, k in forbidden:
             set_forbid(src, k, False)
-        table[key] = _PROVEN if exact else budget + epoch[0]
+        table[key] = _PROVEN if exact else budget_in + epoch[0]
         return _FAIL_EXACT if exact else _FAIL_CUT
 
     outcome = UNKNOWN
@@ -804,6 +1018,8 @@ def search_ranks(
         # free the table before the collector is back on: otherwise its first pass walks every entry
         table.clear()
         canonical_memo.clear()
+        relaxed.memory.clear()
+        hard.clear()
         if collecting:
             gc.enable()
     line = [(kind, w, k) for kind, w, k, _ in path] if outcome == WON else []

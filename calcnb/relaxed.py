@@ -1,0 +1,226 @@
+"""The relaxed game: Calculation with the whole stock at hand. The solver's test for lost positions.
+
+In the *relaxed game* the foundations and the waste piles are those of a position, but every card
+still in the stock may go to a foundation at any moment, as if the stock were spread face up.
+Nothing is ever put on a waste. A card of a waste may go to a foundation when it is on top and the
+foundation needs its rank, as in the real game.
+
+Why it matters (the argument :mod:`calcnb.solver` relies on): every winning line of the real game
+is a winning line of the relaxed game. Take the real line's foundation moves in order. A card that
+is on a waste now leaves its pile in the real line after every card above it, so it is on top in
+the relaxed game too. Every other card is in the stock now and may go whenever it is needed. So a
+position that is lost in the relaxed game is lost, and so is every position after it, whatever
+cards are turned and placed meanwhile (placing a card only adds a waste card, which can only make
+the relaxed game harder).
+
+Which copy of a rank fills which place does not matter for stock cards: they are interchangeable
+and always at hand. So the relaxed game is a question about the waste cards only: give each a
+*slot* (a foundation and a place in its order holding the card's rank) so that an order exists
+in which every foundation fills its slots one after the other and every waste card leaves before
+the cards under it. Stock cards fill the other slots.
+
+:class:`RelaxedGame` decides it with a depth-first search over "which waste top leaves next, and
+to which foundation". A foundation that needs a rank with no copy on a waste takes a stock copy at
+once (never harmful: a stock copy is always there). When a foundation needs a rank whose waste
+copies are all on top, one of them goes there next (a line that fills that place otherwise, with a
+stock copy or with the card later, can swap the cards' roles). The search remembers, for the whole
+solve, every relaxed state proven lost and, for states on a found line, the rest of that line.
+"""
+
+from __future__ import annotations
+
+_NO_HINT = (float("inf"), -1, 0)
+
+
+class RelaxedOverLimit(Exception):
+    """The relaxed search looked at more states than it was allowed."""
+
+
+class RelaxedGame:
+    """The relaxed game of one solve: its foundation orders and the memory of states decided so far.
+
+    ``order[k]`` lists the ranks foundation ``k`` builds, first to last. ``card_shift``: a waste
+    card is named ``w << card_shift | depth`` (its pile and its place from the bottom).
+    """
+
+    def __init__(self, order: tuple[tuple[int, ...], ...], card_shift: int) -> None:
+        self.order = order
+        self.ranks = len(order[0])
+        self.card_shift = card_shift
+        self.position = []  # position[k][r]: where foundation k takes rank r
+        for row in order:
+            where = [0] * (self.ranks + 1)
+            for j, r in enumerate(row):
+                where[r] = j
+            self.position.append(where)
+        self.rank_bits = self.ranks.bit_length()
+        # state (foundations, then each pile's contents as a number) -> False (lost) or
+        # (card, foundation, next state): the first move of a known way to win, then where it leads
+        self.memory: dict[tuple[int, ...], object] = {}
+
+    def search(
+        self,
+        foundations: list[int],
+        piles: list[list[int]],
+        limit: int,
+        hint: dict[int, tuple[float, int, int]] | None = None,
+    ) -> list[tuple[int, int]] | None:
+        """Decide the relaxed game: the waste moves of a win as ``(card, foundation)``, or None if lost.
+
+        ``limit``: the most states to expand (RelaxedOverLimit past it). ``hint``: card ->
+        (when, foundation, rank) from an earlier win of a similar position; the search tries the
+        cards in that order first.
+        """
+        order = self.order
+        position = self.position
+        memory = self.memory
+        shift = self.card_shift
+        R = self.ranks
+        FR = range(len(order))
+        WR = range(len(piles))
+        p = list(foundations)
+        h = [len(pile) for pile in piles]
+        copies = [0] * (R + 1)  # waste copies of each rank
+        for pile in piles:
+            for r in pile:
+                copies[r] += 1
+        demand = [0] * (R + 1)  # places on the foundations still to fill with each rank
+        for k in FR:
+            for j in range(p[k], R):
+                demand[order[k][j]] += 1
+        # prefix[w][t]: pile w's bottom t cards as one number (ranks are >= 1, so it also tells t)
+        prefix = []
+        for pile in piles:
+            codes = [0]
+            for r in pile:
+                codes.append(codes[-1] << self.rank_bits | r)
+            prefix.append(codes)
+        contents = [prefix[w][h[w]] for w in WR]
+        # what the hint says of each card when it is on top: (when, foundation), or the time of the
+        # first hinted card beneath it (just before it) and no foundation
+        hinted: list[list[tuple[float, int]]] = []
+        for w, pile in enumerate(piles):
+            row = []
+            below = _NO_HINT[0]
+            for depth, r in enumerate(pile):
+                entry = hint.get(w << shift | depth) if hint is not None else None
+                if entry is not None and entry[2] == r:
+                    row.append((entry[0], entry[1]))
+                    below = entry[0] - 0.5
+                else:
+                    row.append((below, -1))
+            hinted.append(row)
+        left = [sum(h), limit]
+        events: list[tuple[int, int]] = []  # the winning line, last move first
+        last = [None]  # the state that just won: the line goes on from there
+
+        def rec() -> bool:
+            advanced = []
+            for k in FR:  # a rank with no copy on a waste comes from the stock at once
+                o = order[k]
+                q = start = p[k]
+                while q < R and not copies[o[q]]:
+                    demand[o[q]] -= 1
+                    q += 1
+                if q != start:
+                    advanced.append((k, start))
+                    p[k] = q
+            try:
+                if not left[0]:
+                    last[0] = None
+                    return True
+                key = (*p, *contents)
+                known = memory.get(key)
+                if known is not None:
+                    if known is False:
+                        return False
+                    line = []
+                    link = known
+                    while link is not None:
+                        line.append(link[:2])
+                        link = memory[link[2]] if link[2] is not None else None
+                    line.reverse()
+                    events.extend(line)
+                    last[0] = key
+                    return True
+                left[1] -= 1
+                if left[1] < 0:
+                    raise RelaxedOverLimit
+                moves = None
+                tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
+                for k in FR:  # a needed rank whose waste copies are all on top: one of them goes now
+                    q = p[k]
+                    if q < R:
+                        r = order[k][q]
+                        if tops.count(r) == copies[r]:
+                            moves = [(k, w) for w in WR if tops[w] == r]
+                            break
+                if moves is None:
+                    scored = []
+                    for w in WR:
+                        hw = h[w]
+                        if not hw:
+                            continue
+                        r = tops[w]
+                        when, hinted_foundation = hinted[w][hw - 1]
+                        taken = False
+                        for k in FR:
+                            q = p[k]
+                            j = position[k][r]
+                            if j < q:
+                                continue
+                            o = order[k]
+                            for t in range(q, j):  # the places skipped are filled from the stock
+                                if demand[o[t]] <= copies[o[t]]:
+                                    break
+                            else:
+                                scored.append((when, k != hinted_foundation, j - q, k, w))
+                                taken = True
+                        if not taken and all(position[k][r] < p[k] for k in FR):
+                            memory[key] = False  # no foundation needs this card any more
+                            return False
+                    scored.sort()
+                    moves = [(k, w) for *_, k, w in scored]
+                for k, w in moves:
+                    hw = h[w] - 1
+                    r = piles[w][hw]
+                    q = p[k]
+                    j = position[k][r]
+                    o = order[k]
+                    for t in range(q, j + 1):
+                        demand[o[t]] -= 1
+                    copies[r] -= 1
+                    h[w] = hw
+                    contents[w] = prefix[w][hw]
+                    left[0] -= 1
+                    p[k] = j + 1
+                    won = rec()
+                    p[k] = q
+                    left[0] += 1
+                    h[w] = hw + 1
+                    contents[w] = prefix[w][hw + 1]
+                    copies[r] += 1
+                    for t in range(q, j + 1):
+                        demand[o[t]] += 1
+                    if won:
+                        card = w << shift | hw
+                        events.append((card, k))
+                        memory[key] = (card, k, last[0])
+                        last[0] = key
+                        return True
+                memory[key] = False
+                return False
+            finally:
+                for k, start in reversed(advanced):
+                    o = order[k]
+                    for t in range(start, p[k]):
+                        demand[o[t]] += 1
+                    p[k] = start
+
+        if not rec():
+            return None
+        events.reverse()
+        return events
+
+
+__all__ = ["RelaxedGame", "RelaxedOverLimit"]
