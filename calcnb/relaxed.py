@@ -9,9 +9,9 @@ Why it matters (the argument :mod:`calcnb.solver` relies on): every winning line
 is a winning line of the relaxed game. Take the real line's foundation moves in order. A card that
 is on a waste now leaves its pile in the real line after every card above it, so it is on top in
 the relaxed game too. Every other card is in the stock now and may go whenever it is needed. So a
-position that is lost in the relaxed game is lost, and so is every position after it, whatever
-cards are turned and placed meanwhile (placing a card only adds a waste card, which can only make
-the relaxed game harder).
+position that is lost in the relaxed game is lost, and so is every position after it: a move to a
+foundation is a move of the relaxed game too, and a card placed on a waste was a stock card that
+could have gone wherever the later line sends it.
 
 Which copy of a rank fills which place does not matter for stock cards: they are interchangeable
 and always at hand. So the relaxed game is a question about the waste cards only: give each a
@@ -21,10 +21,12 @@ the cards under it. Stock cards fill the other slots.
 
 :class:`RelaxedGame` decides it with a depth-first search over "which waste top leaves next, and
 to which foundation". A foundation that needs a rank with no copy on a waste takes a stock copy at
-once (never harmful: a stock copy is always there). When a foundation needs a rank whose waste
-copies are all on top, one of them goes there next (a line that fills that place otherwise, with a
-stock copy or with the card later, can swap the cards' roles). The search remembers, for the whole
-solve, every relaxed state proven lost and, for states on a found line, the rest of that line.
+once (a winning line fills that place with some stock copy, and nothing else can happen to that
+foundation first). When a foundation needs a rank whose waste copies are all on top, one of them
+goes there next: a winning line fills the place with one of those tops, which may as well go now
+(leaving earlier only uncovers the card beneath sooner), or with a stock copy, which may then take
+the place the top card had instead. The search remembers, for the whole solve, every relaxed state
+proven lost and, for the states on a line found, the rest of that line.
 """
 
 from __future__ import annotations

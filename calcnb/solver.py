@@ -93,6 +93,29 @@ of them is in ``Z``. The foundation taking ``x`` first received every rank it ne
 ``x``'s; each of those came from a copy off the foundations now, which left its place before
 ``x`` did, so for each such rank some copy is outside ``Z``. Then ``x`` would have been
 dropped from ``Z``: a contradiction. Cards still in the stock are never in ``Z``.
+
+``relaxed`` — the relaxed game of :mod:`calcnb.relaxed`, where the stock is at hand: any stock
+card may go to a foundation whenever it is needed. Every winning line of the real game is one of
+the relaxed game (its module docstring gives the argument), so a position whose relaxed game is
+lost is lost. Forbid marks are ignored there, which only makes the relaxed game easier. It is
+checked at new positions with at most ``relaxed_stock`` cards left to turn (by default two thirds
+of a full stock; earlier ones are seldom lost and slow to decide). Relaxed states proven lost are
+remembered for the whole solve, keyed by the foundations and the piles' contents, which fix the
+relaxed game entirely (its stock cards are the copies on neither).
+
+How the check stays cheap. A relaxed win is kept as a *witness*: which foundation place (slot)
+each waste card fills, with an order of the slots that respects the foundations and the piles.
+A child carries its parent's witness: a card put on a waste takes a slot its rank had from the
+stock, one filled before the card beneath it; a card sent to a foundation takes the slot that
+foundation needs now, and whatever held that slot takes the card's old one. If no order fits the
+new slots, a new relaxed search runs, guided by the old witness. A witness only ever says "not
+lost", so it decides how much work the check costs, never a verdict.
+
+Order from the witness. Placements the position's witness can carry are tried first: those
+where the card's rank has a stock slot filled before the card it would cover. A relaxed search that
+expands more than :data:`RELAXED_LIMIT` states leaves the position undecided; such a position
+looks lost, so it costs one more unit of budget to enter, in every later iteration and attempt.
+Both change only the order and the budgets, never what counts as proven.
 """
 
 from __future__ import annotations
@@ -130,7 +153,6 @@ RESTART_NODES = 2000
 RELAXED_LIMIT = 60
 """States one relaxed search may expand; past it the position is marked hard instead of decided."""
 
-WITNESS_ORDER = 1
 _HARD_COST = 1  # the extra budget a hard position costs to enter
 _TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 _INF = 1 << 30
@@ -872,6 +894,12 @@ def search_ranks(
                 return _FAIL_CUT
             budget -= _HARD_COST
 
+        own = None  # this position's relaxed witness, if it has one: placements it can carry come first
+        if witnesses:
+            made_at, last_move, own_slots, own_times = witnesses[-1]
+            if made_at == len(path) and (not made_at or path[made_at - 1] is last_move):
+                own = own_slots
+
         # foundation moves, best first: the foundation whose next need is available soonest
         pairs = []
         if tie is not None:
@@ -928,13 +956,9 @@ def search_ranks(
             r = stock[i]
             urgency = urgencies(foundation_counts)
             need_r = urgency[r]
-            own = None  # this position's relaxed witness: placements it can carry come first
-            if use_relaxed and WITNESS_ORDER and witnesses:
-                made_at, last_move, own_slots, own_times = witnesses[-1]
-                if made_at == len(path) and (not made_at or path[made_at - 1] is last_move):
-                    own = own_slots
-                    stock_slots = [k * R + pos[k][r] for k in FR if pos[k][r] >= p[k]]
-                    stock_slots = [s for s in stock_slots if own_slots[s] == -1]
+            if own is not None:  # placements the witness can carry come first
+                stock_slots = [k * R + pos[k][r] for k in FR if pos[k][r] >= p[k]]
+                stock_slots = [s for s in stock_slots if own[s] == -1]
             scored = []
             seen = set()
             for w in WR:
