@@ -7,6 +7,7 @@ prints the share decided, the median time, and the counts won / lost / unknown. 
 it measures two baselines under the same budget:
 
 - the same search as one attempt, without restarts (``restart_nodes=None``), on every deal;
+- the same search without the relaxed rule (``rules=RULES - {"relaxed"}``), on every deal;
 - on the first ``--baseline-deals`` seeds, a plain depth-first search with a transposition table
   over the engine's own moves (every legal move in the documented order, states memoised).
 
@@ -21,7 +22,7 @@ import time
 from collections import Counter
 
 from calcnb import Game, State
-from calcnb.solver import RESTART_NODES, solve
+from calcnb.solver import RESTART_NODES, RULES, solve
 from calcnb.studies import wilson_interval
 
 
@@ -55,13 +56,15 @@ def plain_dfs(state: State, budget_seconds: float) -> str:
         return "unknown"
 
 
-def run_solver(name: str, seeds: range, budget: float, restart_nodes: int | None) -> dict[int, str]:
+def run_solver(
+    name: str, seeds: range, budget: float, restart_nodes: int | None, rules: frozenset[str] = RULES
+) -> dict[int, str]:
     """Solve each deal, check every win through the game, print the summary; returns the outcomes."""
     outcomes: dict[int, str] = {}
     times: list[float] = []
     started = time.perf_counter()
     for seed in seeds:
-        solution = solve(Game.new(seed), budget_seconds=budget, restart_nodes=restart_nodes)
+        solution = solve(Game.new(seed), budget_seconds=budget, restart_nodes=restart_nodes, rules=rules)
         outcomes[seed] = solution.outcome
         times.append(solution.seconds)
         if solution.outcome == "won":  # every reported win is checked through the game
@@ -98,6 +101,11 @@ def main() -> None:
     single = run_solver("same search, one attempt (no restarts)", seeds, args.budget, None)
     single_decided = sum(outcome != "unknown" for outcome in single.values())
     print(f"  ratio of decided deals, restarts / one attempt: {decided / max(single_decided, 1):.2f}x")
+    unrelaxed = run_solver(
+        "same search without the relaxed rule", seeds, args.budget, RESTART_NODES, RULES - {"relaxed"}
+    )
+    unrelaxed_decided = sum(outcome != "unknown" for outcome in unrelaxed.values())
+    print(f"  ratio of decided deals, with / without the relaxed rule: {decided / max(unrelaxed_decided, 1):.2f}x")
 
     subset = list(seeds)[: args.baseline_deals]
     if subset:

@@ -167,6 +167,7 @@ register(
         "en": {
             "solver.bad_input": "solve() takes a Game, a State or a deal code (text); got {kind}",
             "solver.bad_budget": "{name} must be a positive number or None; got {value!r}",
+            "solver.bad_rules": "unknown solver rule: {unknown} (the rules are {known})",
             "solver.summary.won": "won in {moves} moves ({nodes} positions searched, {seconds:.2f} s)",
             "solver.summary.lost": "lost: no line wins ({nodes} positions searched, {seconds:.2f} s)",
             "solver.summary.unknown": "unknown: the budget ran out ({nodes} positions searched, {seconds:.2f} s)",
@@ -174,6 +175,7 @@ register(
         "pt": {
             "solver.bad_input": "solve() aceita um Game, um State ou o código de um jogo (texto); recebeu {kind}",
             "solver.bad_budget": "{name} deve ser um número positivo ou None; recebeu {value!r}",
+            "solver.bad_rules": "regra do solver desconhecida: {unknown} (as regras são {known})",
             "solver.summary.won": "ganho em {moves} jogadas ({nodes} posições examinadas, {seconds:.2f} s)",
             "solver.summary.lost": "perdido: nenhuma sequência ganha ({nodes} posições examinadas, {seconds:.2f} s)",
             "solver.summary.unknown": "desconhecido: o orçamento acabou ({nodes} posições examinadas, {seconds:.2f} s)",
@@ -211,6 +213,7 @@ def solve(
     budget_seconds: float | None = 1.0,
     budget_nodes: int | None = None,
     restart_nodes: int | None = RESTART_NODES,
+    rules: Iterable[str] = RULES,
 ) -> Solution:
     """Decide the position: won (with a winning move list), proven lost, or unknown within the budget.
 
@@ -218,6 +221,7 @@ def solve(
     (``"A♣ 2♦ 3♥ 4♠ | 7♠ K♦ ..."``). ``budget_seconds`` and ``budget_nodes`` bound the
     search (None for no bound); the first to run out ends it with ``"unknown"``.
     ``restart_nodes`` sets the shortest attempt between restarts (None: a single attempt).
+    ``rules``: the pruning rules of :data:`RULES` to use (all by default; fewer only to compare).
 
     >>> solve(Game.new(6)).outcome
     'won'
@@ -226,6 +230,11 @@ def solve(
     for name, value in (("budget_seconds", budget_seconds), ("budget_nodes", budget_nodes)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
             raise ValueError(message("solver.bad_budget", name=name, value=value))
+    rules = frozenset(rules)
+    if not rules <= RULES:
+        raise ValueError(
+            message("solver.bad_rules", unknown=", ".join(sorted(rules - RULES)), known=", ".join(sorted(RULES)))
+        )
     started = time.perf_counter()
     # the budget covers the whole call: stop searching early enough to free the search's table in time
     deadline = None if budget_seconds is None else started + budget_seconds - min(_TEARDOWN, budget_seconds / 20)
@@ -238,6 +247,7 @@ def solve(
         deadline=deadline,
         node_limit=budget_nodes,
         restart_nodes=restart_nodes,
+        rules=rules,
     )
     moves = _engine_moves(state, path) if outcome == WON else ()
     return Solution(outcome, moves, nodes, time.perf_counter() - started)

@@ -391,6 +391,26 @@ def test_bad_input_is_refused_clearly():
         solve(Game.new(1), budget_seconds=0)
     with pytest.raises(ValueError, match="budget_nodes"):
         solve(Game.new(1), budget_nodes=-5)
+    with pytest.raises(ValueError, match="unknown solver rule: telepathy"):
+        solve(Game.new(1), rules={"dead", "telepathy"})
+
+
+def test_solve_without_the_relaxed_rule_still_wins_and_the_rule_saves_nodes():
+    """The rules knob reaches the search: the same deal, with and without the relaxed rule."""
+    seeds = range(8)  # deals both searches decide in well under a second
+    with_rule = [solve(Game.new(seed), budget_seconds=None, budget_nodes=60_000) for seed in seeds]
+    without = [
+        solve(Game.new(seed), budget_seconds=None, budget_nodes=60_000, rules=RULES - {"relaxed"}) for seed in seeds
+    ]
+    for seed, solution in zip(seeds, without):
+        if solution.outcome == "won":
+            game = Game.new(seed)
+            game.play_many(solution.moves)
+            assert game.status == "won"
+    decided = sum(s.decided for s in with_rule)
+    assert decided >= sum(s.decided for s in without)
+    both = [(a.nodes, b.nodes) for a, b in zip(with_rule, without) if a.decided and b.decided]
+    assert sum(a for a, _ in both) < sum(b for _, b in both)
 
 
 def test_deal_code_round_trip_matches_seed():
