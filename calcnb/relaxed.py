@@ -116,6 +116,8 @@ class RelaxedGame:
         events: list[tuple[int, int]] = []  # the winning line, last move first
         last = [None]  # the state that just won: the line goes on from there
 
+        recurse: list = []
+
         def rec() -> bool:
             advanced = []
             for k in FR:  # a rank with no copy on a waste comes from the stock at once
@@ -196,7 +198,7 @@ class RelaxedGame:
                     contents[w] = prefix[w][hw]
                     left[0] -= 1
                     p[k] = j + 1
-                    won = rec()
+                    won = recurse[0]()
                     p[k] = q
                     left[0] += 1
                     h[w] = hw + 1
@@ -219,8 +221,14 @@ class RelaxedGame:
                         demand[o[t]] += 1
                     p[k] = start
 
-        if not rec():
-            return None
+        recurse.append(rec)
+        try:
+            if not rec():
+                return None
+        finally:
+            # rec calls itself through this list: emptying it breaks the cycle, so the search's lists are
+            # freed now rather than by the cyclic collector (which the solver keeps off while it searches)
+            recurse.clear()
         events.reverse()
         return events
 
