@@ -112,7 +112,8 @@ new slots, a new relaxed search runs, guided by the old witness. A witness only 
 lost", so it decides how much work the check costs, never a verdict.
 
 Order from the witness. Placements the position's witness can carry are tried first: those
-where the card's rank has a stock slot filled before the card it would cover. A relaxed search that
+where the card's rank has a stock slot filled before the card it would cover, the tightest fit
+first (the witness's own version of reverse order of need). A relaxed search that
 expands more than :data:`RELAXED_LIMIT` states leaves the position undecided; such a position
 looks lost, so it costs one more unit of budget to enter, in every later iteration and attempt.
 Both change only the order and the budgets, never what counts as proven.
@@ -984,7 +985,11 @@ def search_ranks(
                     fits = 0
                     if own is not None:
                         before = own_times[own.index(w << card_shift | len(pile) - 1)]
-                        fits = 0 if any(own_times[s] < before for s in stock_slots) else 1
+                        earlier = [own_times[s] for s in stock_slots if own_times[s] < before]
+                        fits = 0 if earlier else 1
+                        if earlier:  # the tightest fit first: the card leaves just before the one it covers
+                            scored.append(((0, 0, before - max(earlier)), w))
+                            continue
                     score = (fits, 0, need_top - need_r) if need_top > need_r else (fits, 2, need_r - need_top)
                 scored.append((score, w))
             if shuffle is not None:
