@@ -113,7 +113,9 @@ lost", so it decides how much work the check costs, never a verdict.
 
 Order from the witness. Placements the position's witness can carry are tried first: those
 where the card's rank has a stock slot filled before the card it would cover, the tightest fit
-first (the witness's own version of reverse order of need). A relaxed search that
+first (the witness's own version of reverse order of need); then an empty waste; then the other
+piles, the nearest miss first (the stock slot filled soonest after the card it would cover).
+A relaxed search that
 expands more than :data:`RELAXED_LIMIT` states leaves the position undecided; such a position
 looks lost, so it costs one more unit of budget to enter, in every later iteration and attempt.
 Both change only the order and the budgets, never what counts as proven.
@@ -989,6 +991,9 @@ def search_ranks(
                         fits = 0 if earlier else 1
                         if earlier:  # the tightest fit first: the card leaves just before the one it covers
                             scored.append(((0, 0, before - max(earlier)), w))
+                            continue
+                        if stock_slots:  # no fit: the nearest miss first
+                            scored.append(((1, 0, min(own_times[s] for s in stock_slots) - before), w))
                             continue
                     score = (fits, 0, need_top - need_r) if need_top > need_r else (fits, 2, need_r - need_top)
                 scored.append((score, w))
