@@ -35,8 +35,9 @@ cards between the foundations is tried within each iteration), best first the fo
 whose following need is available soonest. Then the turned card goes on a waste in *reverse
 order of need*: on the pile whose top is needed soonest after the card, else an empty pile,
 else the least harmful pile (its top needed latest). How soon a rank is needed is the fewest
-cards any foundation still needs before it. Placing the card on a waste while some foundation
-move was possible costs 1, and each placement after the first choice 1 more.
+cards any foundation still needs before it. Where the position has a relaxed witness (see the
+``relaxed`` rule), the witness orders the placements instead. Placing the card on a waste while
+some foundation move was possible costs 1, and each placement after the first choice 1 more.
 
 Sound rules (each tested against plain exhaustive search on small games in
 ``tests/test_solver.py``; the switches in :data:`RULES` turn them off one by one)
@@ -115,10 +116,10 @@ Order from the witness. Placements the position's witness can carry are tried fi
 where the card's rank has a stock slot filled before the card it would cover, the tightest fit
 first (the witness's own version of reverse order of need); then an empty waste; then the other
 piles, the nearest miss first (the stock slot filled soonest after the card it would cover).
-A relaxed search that
-expands more than :data:`RELAXED_LIMIT` states leaves the position undecided; such a position
-looks lost, so it costs one more unit of budget to enter, in every later iteration and attempt.
-Both change only the order and the budgets, never what counts as proven.
+A relaxed search that expands more than :data:`RELAXED_LIMIT` states leaves the position
+undecided; such a position looks lost, so it costs one more unit of budget to enter, in every
+later iteration and attempt. Both change only the order and the budgets, never what counts as
+proven.
 """
 
 from __future__ import annotations
@@ -980,22 +981,19 @@ def search_ranks(
                     continue
                 seen.add(code)
                 pile = piles[w]
+                # (fits the witness: 0 or 1, kind, gap), smallest first
                 if not pile:
                     score = (0, 1, 0)
-                else:
+                elif own is not None and stock_slots:
+                    before = own_times[own.index(w << card_shift | len(pile) - 1)]
+                    earlier = [own_times[s] for s in stock_slots if own_times[s] < before]
+                    if earlier:  # the tightest fit first: the card leaves just before the one it covers
+                        score = (0, 0, before - max(earlier))
+                    else:  # no fit: the nearest miss first
+                        score = (1, 0, min(own_times[s] for s in stock_slots) - before)
+                else:  # no witness: reverse order of need
                     need_top = urgency[pile[-1]]
-                    fits = 0
-                    if own is not None:
-                        before = own_times[own.index(w << card_shift | len(pile) - 1)]
-                        earlier = [own_times[s] for s in stock_slots if own_times[s] < before]
-                        fits = 0 if earlier else 1
-                        if earlier:  # the tightest fit first: the card leaves just before the one it covers
-                            scored.append(((0, 0, before - max(earlier)), w))
-                            continue
-                        if stock_slots:  # no fit: the nearest miss first
-                            scored.append(((1, 0, min(own_times[s] for s in stock_slots) - before), w))
-                            continue
-                    score = (fits, 0, need_top - need_r) if need_top > need_r else (fits, 2, need_r - need_top)
+                    score = (0, 0, need_top - need_r) if need_top > need_r else (0, 2, need_r - need_top)
                 scored.append((score, w))
             if shuffle is not None:
                 scored = [
