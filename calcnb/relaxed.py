@@ -31,7 +31,7 @@ proven lost and, for the states on a line found, the rest of that line.
 
 from __future__ import annotations
 
-_NO_HINT = (float("inf"), -1, 0)
+_UNHINTED = float("inf")  # when a card the hint says nothing of is tried: last
 
 
 class RelaxedOverLimit(Exception):
@@ -103,7 +103,7 @@ class RelaxedGame:
         hinted: list[list[tuple[float, int]]] = []
         for w, pile in enumerate(piles):
             row = []
-            below = _NO_HINT[0]
+            below = _UNHINTED
             for depth, r in enumerate(pile):
                 entry = hint.get(w << shift | depth) if hint is not None else None
                 if entry is not None and entry[2] == r:
