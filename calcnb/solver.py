@@ -344,12 +344,11 @@ def search_ranks(
     F = len(foundations)
     W = len(wastes)
     order = foundation_orders(R, F)
-    pos = []
-    for k in range(F):
-        row = [0] * (R + 1)
-        for j, r in enumerate(order[k]):
-            row[r] = j
-        pos.append(row)
+    # a waste card is named by its pile and depth: card = waste << card_shift | depth
+    card_shift = (max((len(w) for w in wastes), default=0) + len(stock) + 1).bit_length()
+    depth_mask = (1 << card_shift) - 1
+    relaxed = RelaxedGame(order, card_shift)
+    pos = relaxed.position  # pos[k][r]: where foundation k takes rank r
     # window[k][a][b]: the ranks at positions a..b of foundation k, as bits
     window = []
     for k in range(F):
@@ -447,10 +446,7 @@ def search_ranks(
         return soonest
 
     # the relaxed rule: a witness (a win of the relaxed game) per position on the path, carried down
-    card_shift = (max((len(w) for w in wastes), default=0) + len(stock) + 1).bit_length()
-    depth_mask = (1 << card_shift) - 1
     done = [R] * F
-    relaxed = RelaxedGame(order, card_shift)
     witnesses: list[tuple[int, object, list[int], list[float]]] = []  # (path length, last move, slots, times)
     hard: set[tuple] = set()  # positions whose relaxed game was too big to decide: they cost more
 
