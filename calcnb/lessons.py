@@ -21,20 +21,24 @@ from __future__ import annotations
 
 import html
 import math
+import time
+import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
 
 import ipywidgets as widgets
 
 from .cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, modular_inverse, next_rank, parse_cards, rank_name
 from .deals import SeededRandom
 from .engine import ALL_MOVES, STEPS, IllegalMove, InvalidMove, Move, State, render_text
-from .i18n import message, register
+from .i18n import get_language, message, register
+from .lesson_content import Attempt, Feedback
 from .session import Game
 
 __all__ = [
+    "Attempt",
     "Exercise",
     "Feedback",
+    "add_answer_listener",
     "answer_key",
     "attempt",
     "board_image",
@@ -58,6 +62,7 @@ __all__ = [
     "position_table",
     "position_text",
     "positions_check",
+    "remove_answer_listener",
     "replay_lines",
     "replay_script",
     "script_text",
@@ -526,11 +531,30 @@ def replay_script(game: Game) -> list:
 # ---------------------------------------------------------------- exercises
 
 
-class Feedback(NamedTuple):
-    """What a check says: ``correct`` is True, False, or None when the answer could not be read."""
+_listeners: list[Callable[[Attempt], object]] = []
 
-    correct: bool | None
-    text: str
+
+def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
+    """Call ``callback(attempt)`` with an :class:`~calcnb.lesson_content.Attempt` after every check of an exercise.
+
+    A listener that raises is ignored (with a warning): the student's feedback is shown first and never breaks.
+    """
+    if callback not in _listeners:
+        _listeners.append(callback)
+
+
+def remove_answer_listener(callback: Callable[[Attempt], object]) -> None:
+    """Stop calling ``callback``; a callback that was never added is ignored."""
+    if callback in _listeners:
+        _listeners.remove(callback)
+
+
+def _tell_listeners(attempt: Attempt) -> None:
+    for callback in list(_listeners):
+        try:
+            callback(attempt)
+        except Exception as error:  # a broken recorder must never break a student's exercise
+            warnings.warn(f"answer listener {callback!r} failed: {error!r}", RuntimeWarning, stacklevel=2)
 
 
 class Exercise(widgets.VBox):
@@ -542,7 +566,18 @@ class Exercise(widgets.VBox):
     ``check_button`` (or call :meth:`check`); the verdict appears in ``feedback``.
     """
 
-    def __init__(self, question: str, solution: str, why: str, judge: Callable[[str], Feedback]) -> None:
+    def __init__(
+        self,
+        question: str,
+        solution: str,
+        why: str,
+        judge: Callable[[str], Feedback],
+        *,
+        exercise_id: str = "",
+        variant: int | str = 0,
+    ) -> None:
+        self.exercise_id = exercise_id
+        self.variant = variant
         self.question = question
         self.solution = solution
         self.why = why
@@ -569,6 +604,18 @@ class Exercise(widgets.VBox):
         verdict = self._judge(answer.strip())
         self._show(verdict)
         self.last = verdict
+        misconception = verdict.misconception if verdict.correct is not None else "unreadable"
+        _tell_listeners(
+            Attempt(
+                self.exercise_id,
+                self.variant,
+                answer,
+                verdict.correct is True,
+                misconception,
+                get_language(),
+                time.time(),
+            )
+        )
         return verdict
 
     def reveal(self) -> str:

@@ -255,3 +255,34 @@ def test_lesson_messages_exist_in_both_languages():
     english = {key for key in catalogue("en") if key.startswith("lessons.")}
     portuguese = {key for key in catalogue("pt") if key.startswith("lessons.")}
     assert english and english == portuguese
+
+
+def test_every_check_tells_the_answer_listeners_and_a_failing_one_breaks_nothing():
+    from calcnb.lessons import add_answer_listener, remove_answer_listener
+
+    heard = []
+
+    def broken(attempt):
+        raise RuntimeError("the recorder is down")
+
+    exercise = next_card_exercise(12, 2)
+    exercise.exercise_id, exercise.variant = "next-card", 3
+    add_answer_listener(broken)
+    add_answer_listener(heard.append)
+    try:
+        with pytest.warns(RuntimeWarning, match="recorder is down"):
+            said = _answer(exercise, "banana")
+        assert said.correct is None and "A, 2 to 10" in exercise.feedback.value
+        with pytest.warns(RuntimeWarning):
+            _answer(exercise, "A")
+    finally:
+        remove_answer_listener(broken)
+        remove_answer_listener(heard.append)
+    assert "✓" in exercise.feedback.value
+    assert [(a.exercise_id, a.variant, a.answer, a.correct, a.misconception, a.language) for a in heard] == [
+        ("next-card", 3, "banana", False, "unreadable", "en"),
+        ("next-card", 3, "A", True, None, "en"),
+    ]
+    assert all(a.timestamp > 0 for a in heard)
+    _answer(exercise, "K")
+    assert len(heard) == 2  # removed listeners hear nothing more
