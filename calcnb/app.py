@@ -20,32 +20,64 @@ started the server. Voila runs only the notebook's own code (it does not
 execute code sent by the browser), but a visitor can use whatever the
 notebook's widgets do, and many visitors use memory and processor time. Use it
 on a trusted classroom network only. JupyterLab runs any code it is sent, so
-``lab`` keeps a token in its address.
+``lab`` keeps a token in its address; the token reaches the server through its
+environment (``JUPYTER_TOKEN``), never its command line, where any local user
+could read it with ``ps``.
+
+Kernels end with their page. A closed or reloaded tab asks Voila to shut its
+kernel down with a beacon that Voila itself refuses (403, no ``_xsrf``
+argument: voila-dashboards/voila issue 1458, still open). Rather than turning
+off the server's cross-site request check to let the beacon through, the
+server culls: a kernel that no page is connected to and that has been idle
+for :data:`CULL_IDLE_SECONDS` is shut down, checked every
+:data:`CULL_INTERVAL_SECONDS`, so no kernel outlives its visitor by more than
+their sum (50 s). A page that stays open keeps its kernel however long its
+visitor thinks (connected kernels are never culled), and a kernel still
+running a long computation is not culled either. The same settings serve any
+Jupyter server (see ``deploy/jupyterhub_config.py``).
+
+The pages fetch nothing from beyond the machine: Voila's "lab" page links the
+Font Awesome style sheets from a CDN, so the app uses the ``calcnb`` Voila
+template (``calcnb/share/voila/templates/calcnb``), the same page without
+those links; Voila's own bundle already serves Font Awesome from
+``/voila/static``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
+import html
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-from .i18n import message, register
+from .i18n import LANGUAGE_VARIABLE, LANGUAGES, message, register, set_language
 
 DEFAULT_APP_NOTEBOOK = "04_play.ipynb"
 DEFAULT_APP_PORT = 8866
 DEFAULT_LAB_PORT = 8888
 LOCALHOST = "127.0.0.1"
 ALL_INTERFACES = "0.0.0.0"
+PORT_RANGE = (0, 65535)  # 0: any free port, chosen when the server starts
+
+# Kernels nobody is connected to are shut down after this long idle, checked this often (see the module notes).
+CULL_IDLE_SECONDS = 40
+CULL_INTERVAL_SECONDS = 10
+
+# The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
+VOILA_TEMPLATE = "calcnb"
+JUPYTER_DATA_DIR = Path(__file__).resolve().parent / "share"
 
 # Debian's chromium, driven by playwright in the browser tests, screenshots and benchmark (never downloaded).
 CHROMIUM_PATH = "/usr/bin/chromium"
@@ -84,6 +116,11 @@ register(
             "app.no_start": "the server did not answer within {seconds:.0f} s",
             "app.what_app": "The classroom app ({name})",
             "app.what_lab": "JupyterLab ({name})",
+            "app.help.lang": "the language of everything the app shows: {choices} (default: {default})",
+            "app.bad_port": "{text!r} is not a port: give a whole number from 1 to 65535, or 0 for any free port",
+            "app.empty_host": "the host is empty: give an address such as 127.0.0.1 (this machine) or 0.0.0.0 (every network interface)",  # noqa: E501
+            "app.unknown_host": "{text!r} is not an address of this machine that can be listened on: {reason}",
+            "app.port_chosen": "Port {port} was free and is the one in use.",
         },
         "pt": {
             "app.description": "Serve os notebooks do calcnb: como aplicação de sala de aula com o código escondido (Voila), ou no JupyterLab.",  # noqa: E501
@@ -109,6 +146,11 @@ register(
             "app.no_start": "o servidor não respondeu em {seconds:.0f} s",
             "app.what_app": "A aplicação de sala de aula ({name})",
             "app.what_lab": "O JupyterLab ({name})",
+            "app.help.lang": "a língua de tudo o que a aplicação mostra: {choices} (por omissão: {default})",
+            "app.bad_port": "{text!r} não é uma porta: indique um número inteiro de 1 a 65535, ou 0 para qualquer porta livre",  # noqa: E501
+            "app.empty_host": "o endereço está vazio: indique um como 127.0.0.1 (esta máquina) ou 0.0.0.0 (todas as interfaces de rede)",  # noqa: E501
+            "app.unknown_host": "{text!r} não é um endereço desta máquina onde se possa escutar: {reason}",
+            "app.port_chosen": "A porta {port} estava livre e é a que está em uso.",
         },
     }
 )
@@ -126,29 +168,34 @@ def notebooks_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "notebooks"
 
 
-def resolve_target(path: str | os.PathLike | None, default_name: str | None = None) -> Path:
+def resolve_target(
+    path: str | os.PathLike | None, default_name: str | None = None, *, language: str | None = None
+) -> Path:
     """The notebook or folder to serve, as an absolute path.
 
     ``path`` may be absolute, relative to the current folder, or a name inside
     the notebooks folder (``02_wraparound.ipynb``). None means ``default_name``
-    in the notebooks folder, or the notebooks folder itself. Raises
+    in the notebooks folder, or the notebooks folder itself. With a
+    ``language`` other than English, a name inside the notebooks folder is
+    looked for first among that language's twins (``notebooks/pt/``). Raises
     :class:`AppError` saying what is missing.
     """
+    folders = [notebooks_dir()]
+    if language and language != "en":
+        folders.insert(0, notebooks_dir() / language)
     if path is None:
-        folder = notebooks_dir()
-        if not folder.is_dir():
-            raise AppError(message("app.no_notebooks_dir", path=folder))
-        target = folder / default_name if default_name else folder
-        if not target.exists():
-            raise AppError(message("app.not_found", path=target))
-        return target
+        if not folders[-1].is_dir():
+            raise AppError(message("app.no_notebooks_dir", path=folders[-1]))
+        for folder in folders:
+            target = folder / default_name if default_name else folder
+            if target.exists():
+                return target
+        raise AppError(message("app.not_found", path=target))
     candidate = Path(path).expanduser()
     if not candidate.exists() and not candidate.is_absolute():
-        # A bare name inside the notebooks folder, with or without its .ipynb.
-        for inside in (notebooks_dir() / candidate, notebooks_dir() / f"{candidate}.ipynb"):
-            if inside.exists():
-                candidate = inside
-                break
+        # A bare name inside the notebooks folder (the language's twin first), with or without its .ipynb.
+        inside = [folder / name for folder in folders for name in (candidate, f"{candidate}.ipynb")]
+        candidate = next((option for option in inside if option.exists()), candidate)
     if not candidate.exists():
         raise AppError(message("app.not_found", path=path))
     if candidate.is_file() and candidate.suffix != ".ipynb":
@@ -159,11 +206,22 @@ def resolve_target(path: str | os.PathLike | None, default_name: str | None = No
 # ------------------------------------------------------------ server commands
 
 
+def culling_options(section: str = "MappingKernelManager") -> list[str]:
+    """Command-line settings that shut down kernels no page is connected to (see the module notes)."""
+    return [
+        f"--{section}.cull_idle_timeout={CULL_IDLE_SECONDS}",
+        f"--{section}.cull_interval={CULL_INTERVAL_SECONDS}",
+        f"--{section}.cull_connected=False",
+        f"--{section}.cull_busy=False",
+    ]
+
+
 def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT) -> list[str]:
     """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
 
     The browser is never opened by Voila itself; :func:`serve` opens it once the
-    server answers. Voila hides code cells by default (``strip_sources``).
+    server answers. Voila hides code cells by default (``strip_sources``). Start
+    it with :func:`start_server`, which lets Voila find the ``calcnb`` template.
     """
     return [
         sys.executable,
@@ -175,6 +233,8 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         "--Voila.port_retries=0",  # the address we print must be the one in use
         "--no-browser",
         "--VoilaConfiguration.show_tracebacks=False",
+        f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
+        *culling_options(),
     ]
 
 
@@ -183,14 +243,16 @@ def lab_command(
     *,
     host: str = LOCALHOST,
     port: int = DEFAULT_LAB_PORT,
-    token: str = "",
+    token: str | None = None,
     allow_root: bool | None = None,
 ) -> list[str]:
     """The command line that runs JupyterLab on the folder ``root``.
 
-    ``token`` is the access token ('' disables it: only for local test servers).
-    ``allow_root`` defaults to whether this process runs as root (containers do;
-    Jupyter refuses root unless told).
+    The access token is never put on the command line (anyone on the machine can
+    read a command line): pass it in the server's environment, with
+    :func:`server_environment`. Only ``token=""`` (no token: local test servers)
+    is written here. ``allow_root`` defaults to whether this process runs as root
+    (containers do; Jupyter refuses root unless told).
     """
     if allow_root is None:
         allow_root = hasattr(os, "geteuid") and os.geteuid() == 0
@@ -203,11 +265,29 @@ def lab_command(
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         "--ServerApp.open_browser=False",
-        f"--IdentityProvider.token={token}",
     ]
+    if token == "":
+        command.append("--IdentityProvider.token=")
     if allow_root:
         command.append("--ServerApp.allow_root=True")
     return command
+
+
+def server_environment(*, language: str | None = None, token: str | None = None) -> dict[str, str]:
+    """The environment of a server: this one's, plus where the calcnb template is, the language and the token.
+
+    The server's kernels inherit it, so ``language`` (``CALCNB_LANG``) sets the
+    language of everything they show; ``token`` (``JUPYTER_TOKEN``) is readable
+    only by the server's own user (``/proc/PID/environ``), unlike a command line.
+    """
+    environment = dict(os.environ)
+    paths = [str(JUPYTER_DATA_DIR), *filter(None, environment.get("JUPYTER_PATH", "").split(os.pathsep))]
+    environment["JUPYTER_PATH"] = os.pathsep.join(dict.fromkeys(paths))
+    if language is not None:
+        environment[LANGUAGE_VARIABLE] = language
+    if token is not None:
+        environment["JUPYTER_TOKEN"] = token
+    return environment
 
 
 def free_port(host: str = LOCALHOST) -> int:
@@ -227,10 +307,28 @@ def port_is_free(host: str, port: int) -> bool:
         return True
 
 
-def start_server(command: Sequence[str], *, cwd: str | os.PathLike | None = None, log=None) -> subprocess.Popen:
+def _check_can_listen(host: str, port: int) -> None:
+    """AppError unless ``port`` can be listened on at ``host``: busy port, or an address not of this machine."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise AppError(message("app.port_busy", host=host, port=port)) from None
+            raise AppError(message("app.unknown_host", text=_quoted(host), reason=error.strerror or error)) from None
+
+
+def start_server(
+    command: Sequence[str],
+    *,
+    cwd: str | os.PathLike | None = None,
+    log=None,
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen:
     """Start a server command in a session of its own (a terminal's Ctrl-C does not reach it).
 
-    ``log`` is a file to receive its output (default: this process's terminal).
+    ``log`` is a file to receive its output (default: this process's terminal);
+    ``env`` its environment (default: :func:`server_environment`).
     """
     return subprocess.Popen(
         list(command),
@@ -239,6 +337,7 @@ def start_server(command: Sequence[str], *, cwd: str | os.PathLike | None = None
         stdout=log,
         stderr=subprocess.STDOUT if log is not None else None,
         start_new_session=True,
+        env=env if env is not None else server_environment(),
     )
 
 
@@ -301,15 +400,40 @@ def _network_address() -> str:
             return socket.gethostname()
 
 
+@contextlib.contextmanager
+def _browser_address(url: str) -> Iterator[str]:
+    """What to hand a web browser for ``url``: the address itself, or, when it carries a token, a page only
+    this user can read that forwards to it (a browser is started with its address on its command line)."""
+    if "token=" not in url:
+        yield url
+        return
+    descriptor, name = tempfile.mkstemp(prefix="calcnb-open-", suffix=".html")  # mode 0600
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as page:
+            page.write(f'<!DOCTYPE html><meta http-equiv="refresh" content="0;url={html.escape(url)}">\n')
+        yield Path(name).as_uri()
+    finally:
+        # The browser has read the page by the time the server stops.
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+
 def serve(
-    command: Sequence[str], *, host: str, port: int, path: str, what: str, open_browser: bool, token: str = ""
+    command: Sequence[str],
+    *,
+    host: str,
+    port: int,
+    path: str,
+    what: str,
+    open_browser: bool,
+    token: str = "",
+    env: dict[str, str] | None = None,
 ) -> int:
     """Run a server in the foreground: print its address, open a browser, stop it cleanly on Ctrl-C.
 
     Returns 0 after Ctrl-C (or SIGTERM), or the server's own exit code if it stops by itself.
     """
-    if not port_is_free(LOCALHOST if host == ALL_INTERFACES else host, port):
-        raise AppError(message("app.port_busy", host=host, port=port))
+    _check_can_listen(LOCALHOST if host == ALL_INTERFACES else host, port)
     query = f"?token={token}" if token else ""
     local_host = LOCALHOST if host == ALL_INTERFACES else host
     url = f"http://{local_host}:{port}{path}{query}"
@@ -321,16 +445,18 @@ def serve(
     previous = signal.signal(signal.SIGTERM, _terminate)
     # Started in the background by a shell, Python inherits SIGINT ignored; Ctrl-C must still stop us.
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    process = start_server(command)
+    process = start_server(command, env=env)
     try:
-        wait_until_serving(process, host, port)
-        print(message("app.serving", what=what, url=url), flush=True)
-        if host == ALL_INTERFACES:
-            print(message("app.serving_network", url=f"http://{_network_address()}:{port}{path}{query}"), flush=True)
-        print(message("app.stop_hint"), flush=True)
-        if open_browser:
-            webbrowser.open(url)
-        code = process.wait()
+        with _browser_address(url) as address:
+            wait_until_serving(process, host, port)
+            print(message("app.serving", what=what, url=url), flush=True)
+            if host == ALL_INTERFACES:
+                network_url = f"http://{_network_address()}:{port}{path}{query}"
+                print(message("app.serving_network", url=network_url), flush=True)
+            print(message("app.stop_hint"), flush=True)
+            if open_browser:
+                webbrowser.open(address)
+            code = process.wait()
         print(message("app.exited", code=code), file=sys.stderr, flush=True)
         return code or 1
     except KeyboardInterrupt:
@@ -350,66 +476,135 @@ def serve(
 # ------------------------------------------------------------ the command line
 
 
+def port_number(text: str) -> int:
+    """An argparse type: a port, 1 to 65535, or 0 for any free one (a clear message otherwise)."""
+    try:
+        port = int(text.strip())
+    except ValueError:
+        port = -1
+    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+        raise argparse.ArgumentTypeError(message("app.bad_port", text=_quoted(text)))
+    return port
+
+
+def host_address(text: str) -> str:
+    """An argparse type: an address to listen on, which must resolve (a clear message otherwise)."""
+    host = text.strip()
+    if not host:
+        raise argparse.ArgumentTypeError(message("app.empty_host"))
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise argparse.ArgumentTypeError(message("app.unknown_host", text=_quoted(host), reason=reason)) from None
+    return host
+
+
+def _quoted(text: str, limit: int = 80) -> str:
+    """At most ``limit`` characters of what was typed, for a message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _add_server_options(command: argparse.ArgumentParser, default_port: int) -> None:
+    """The options every serving subcommand takes: port, host, browser, language."""
+    command.add_argument(
+        "--port", type=port_number, default=default_port, help=message("app.help.port", default=default_port)
+    )
+    command.add_argument(
+        "--host", type=host_address, default=LOCALHOST, help=message("app.help.host", default=LOCALHOST)
+    )
+    command.add_argument("--no-browser", action="store_true", help=message("app.help.no_browser"))
+    command.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help=message("app.help.lang", choices=", ".join(LANGUAGES), default="en"),
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m calcnb`` argument parser."""
+    """The ``python -m calcnb`` argument parser: one subparser per command, each naming its runner (``run``)."""
     parser = argparse.ArgumentParser(
         prog="python -m calcnb",
         description=message("app.description"),
         epilog=message("app.epilog"),
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{app,lab}")
-    for name, default_port, help_key, path_key, epilog_key in (
-        ("app", DEFAULT_APP_PORT, "app.help.app", "app.help.app_notebook", "app.epilog"),
-        ("lab", DEFAULT_LAB_PORT, "app.help.lab", "app.help.lab_path", "app.epilog_lab"),
-    ):
-        command = commands.add_parser(
-            name, help=message(help_key), description=message(help_key), epilog=message(epilog_key)
-        )
-        command.add_argument("path", nargs="?", metavar="NOTEBOOK" if name == "app" else "PATH",
-                             help=message(path_key, default=DEFAULT_APP_NOTEBOOK))  # fmt: skip
-        command.add_argument(
-            "--port", type=int, default=default_port, help=message("app.help.port", default=default_port)
-        )
-        command.add_argument("--host", default=LOCALHOST, help=message("app.help.host", default=LOCALHOST))
-        command.add_argument("--no-browser", action="store_true", help=message("app.help.no_browser"))
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    app = commands.add_parser(
+        "app", help=message("app.help.app"), description=message("app.help.app"), epilog=message("app.epilog")
+    )
+    app.add_argument(
+        "path", nargs="?", metavar="NOTEBOOK", help=message("app.help.app_notebook", default=DEFAULT_APP_NOTEBOOK)
+    )
+    _add_server_options(app, DEFAULT_APP_PORT)
+    app.set_defaults(run=run_app)
+
+    lab = commands.add_parser(
+        "lab", help=message("app.help.lab"), description=message("app.help.lab"), epilog=message("app.epilog_lab")
+    )
+    lab.add_argument("path", nargs="?", metavar="PATH", help=message("app.help.lab_path"))
+    _add_server_options(lab, DEFAULT_LAB_PORT)
+    lab.set_defaults(run=run_lab)
     return parser
 
 
-def run_app(path: str | None, *, host: str, port: int, open_browser: bool) -> int:
-    """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden."""
-    target = resolve_target(path, DEFAULT_APP_NOTEBOOK)
+def _chosen_port(arguments: argparse.Namespace) -> int:
+    """The port to use: the one asked for, or, for ``--port 0``, a free one (said aloud)."""
+    if arguments.port:
+        return arguments.port
+    port = free_port(LOCALHOST if arguments.host == ALL_INTERFACES else arguments.host)
+    print(message("app.port_chosen", port=port), flush=True)
+    return port
+
+
+def run_app(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden.
+
+    With ``--lang pt`` the Portuguese twin (``notebooks/pt/NAME``) is served when
+    there is one, and the kernels run in Portuguese either way.
+    """
+    target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
+    port = _chosen_port(arguments)
     return serve(
-        voila_command(target, host=host, port=port),
-        host=host,
+        voila_command(target, host=arguments.host, port=port),
+        host=arguments.host,
         port=port,
         path="/",
         what=message("app.what_app", name=target.name),
-        open_browser=open_browser,
+        open_browser=not arguments.no_browser,
+        env=server_environment(language=arguments.lang),
     )
 
 
-def run_lab(path: str | None, *, host: str, port: int, open_browser: bool) -> int:
-    """``python -m calcnb lab``: JupyterLab on the notebooks folder (or the folder or notebook named)."""
-    target = resolve_target(path)
+def run_lab(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb lab``: JupyterLab on the notebooks folder (or the folder or notebook named).
+
+    The token goes to the server in its environment, never on its command line.
+    """
+    target = resolve_target(arguments.path, language=arguments.lang)
     root, page = (target.parent, f"/lab/tree/{quote(target.name)}") if target.is_file() else (target, "/lab")
     token = secrets.token_hex(16)
+    port = _chosen_port(arguments)
     return serve(
-        lab_command(root, host=host, port=port, token=token),
-        host=host,
+        lab_command(root, host=arguments.host, port=port),
+        host=arguments.host,
         port=port,
         path=page,
         what=message("app.what_lab", name=target.name),
-        open_browser=open_browser,
+        open_browser=not arguments.no_browser,
         token=token,
+        env=server_environment(language=arguments.lang, token=token),
     )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m calcnb``; returns the exit code."""
+    """Entry point of ``python -m calcnb``; returns the exit code (2 for a bad command line)."""
     arguments = build_parser().parse_args(argv)
-    runner = run_app if arguments.command == "app" else run_lab
+    if getattr(arguments, "lang", None):
+        set_language(arguments.lang)  # this command's own messages too
     try:
-        return runner(arguments.path, host=arguments.host, port=arguments.port, open_browser=not arguments.no_browser)
+        return arguments.run(arguments)
     except AppError as error:
         print(f"calcnb {arguments.command}: {error}", file=sys.stderr)
         return 2

@@ -9,10 +9,18 @@ strings next to it while the catalogue stays one lookup.
 
 from __future__ import annotations
 
+import os
+
 LANGUAGES = ("en", "pt")
 
+# The language a process starts in: ``CALCNB_LANG`` (``en`` or ``pt``) when set, so a server started with
+# ``python -m calcnb app --lang pt`` runs its kernels in Portuguese; anything else means English.
+LANGUAGE_VARIABLE = "CALCNB_LANG"
+
 _CATALOGUE: dict[str, dict[str, str]] = {"en": {}, "pt": {}}
-_current_language = "en"
+_current_language = os.environ.get(LANGUAGE_VARIABLE, "").strip().lower()
+if _current_language not in LANGUAGES:
+    _current_language = "en"
 
 
 def register(messages: dict[str, dict[str, str]]) -> None:

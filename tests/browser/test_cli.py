@@ -1,4 +1,5 @@
-"""``python -m calcnb app|lab``: the address printed, Ctrl-C stops the server and its kernels with no traceback."""
+"""``python -m calcnb app|lab``: the address printed, Ctrl-C stops the server and its kernels with no traceback,
+bad command lines refused with exit status 2, the lab's token kept off every command line, ``--lang``."""
 
 import signal
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from calcnb import app as app_module
 from calcnb.app import AppError, build_parser, free_port, notebooks_dir, resolve_target
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -78,6 +80,115 @@ def test_lab_prints_an_address_with_a_token_and_stops_on_sigterm(tmp_path):
             cli.kill()
     assert cli.returncode == 0, err[-2000:]
     assert "Traceback" not in err
+
+
+def test_the_lab_token_is_on_no_command_line_only_in_the_servers_environment(tmp_path):
+    port = free_port()
+    cli = _start_cli("lab", str(tmp_path), "--port", str(port))
+    try:
+        address = cli.stdout.readline().split()[-1]
+        token = address.split("token=")[1]
+        assert len(token) >= 32
+        processes = [psutil.Process(cli.pid), *psutil.Process(cli.pid).children(recursive=True)]
+        servers = [process for process in processes if "jupyterlab" in " ".join(process.cmdline())]
+        assert servers, [process.cmdline() for process in processes]
+        for process in processes:
+            assert token not in " ".join(process.cmdline())
+        # The server has it in its environment, which only its own user can read.
+        assert servers[0].environ().get("JUPYTER_TOKEN") == token
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}", timeout=30) as response:
+            assert response.status == 200
+        cli.send_signal(signal.SIGTERM)
+        cli.communicate(timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--port", "-1", "'-1' is not a port"),
+        ("--port", "70000", "'70000' is not a port"),
+        ("--port", "eighty", "'eighty' is not a port"),
+        ("--host", "", "the host is empty"),
+        ("--host", "no-such-host.invalid", "'no-such-host.invalid' is not an address"),
+        ("--host", "x" * 300, "is not an address"),
+    ],
+)
+@pytest.mark.parametrize("command", ["app", "lab"])
+def test_a_bad_port_or_host_is_refused_with_status_2_and_no_traceback(command, option, value, said):
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", command, option, value, "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert said in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "x" * 81 not in result.stderr  # at most 80 characters of the input are quoted
+
+
+def test_an_address_of_another_machine_is_refused_with_status_2():
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--no-browser"],  # TEST-NET-1: never ours
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "'192.0.2.1' is not an address of this machine" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_port_0_serves_on_a_free_port_and_says_which():
+    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", "0")
+    try:
+        chosen = cli.stdout.readline()
+        serving = cli.stdout.readline()
+        port = int(chosen.split()[1])
+        assert 0 < port <= 65535, chosen
+        assert f"http://127.0.0.1:{port}/" in serving, serving
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
+            assert response.status == 200
+        cli.send_signal(signal.SIGINT)
+        _out, err = cli.communicate(timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 0, err[-2000:]
+
+
+def test_lang_pt_runs_the_kernels_in_portuguese():
+    port = free_port()
+    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", "pt")
+    try:
+        first_line = cli.stdout.readline()
+        assert "está a correr em" in first_line, first_line  # the command itself speaks Portuguese
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
+            assert response.status == 200
+        kernels = _kernels_of(cli)
+        assert [kernel.environ().get("CALCNB_LANG") for kernel in kernels] == ["pt"]
+        cli.send_signal(signal.SIGINT)
+        cli.communicate(timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+
+
+def test_lang_pt_prefers_the_portuguese_twin_of_a_notebook(tmp_path, monkeypatch):
+    (tmp_path / "pt").mkdir()
+    for name in ("play.ipynb", "pt/play.ipynb", "rules.ipynb"):
+        (tmp_path / name).write_text("{}")
+    monkeypatch.setattr(app_module, "notebooks_dir", lambda: tmp_path)
+    assert resolve_target("play", language="pt") == tmp_path / "pt" / "play.ipynb"
+    assert resolve_target("play.ipynb", language="en") == tmp_path / "play.ipynb"
+    assert resolve_target("play") == tmp_path / "play.ipynb"
+    # No twin: the English notebook, whose kernel still runs in Portuguese.
+    assert resolve_target("rules", language="pt") == tmp_path / "rules.ipynb"
+    assert resolve_target(None, "play.ipynb", language="pt") == tmp_path / "pt" / "play.ipynb"
+    assert resolve_target(None, "rules.ipynb", language="pt") == tmp_path / "rules.ipynb"
 
 
 def test_a_missing_notebook_is_a_one_line_error():
