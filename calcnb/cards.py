@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from .errors import ASCII_SPACE, InvalidCard, ascii_upper, quote
 from .i18n import message
 
 RANK_COUNT = 13
@@ -29,6 +30,7 @@ _SUIT_ALIASES = {
     "♤": "♠",
 }
 _RANK_ALIASES = {name: rank for rank, name in enumerate(RANK_NAMES, start=1)} | {"T": 10}
+_LONGEST_CARD_TEXT = 64  # "10♦" and some spaces; longer text is refused before it is read
 
 
 def rank_name(rank: int) -> str:
@@ -58,11 +60,11 @@ class Card:
             except (KeyError, TypeError):
                 pass
         if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
-            raise ValueError(message("card.bad_rank", rank=rank))
+            raise InvalidCard(message("card.bad_rank", rank=quote(rank)))
         rank = int(rank)
-        symbol = _SUIT_ALIASES.get(suit.upper() if isinstance(suit, str) else suit)
+        symbol = _SUIT_ALIASES.get(ascii_upper(suit)) if isinstance(suit, str) else None
         if symbol is None:
-            raise ValueError(message("card.bad_suit", suit=suit))
+            raise InvalidCard(message("card.bad_suit", suit=quote(suit)))
         if (rank, symbol) in cls._interned:
             return cls._interned[rank, symbol]
         card = object.__new__(cls)
@@ -76,16 +78,20 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """Read ``A♠``, ``AS``, ``10♦``, ``10D``, ``TD`` or ``q♦`` (any case)."""
+        """Read ``A♠``, ``AS``, ``10♦``, ``10D``, ``TD`` or ``q♦``; :class:`InvalidCard` says why not.
+
+        Letters are read in either case, ASCII letters only (``as`` is A♠, ``Aſ`` is no card);
+        ASCII whitespace around the card is skipped.
+        """
         if isinstance(text, Card):
             return text
-        if not isinstance(text, str):
-            raise ValueError(message("card.bad", text=text))
-        cleaned = text.strip().upper()
+        if not isinstance(text, str) or len(text) > _LONGEST_CARD_TEXT:
+            raise InvalidCard(message("card.bad", text=quote(text)))
+        cleaned = ascii_upper(text.strip(ASCII_SPACE))
         rank = _RANK_ALIASES.get(cleaned[:-1])
         suit = _SUIT_ALIASES.get(cleaned[-1:]) if cleaned else None
         if rank is None or suit is None:
-            raise ValueError(message("card.bad", text=text))
+            raise InvalidCard(message("card.bad", text=quote(text)))
         return cls(rank, suit)
 
     @property
@@ -135,14 +141,17 @@ def full_deck() -> tuple[Card, ...]:
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, RANK_COUNT + 1) for suit in SUITS)
 
 
+_SEPARATORS = str.maketrans(dict.fromkeys(ASCII_SPACE + ",", " "))
+
+
 def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
-    """Cards from space-separated text (``"A♠ 10D"``) or from an iterable of cards or texts."""
+    """Cards from text separated by ASCII spaces or commas (``"A♠ 10D"``), or from an iterable of cards or texts."""
     if text_or_cards is None:
         return ()
     if isinstance(text_or_cards, Card):
         return (text_or_cards,)
     if isinstance(text_or_cards, str):
-        return tuple(Card.parse(token) for token in text_or_cards.replace(",", " ").split())
+        return tuple(Card.parse(token) for token in text_or_cards.translate(_SEPARATORS).split(" ") if token)
     return tuple(Card.parse(item) for item in text_or_cards)
 
 
@@ -198,6 +207,6 @@ def position_in_order(rank: int, step: int) -> int:
     7
     """
     if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
-        raise ValueError(message("card.bad_rank", rank=rank))
+        raise InvalidCard(message("card.bad_rank", rank=quote(rank)))
     _check_step(step, RANK_COUNT)
     return (rank * modular_inverse(step)) % RANK_COUNT or RANK_COUNT

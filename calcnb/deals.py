@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 
 from .cards import DECK, SUITS, Card, parse_cards, rank_name
 from .engine import State, check_each_card_once
+from .errors import MAX_DEAL_CHARS, MAX_SEED_CHARS, InvalidDeal, InvalidSeed, check_length, quote
 from .i18n import message
 
 STARTER_RANKS = (1, 2, 3, 4)
@@ -32,9 +33,7 @@ class SeededRandom:
     """Platform-independent random integers from a seed, by SHA-256 in counter mode."""
 
     def __init__(self, seed: Seed) -> None:
-        if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-            raise ValueError(f"a seed is a whole number or a string; got {seed!r}")
-        self._prefix = f"calcnb:{seed}:".encode()
+        self._prefix = f"calcnb:{check_seed(seed)}:".encode()
         self._counter = 0
         self._words: list[int] = []
 
@@ -58,6 +57,27 @@ class SeededRandom:
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def check_seed(seed: object) -> Seed:
+    """``seed`` unchanged, or :class:`InvalidSeed` unless it is a whole number or a text that
+    fits in :data:`~calcnb.errors.MAX_SEED_CHARS` characters (checked before it is read) and
+    can be written as UTF-8 (no lone surrogate)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, str)):
+        raise InvalidSeed(message("seed.bad", value=quote(seed)))
+    if isinstance(seed, int):
+        if seed.bit_length() > MAX_SEED_CHARS * 3.3:  # 3.32 bits a digit: too many digits to print
+            digits = int(seed.bit_length() * 0.30103) + 1
+            too_long = message("input.too_long", what=message("input.seed"), length=digits, limit=MAX_SEED_CHARS)
+            raise InvalidSeed(too_long)
+        check_length(str(seed), MAX_SEED_CHARS, "input.seed", InvalidSeed)
+        return seed
+    check_length(seed, MAX_SEED_CHARS, "input.seed", InvalidSeed)
+    try:
+        seed.encode()
+    except UnicodeEncodeError:
+        raise InvalidSeed(message("seed.unwritable", value=quote(seed))) from None
+    return seed
 
 
 def new_seed() -> int:
@@ -84,10 +104,10 @@ def deal(seed: Seed, starters: Sequence[Card | str] | str | None = None) -> tupl
 def check_starters(starters: Sequence[Card]) -> tuple[Card, ...]:
     """The starters unchanged, or ValueError unless they are an A, 2, 3 and 4 in that order."""
     if len(starters) != len(STARTER_RANKS):
-        raise ValueError(message("deal.starter_count", count=len(starters)))
+        raise InvalidDeal(message("deal.starter_count", count=len(starters)))
     for index, (card, rank) in enumerate(zip(starters, STARTER_RANKS), start=1):
         if card.rank != rank:
-            raise ValueError(message("deal.starter_rank", index=index, need=rank_name(rank), card=card))
+            raise InvalidDeal(message("deal.starter_rank", index=index, need=rank_name(rank), card=card))
     return tuple(starters)
 
 
@@ -98,9 +118,13 @@ def format_deal(starters: Sequence[Card], stock: Sequence[Card], *, ascii: bool 
 
 
 def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    """Starters and stock from a deal code; ValueError naming the fault when it is not a deal."""
+    """Starters and stock from a deal code; :class:`InvalidDeal` naming the fault when it is not a deal.
+
+    A code longer than :data:`~calcnb.errors.MAX_DEAL_CHARS` is refused before it is read.
+    """
+    check_length(code, MAX_DEAL_CHARS, "input.deal_code", InvalidDeal)
     if not isinstance(code, str) or "|" not in code:
-        raise ValueError(message("deal.no_bar", text=code))
+        raise InvalidDeal(message("deal.no_bar", text=quote(code)))
     starter_text, _, stock_text = code.partition("|")
     starters = check_starters(parse_cards(starter_text))
     stock = parse_cards(stock_text.replace("|", " "))
@@ -108,8 +132,8 @@ def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     if len(set(cards)) == len(cards) and len(stock) != STOCK_SIZE:
         # No card twice, so the count is the fault: say so, and name the cards left out.
         missing = " ".join(str(card) for card in DECK if card not in cards)
-        raise ValueError(message("deal.stock_count", count=len(stock)) + "; " + message("deal.missing", cards=missing))
-    check_each_card_once(cards)
+        raise InvalidDeal(message("deal.stock_count", count=len(stock)) + "; " + message("deal.missing", cards=missing))
+    check_each_card_once(cards, InvalidDeal)
     return starters, stock
 
 

@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
 from .cards import DECK, RANK_COUNT, Card, foundation_order, next_rank, parse_cards, rank_name
+from .errors import ASCII_SPACE, CalcnbError, InvalidPosition, ascii_upper, quote
 from .i18n import message
 
 FOUNDATIONS = 4
@@ -41,11 +42,11 @@ _NEED_BY_LENGTH = tuple((*foundation_order(step), 0) for step in STEPS)
 PLAYING, WON, LOST = "playing", "won", "lost"
 
 
-class InvalidMove(ValueError):
+class InvalidMove(CalcnbError):
     """Text that can never be a move, whatever the position (``W1>W2``, ``F1>W1``, ``X``)."""
 
 
-class IllegalMove(ValueError):
+class IllegalMove(CalcnbError):
     """A well-formed move that the rules forbid in this position; nothing was changed."""
 
     def __init__(self, move: Move, reason: str) -> None:
@@ -93,16 +94,19 @@ class Move:
 
     @classmethod
     def parse(cls, text: str | Move) -> Move:
-        """Read move notation (``t``, ``s>f2``, ``W3 > F2``); :class:`InvalidMove` says why not."""
+        """Read move notation (``t``, ``s>f2``, ``W3 > F2``); :class:`InvalidMove` says why not.
+
+        Letters in either case (ASCII only), ASCII digits and ASCII whitespace anywhere.
+        """
         if isinstance(text, Move):
             return text
-        if not isinstance(text, str):
-            raise InvalidMove(message("move.bad", text=text))
-        cleaned = "".join(text.split()).upper()
+        if not isinstance(text, str) or len(text) > _LONGEST_MOVE_TEXT:
+            raise InvalidMove(message("move.bad", text=quote(text)))
+        cleaned = ascii_upper(text.translate(_NO_SPACE))
         known = cls._by_text.get(cleaned)
         if known is not None:
             return known
-        raise InvalidMove(_why_not_a_move(text, cleaned))
+        raise InvalidMove(_why_not_a_move(quote(text), cleaned))
 
     @classmethod
     def all(cls) -> tuple[Move, ...]:
@@ -130,7 +134,13 @@ class Move:
         return self
 
 
+_LONGEST_MOVE_TEXT = 64  # "W3>F2" and some spaces; longer text is refused before it is read
+_NO_SPACE = str.maketrans(dict.fromkeys(ASCII_SPACE))
+_PILE_NUMBERS = {"W": tuple(map(str, range(1, WASTES + 1))), "F": tuple(map(str, range(1, FOUNDATIONS + 1)))}
+
+
 def _why_not_a_move(text: str, cleaned: str) -> str:
+    """The reason ``cleaned`` (upper-cased, spaces gone) is no move; ``text`` is the input, quoted."""
     parts = cleaned.split(">")
     if len(parts) != 2 or not parts[0] or not parts[1]:
         return message("move.bad", text=text)
@@ -145,8 +155,7 @@ def _why_not_a_move(text: str, cleaned: str) -> str:
     if source[0] == "W" and target[0] == "W":
         return message("move.waste_to_waste", text=text)
     for pile in (source, target):
-        number = pile[1:]
-        if pile[0] in ("W", "F") and not (number.isdigit() and 1 <= int(number) <= 4):
+        if pile[0] in ("W", "F") and pile[1:] not in _PILE_NUMBERS[pile[0]]:
             return message("move.bad_waste" if pile[0] == "W" else "move.bad_foundation", text=text)
     return message("move.bad", text=text)
 
@@ -219,27 +228,27 @@ class State(NamedTuple):
         Refused with a ValueError saying why unless the 52 cards appear exactly
         once each and every foundation is a start of its order.
         """
-        foundation_piles = tuple(parse_cards(pile) for pile in foundations)
-        waste_piles = tuple(parse_cards(pile) for pile in wastes)
+        foundation_piles = _read_piles(foundations, "foundation")
+        waste_piles = _read_piles(wastes, "waste")
         if len(foundation_piles) != FOUNDATIONS:
-            raise ValueError(message("position.piles", what="foundations", count=len(foundation_piles)))
+            raise InvalidPosition(message("position.piles", what="foundations", count=len(foundation_piles)))
         if len(waste_piles) != WASTES:
-            raise ValueError(message("position.piles", what="wastes", count=len(waste_piles)))
-        stock_cards = parse_cards(stock)
+            raise InvalidPosition(message("position.piles", what="wastes", count=len(waste_piles)))
+        stock_cards = _read_pile(stock, "stock")
         pending_card = None if pending is None else Card.parse(pending)
         for number, pile in enumerate(foundation_piles, start=1):
             if not pile:
-                raise ValueError(message("position.empty_foundation", foundation=number, need=_rank_text(number)))
+                raise InvalidPosition(message("position.empty_foundation", foundation=number, need=_rank_text(number)))
             if pile[0].rank != number:
-                raise ValueError(
+                raise InvalidPosition(
                     message("position.foundation_start", foundation=number, need=_rank_text(number), card=pile[0])
                 )
             if len(pile) > RANK_COUNT:
-                raise ValueError(message("position.foundation_full", foundation=number, card=pile[RANK_COUNT]))
+                raise InvalidPosition(message("position.foundation_full", foundation=number, card=pile[RANK_COUNT]))
             for below, card in itertools.pairwise(pile):
                 need = next_rank(below.rank, number)
                 if card.rank != need:
-                    raise ValueError(
+                    raise InvalidPosition(
                         message(
                             "position.foundation_order",
                             foundation=number,
@@ -444,6 +453,24 @@ class State(NamedTuple):
         return import_module("calcnb.board").to_png(self)
 
 
+def _read_pile(pile: object, kind: str, number: int | None = None) -> tuple[Card, ...]:
+    """The cards of one pile (text or an iterable of cards); :class:`InvalidPosition` naming it if not cards.
+
+    ``kind`` names the pile: ``"stock"``, or ``"foundation"`` or ``"waste"`` with its ``number``.
+    """
+    if pile is not None and not isinstance(pile, (str, Card, Iterable)):
+        name = message(f"position.pile_{kind}", number=number)
+        raise InvalidPosition(message("position.not_pile", pile=name, value=quote(pile)))
+    return parse_cards(pile)
+
+
+def _read_piles(piles: object, kind: str) -> tuple[tuple[Card, ...], ...]:
+    """The piles of ``kind`` (``"foundation"`` or ``"waste"``), each read by :func:`_read_pile`."""
+    if isinstance(piles, (str, Card)) or not isinstance(piles, Iterable):
+        raise InvalidPosition(message("position.not_pile", pile=message(f"position.pile_{kind}s"), value=quote(piles)))
+    return tuple(_read_pile(pile, kind, number) for number, pile in enumerate(piles, 1))
+
+
 def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: int) -> str:
     """The arithmetic of ``card`` going onto ``foundation`` (number 1..4), e.g. ``12 + 2 = 14, and 14 wraps``."""
     top = foundation[-1]
@@ -460,16 +487,16 @@ def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: in
     return sentence
 
 
-def check_each_card_once(cards: Iterable[Card]) -> None:
-    """ValueError naming the first duplicate or the missing cards unless ``cards`` is the whole pack once."""
+def check_each_card_once(cards: Iterable[Card], error: type[InvalidPosition] = InvalidPosition) -> None:
+    """``error`` naming the first duplicate or the missing cards unless ``cards`` is the whole pack once."""
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise ValueError(message("deal.duplicate", card=card))
+            raise error(message("deal.duplicate", card=card))
         seen.add(card)
     missing = [card for card in DECK if card not in seen]
     if missing:
-        raise ValueError(message("deal.missing", cards=" ".join(map(str, missing))))
+        raise error(message("deal.missing", cards=" ".join(map(str, missing))))
 
 
 def render_text(state: State, *, hints: bool = True) -> str:

@@ -16,8 +16,9 @@ import json
 from collections.abc import Iterable, Sequence
 
 from .cards import Card, parse_cards
-from .deals import Seed, deal, format_deal, new_seed, parse_deal
+from .deals import Seed, check_seed, deal, format_deal, new_seed, parse_deal
 from .engine import IllegalMove, InvalidMove, Move, State, render_text
+from .errors import MAX_SAVE_CHARS, CalcnbError, InvalidSave, check_length, quote
 from .i18n import message
 
 SAVE_FORMAT = "calcnb-save"
@@ -237,45 +238,57 @@ class Game:
     def from_json(cls, text: str) -> Game:
         """A game from :meth:`to_json` text, every move replayed through the rules.
 
-        Raises ValueError naming what is wrong (not JSON, a missing field, a bad
-        deal, or the first move that cannot be played).
+        Raises :class:`~calcnb.errors.InvalidSave` naming what is wrong (not JSON, a missing
+        field, a bad deal, a seed that does not deal the saved deal, or the first move that
+        cannot be played). A text over :data:`~calcnb.errors.MAX_SAVE_CHARS` is refused unread.
         """
+        check_length(text, MAX_SAVE_CHARS, "input.save", InvalidSave)
         try:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as error:  # RecursionError: absurdly deep nesting
-            raise ValueError(message("save.bad_json", detail=error)) from None
+            raise InvalidSave(message("save.bad_json", detail=error)) from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise ValueError(message("save.bad_field", detail=f"'format' must be {SAVE_FORMAT!r}"))
+            raise InvalidSave(message("save.bad_field", detail=f"'format' must be {SAVE_FORMAT!r}"))
         if data.get("version") != SAVE_VERSION:
-            raise ValueError(message("save.version", version=data.get("version"), supported=SAVE_VERSION))
+            raise InvalidSave(message("save.version", version=quote(data.get("version")), supported=SAVE_VERSION))
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise ValueError(message("save.bad_field", detail="'moves' must be a list of moves"))
-        if "deal" in data:
-            game = cls.from_deal(data["deal"])
-            seed = data.get("seed")
-            if seed is not None and isinstance(seed, (int, str)) and not isinstance(seed, bool):
-                game.seed = seed
-        elif isinstance(data.get("position"), dict):
-            position = data["position"]
-            try:
-                game = cls.from_position(
-                    foundations=position["foundations"],
-                    wastes=position["wastes"],
-                    stock=position["stock"],
-                    pending=position["pending"],
-                )
-            except (KeyError, TypeError) as error:
-                raise ValueError(message("save.bad_field", detail=f"bad position: {error}")) from None
-        else:
-            raise ValueError(message("save.bad_field", detail="it has neither 'deal' nor 'position'"))
+            raise InvalidSave(message("save.bad_field", detail="'moves' must be a list of moves"))
+        game = cls._start_of_save(data)
         for number, move in enumerate(moves, start=1):
             try:
                 game.play(move)
             except (InvalidMove, IllegalMove) as error:
                 reason = error.reason if isinstance(error, IllegalMove) else str(error)
-                raise ValueError(message("save.bad_move", number=number, move=move, reason=reason)) from None
+                raise InvalidSave(message("save.bad_move", number=number, move=quote(move), reason=reason)) from None
         return game
+
+    @classmethod
+    def _start_of_save(cls, data: dict) -> Game:
+        """The game a save's ``deal`` (checked against its ``seed``) or ``position`` begins."""
+        if "deal" in data:
+            try:
+                game = cls.from_deal(data["deal"])
+            except CalcnbError as error:
+                raise InvalidSave(message("save.bad_deal", reason=error)) from None
+            if data.get("seed") is not None:
+                game.seed = _seed_of_save(data["seed"], game.deal_code)
+            return game
+        if not isinstance(data.get("position"), dict):
+            raise InvalidSave(message("save.bad_field", detail="it has neither 'deal' nor 'position'"))
+        position = data["position"]
+        missing = [key for key in ("foundations", "wastes", "stock", "pending") if key not in position]
+        if missing:
+            raise InvalidSave(message("save.bad_field", detail=f"the position has no {missing[0]!r}"))
+        try:
+            return cls.from_position(
+                foundations=position["foundations"],
+                wastes=position["wastes"],
+                stock=position["stock"],
+                pending=position["pending"],
+            )
+        except CalcnbError as error:
+            raise InvalidSave(message("save.bad_position", reason=error)) from None
 
     # ------------------------------------------------------------ display
 
@@ -293,6 +306,22 @@ class Game:
         if self.deal_code is None:
             where = "from_position"
         return f"<Game {where} moves={len(self._history)} score={self.score} status={self.status}>"
+
+
+def _seed_of_save(seed: object, deal_code: str) -> Seed:
+    """A save's seed, or :class:`InvalidSave` naming the first card where the deal it deals differs."""
+    try:
+        check_seed(seed)
+    except CalcnbError as error:
+        raise InvalidSave(message("save.bad_seed", reason=error)) from None
+    saved_starters, saved_stock = parse_deal(deal_code)
+    starters, stock = deal(seed)
+    if starters != saved_starters:  # a game dealt with chosen starters shuffles the rest from the same seed
+        starters, stock = deal(seed, saved_starters)
+    for index, (saved, dealt) in enumerate(zip(saved_stock, stock), start=1):
+        if saved != dealt:
+            raise InvalidSave(message("save.seed_mismatch", seed=quote(seed), index=index, saved=saved, dealt=dealt))
+    return seed
 
 
 def _card_text(cards: Iterable[Card]) -> str:

@@ -300,11 +300,11 @@ def test_a_save_whose_deal_was_changed_is_refused():
         ('{"format": "calcnb-save", "version": 1, "moves": "T"}', "'moves' must be a list of moves"),
         ('{"format": "calcnb-save", "version": 1, "moves": []}', "it has neither 'deal' nor 'position'"),
         ('{"format": "calcnb-save", "version": 1, "moves": [], "deal": 5}', "there is no '|' in 5"),
-        ('{"format": "calcnb-save", "version": 1, "moves": [], "position": {}}', "bad position"),
+        ('{"format": "calcnb-save", "version": 1, "moves": [], "position": {}}', "the position has no 'foundations'"),
         (
             '{"format": "calcnb-save", "version": 1, "moves": [], "position": '
             '{"foundations": 5, "wastes": [], "stock": "", "pending": null}}',
-            "bad position",
+            "the save's position cannot be set out: the foundations (4 piles) must be cards",
         ),
         (
             '{"format": "calcnb-save", "version": 1, "moves": [], "position": '
