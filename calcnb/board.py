@@ -53,9 +53,10 @@ try:  # matplotlib >= 3.10
 except ImportError:  # older matplotlib, still allowed by the project's requirements
     from matplotlib.ft2font import LOAD_NO_HINTING as _NO_HINTING
 
-from .cards import RANK_COUNT, Card, foundation_order, rank_name
-from .engine import STEPS, Move, State
+from .cards import RANK_COUNT, Card, rank_name
+from .engine import Move, State
 from .i18n import message, register
+from .rules import ORDERS, STEPS, is_complete
 
 __all__ = [
     "BoardRenderer",
@@ -367,8 +368,6 @@ def _moves(highlight: Move | str | Iterable[Move | str] | None) -> tuple[Move, .
 
 # ---------------------------------------------------------------- places on the board
 
-_ORDERS = tuple(foundation_order(step) for step in STEPS)
-
 
 def _cell_box(f: int, i: int) -> Box:
     return (FOUNDATION_X[f], STRIP_TOP - (i + 1) * CELL_H + 0.03, CELL_W, CELL_H - 0.06)
@@ -377,7 +376,7 @@ def _cell_box(f: int, i: int) -> Box:
 def _foundation_box(state: State, f: int, *, top: bool) -> Box:
     """The top card's cell (``top``), else the cell of the next needed rank (the top when complete)."""
     played = len(state.foundations[f])
-    return _cell_box(f, played - 1 if top or played == RANK_COUNT else played)
+    return _cell_box(f, played - 1 if top or is_complete(played) else played)
 
 
 def _waste_card_y(cards: int, i: int) -> float:
@@ -495,7 +494,7 @@ def _title(scene: _Scene, state: State) -> None:
 
 
 def _foundations(scene: _Scene, state: State) -> None:
-    for f, (pile, order, need) in enumerate(zip(state.foundations, _ORDERS, state.needs())):
+    for f, (pile, order, need) in enumerate(zip(state.foundations, ORDERS, state.needs())):
         x = FOUNDATION_X[f] + CELL_W / 2
         header = message("board.draw.foundation", number=f + 1, step=STEPS[f])
         scene.label(f"foundation.{f + 1}.header", header, x, HEADER_Y, 15, fit=COLUMN_FIT, weight="bold")

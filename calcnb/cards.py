@@ -1,7 +1,10 @@
 """Cards, their text forms, and the modular arithmetic of the foundation orders.
 
-Standard library only. The 52 cards are interned: ``Card(1, "♠") is Card.parse("AS")``,
-so cards compare and hash by identity, which keeps the engine fast.
+Standard library only. The game's fixed facts (the number of ranks, each
+foundation's order, where each rank sits) live in :mod:`calcnb.rules`; the
+functions here check their arguments and read them from there. The 52 cards
+are interned: ``Card(1, "♠") is Card.parse("AS")``, so cards compare and hash
+by identity, which keeps the engine fast.
 
 Foundation ``k`` (k = 1..4) builds in steps of ``k`` with wraparound past K:
 after top ``t`` comes ``(t + k - 1) % 13 + 1``. Because 13 is prime, the order
@@ -13,10 +16,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .errors import ASCII_SPACE, InvalidCard, ascii_upper, quote
+from .errors import ASCII_SPACE, CalcnbError, InvalidCard, ascii_upper, quote
 from .i18n import message
+from .rules import RANK_COUNT, order_of, step_after
 
-RANK_COUNT = 13
 SUITS = ("♣", "♦", "♥", "♠")
 SUIT_LETTERS = ("C", "D", "H", "S")
 RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -160,9 +163,9 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
 
 def _check_step(step: int, modulus: int) -> None:
     if not isinstance(step, int) or isinstance(step, bool) or step < 1:
-        raise ValueError(f"step must be a positive whole number; got {step!r}")
+        raise CalcnbError(message("arithmetic.bad_step", step=quote(step)))
     if not isinstance(modulus, int) or isinstance(modulus, bool) or modulus < 2:
-        raise ValueError(f"the number of ranks must be at least 2; got {modulus!r}")
+        raise CalcnbError(message("arithmetic.bad_modulus", modulus=quote(modulus)))
 
 
 def next_rank(top: int, step: int, modulus: int = RANK_COUNT) -> int:
@@ -172,7 +175,7 @@ def next_rank(top: int, step: int, modulus: int = RANK_COUNT) -> int:
     1
     """
     _check_step(step, modulus)
-    return (top + step - 1) % modulus + 1
+    return step_after(top, step, modulus)
 
 
 def foundation_order(step: int, modulus: int = RANK_COUNT) -> tuple[int, ...]:
@@ -184,12 +187,7 @@ def foundation_order(step: int, modulus: int = RANK_COUNT) -> tuple[int, ...]:
     every rank has been visited.
     """
     _check_step(step, modulus)
-    order = [(step - 1) % modulus + 1]
-    while True:
-        following = next_rank(order[-1], step, modulus)
-        if following == order[0]:
-            return tuple(order)
-        order.append(following)
+    return order_of(step, modulus)
 
 
 def modular_inverse(value: int, modulus: int = RANK_COUNT) -> int:
@@ -197,7 +195,7 @@ def modular_inverse(value: int, modulus: int = RANK_COUNT) -> int:
     try:
         return pow(value, -1, modulus)
     except ValueError:
-        raise ValueError(f"{value} has no inverse modulo {modulus}: they share a factor") from None
+        raise CalcnbError(message("arithmetic.no_inverse", value=quote(value), modulus=quote(modulus))) from None
 
 
 def position_in_order(rank: int, step: int) -> int:
@@ -209,4 +207,5 @@ def position_in_order(rank: int, step: int) -> int:
     if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
         raise InvalidCard(message("card.bad_rank", rank=quote(rank)))
     _check_step(step, RANK_COUNT)
+    # The arithmetic, not the rules core's POSITION table: lessons check one against the other.
     return (rank * modular_inverse(step)) % RANK_COUNT or RANK_COUNT

@@ -24,22 +24,12 @@ import itertools
 from collections.abc import Iterable
 from typing import ClassVar, NamedTuple
 
-from .cards import DECK, RANK_COUNT, Card, foundation_order, next_rank, parse_cards, rank_name
+from .cards import DECK, Card, parse_cards, rank_name
 from .errors import ASCII_SPACE, CalcnbError, InvalidPosition, ascii_upper, quote
 from .i18n import message
+from .rules import COMPLETE, FOUNDATIONS, NEED_BY_COUNT, NEXT, RANK_COUNT, WASTES, WIN_SCORE, Status, is_complete
 
-FOUNDATIONS = 4
-WASTES = 4
-STEPS = (1, 2, 3, 4)
-
-# _NEED_AFTER[k][top] is the rank foundation k+1 needs after a top of rank ``top``.
-_NEED_AFTER = tuple(tuple([0] + [next_rank(top, step) for top in range(1, RANK_COUNT + 1)]) for step in STEPS)
-# _NEED_BY_LENGTH[k][n] is the rank foundation k+1 needs while it holds n cards: the (n+1)-th
-# rank of its order, or 0 (which no card has) once it holds all 13. A foundation is always a
-# start of its order, so its length says what it needs, complete or not, in one lookup.
-_NEED_BY_LENGTH = tuple((*foundation_order(step), 0) for step in STEPS)
-
-PLAYING, WON, LOST = "playing", "won", "lost"
+PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
 
 
 class InvalidMove(CalcnbError):
@@ -185,10 +175,6 @@ _WASTE_TO_FOUNDATION_BY_MASK = tuple(
 _new_tuple = tuple.__new__  # builds a State without the Python-level NamedTuple constructor
 
 
-def _rank_text(rank: int) -> str:
-    return rank_name(rank)
-
-
 class State(NamedTuple):
     """A position: what is on the table, immutable.
 
@@ -238,15 +224,15 @@ class State(NamedTuple):
         pending_card = None if pending is None else Card.parse(pending)
         for number, pile in enumerate(foundation_piles, start=1):
             if not pile:
-                raise InvalidPosition(message("position.empty_foundation", foundation=number, need=_rank_text(number)))
+                raise InvalidPosition(message("position.empty_foundation", foundation=number, need=rank_name(number)))
             if pile[0].rank != number:
                 raise InvalidPosition(
-                    message("position.foundation_start", foundation=number, need=_rank_text(number), card=pile[0])
+                    message("position.foundation_start", foundation=number, need=rank_name(number), card=pile[0])
                 )
-            if len(pile) > RANK_COUNT:
-                raise InvalidPosition(message("position.foundation_full", foundation=number, card=pile[RANK_COUNT]))
+            if len(pile) > COMPLETE:
+                raise InvalidPosition(message("position.foundation_full", foundation=number, card=pile[COMPLETE]))
             for below, card in itertools.pairwise(pile):
-                need = next_rank(below.rank, number)
+                need = NEXT[number - 1][below.rank]
                 if card.rank != need:
                     raise InvalidPosition(
                         message(
@@ -254,7 +240,7 @@ class State(NamedTuple):
                             foundation=number,
                             card=card,
                             top=below,
-                            need=_rank_text(need),
+                            need=rank_name(need),
                         )
                     )
         every_card = [c for pile in foundation_piles for c in pile] + [c for pile in waste_piles for c in pile]
@@ -266,18 +252,18 @@ class State(NamedTuple):
 
     def needs(self) -> tuple[int | None, ...]:
         """The rank each foundation needs next, or None where it is complete."""
-        return tuple(_NEED_BY_LENGTH[k][len(pile)] or None for k, pile in enumerate(self.foundations))
+        return tuple(NEED_BY_COUNT[k][len(pile)] or None for k, pile in enumerate(self.foundations))
 
     def legal_moves(self) -> list[Move]:
         """Every legal move, in the module's documented order (T, S>F, S>W, W>F)."""
         foundations, wastes, stock, pending = self
         f1, f2, f3, f4 = foundations
         # accepts[rank]: which foundations take that rank next (a complete one "needs" rank 0)
-        accepts = [0] * 14
-        accepts[_NEED_BY_LENGTH[0][len(f1)]] = 1
-        accepts[_NEED_BY_LENGTH[1][len(f2)]] |= 2
-        accepts[_NEED_BY_LENGTH[2][len(f3)]] |= 4
-        accepts[_NEED_BY_LENGTH[3][len(f4)]] |= 8
+        accepts = [0] * (RANK_COUNT + 1)
+        accepts[NEED_BY_COUNT[0][len(f1)]] = 1
+        accepts[NEED_BY_COUNT[1][len(f2)]] |= 2
+        accepts[NEED_BY_COUNT[2][len(f3)]] |= 4
+        accepts[NEED_BY_COUNT[3][len(f4)]] |= 8
         if pending is None:
             moves = [TURN] if stock else []
         else:
@@ -315,12 +301,12 @@ class State(NamedTuple):
                 return message("illegal.waste_empty", waste=move.waste)
             card = pile[-1]
         foundation = self.foundations[move.foundation_index]
-        if len(foundation) == RANK_COUNT:
+        if is_complete(len(foundation)):
             return message("illegal.complete", foundation=move.foundation)
-        need = _NEED_BY_LENGTH[move.foundation_index][len(foundation)]
+        need = NEED_BY_COUNT[move.foundation_index][len(foundation)]
         if card.rank == need:
             return None
-        values = dict(foundation=move.foundation, need=_rank_text(need), top=_rank_text(foundation[-1].rank), card=card)
+        values = dict(foundation=move.foundation, need=rank_name(need), top=rank_name(foundation[-1].rank), card=card)
         if kind == Move.STOCK_TO_FOUNDATION:
             return message("illegal.needs_pending", **values)
         return message("illegal.needs_waste", waste=move.waste, **values)
@@ -351,7 +337,7 @@ class State(NamedTuple):
         else:
             k = move.foundation_index
             foundation = foundations[k]
-            need = _NEED_BY_LENGTH[k][len(foundation)]
+            need = NEED_BY_COUNT[k][len(foundation)]
             if kind == "stock_to_foundation":
                 if pending is not None and pending.rank == need:
                     new_foundations = list(foundations)
@@ -399,9 +385,9 @@ class State(NamedTuple):
         return len(f1) + len(f2) + len(f3) + len(f4)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         """``"won"`` with 52 cards on the foundations; ``"lost"`` when no move remains; else ``"playing"``."""
-        if self.score == len(DECK):
+        if self.score == WIN_SCORE:
             return WON
         # A pending card can always go on a waste, and with none pending a stock card can be
         # turned: only with both spent does it come down to whether a waste top fits.
@@ -480,9 +466,9 @@ def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: in
         "explain.onto", card=card, top=top, foundation=number, top_value=top.rank, step=number, total=total_text
     )
     if total > RANK_COUNT:
-        wrapped = next_rank(top.rank, number)
+        wrapped = NEXT[number - 1][top.rank]
         sentence += message("explain.wrap", total=total, wrapped=wrapped, name=rank_name(wrapped))
-    if len(foundation) + 1 == RANK_COUNT:
+    if is_complete(len(foundation) + 1):
         sentence += message("explain.complete", foundation=number)
     return sentence
 

@@ -27,11 +27,23 @@ from collections.abc import Callable, Iterable, Sequence
 
 import ipywidgets as widgets
 
-from .cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, modular_inverse, next_rank, parse_cards, rank_name
+from .cards import (
+    DECK,
+    RANK_COUNT,
+    SUITS,
+    Card,
+    foundation_order,
+    modular_inverse,
+    next_rank,
+    parse_cards,
+    position_in_order,
+    rank_name,
+)
 from .deals import SeededRandom
-from .engine import ALL_MOVES, STEPS, IllegalMove, InvalidMove, Move, State, render_text
+from .engine import ALL_MOVES, IllegalMove, InvalidMove, Move, State, render_text
 from .i18n import get_language, message, register
 from .lesson_content import Attempt, Feedback
+from .rules import STEPS
 from .session import Game
 
 __all__ = [
@@ -327,12 +339,8 @@ def inverse_table(steps: Iterable[int] = range(1, RANK_COUNT)) -> str:
 def position_table(steps: Sequence[int] = STEPS) -> str:
     """Where each rank sits on each foundation, computed as ``r × k⁻¹ (mod 13)`` (0 read as 13)."""
     header = [f"{message('lessons.table.step')} \\ {message('lessons.table.rank')}", *map(rank_name, range(1, 14))]
-    rows = [[_step_label(step), *(_place_by_inverse(rank, step) for rank in range(1, 14))] for step in steps]
+    rows = [[_step_label(step), *(position_in_order(rank, step) for rank in range(1, 14))] for step in steps]
     return _table(header, rows)
-
-
-def _place_by_inverse(rank: int, step: int) -> int:
-    return rank * modular_inverse(step) % RANK_COUNT or RANK_COUNT
 
 
 def positions_check(steps: Sequence[int] = STEPS) -> str:
@@ -341,7 +349,7 @@ def positions_check(steps: Sequence[int] = STEPS) -> str:
         f"{rank_name(rank)} on +{step}"
         for step in steps
         for rank in range(1, RANK_COUNT + 1)
-        if foundation_order(step)[_place_by_inverse(rank, step) - 1] != rank
+        if foundation_order(step)[position_in_order(rank, step) - 1] != rank
     ]
     if disagreements:
         return message("lessons.positions_disagree", pairs=", ".join(disagreements))

@@ -33,10 +33,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .cards import RANK_COUNT, Card, next_rank, position_in_order, rank_name
+from .cards import Card, rank_name
 from .deals import deal
 from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
 from .i18n import message, register
+from .rules import (
+    FOUNDATION_OF,
+    NEED_BY_COUNT,
+    NEXT,
+    POSITION,
+    RANK_COUNT,
+    STOCK_TO_FOUNDATION_IDS,
+    STOCK_TO_WASTE_IDS,
+    WASTE_OF,
+    WASTE_TO_FOUNDATION_IDS,
+    WIN_SCORE,
+    MoveId,
+    Status,
+)
 
 __all__ = [
     "PLAYERS",
@@ -54,25 +68,20 @@ __all__ = [
 
 # ---------------------------------------------------------------- lean tables
 
-# Moves inside the lean loop are indexes into ALL_MOVES (the engine's documented order):
-# 0 = T, 1..4 = S>F1..S>F4, 5..8 = S>W1..S>W4, 9 + 4*w + k = W(w+1)>F(k+1).
-_TURN = 0
-_S2F = (1, 2, 3, 4)
-_S2W = (5, 6, 7, 8)
-_W2F = tuple(tuple(9 + 4 * w + k for k in range(4)) for w in range(4))
-_MOVE_INDEX = {move: index for index, move in enumerate(ALL_MOVES)}
+# Moves inside the lean loop are the rules core's MoveId numbers, which index ALL_MOVES
+# (the engine's documented order): T, S>F1..S>F4, S>W1..S>W4, W1>F1..W4>F4.
+_TURN = MoveId.T
+_S2F = STOCK_TO_FOUNDATION_IDS
+_S2W = STOCK_TO_WASTE_IDS
+_W2F = WASTE_TO_FOUNDATION_IDS
 assert ALL_MOVES[_TURN] is TURN and ALL_MOVES[_S2F[2]] is STOCK_TO_FOUNDATION[2]
 assert ALL_MOVES[_S2W[1]] is STOCK_TO_WASTE[1] and ALL_MOVES[_W2F[3][2]] is WASTE_TO_FOUNDATION[3][2]
 
-# _NEXT[k][r]: the rank foundation k (0-based) needs after a top of rank r.
-_NEXT = tuple(tuple([0] + [next_rank(r, k + 1) for r in range(1, RANK_COUNT + 1)]) for k in range(4))
-# _POSITION[k][r]: where rank r sits on foundation k (1..13), from the modular inverse.
-_POSITION = tuple(tuple([0] + [position_in_order(r, k + 1) for r in range(1, RANK_COUNT + 1)]) for k in range(4))
 _FAR = 99  # "not needed by any foundation" (only once every foundation is complete)
 # _WAIT[k][c][r]: with c cards on foundation k, how soon it needs rank r (1 = next), or _FAR if it holds r already.
 _WAIT = tuple(
     tuple(
-        tuple(_POSITION[k][r] - c if _POSITION[k][r] > c else _FAR for r in range(RANK_COUNT + 1))
+        tuple(POSITION[k][r] - c if POSITION[k][r] > c else _FAR for r in range(RANK_COUNT + 1))
         for c in range(RANK_COUNT + 1)
     )
     for k in range(4)
@@ -128,10 +137,11 @@ class _Table:
                 moves += [_W2F[w][k] for k in range(4) if need[k] == top]
         return moves
 
-    def place_on_foundation(self, k: int, rank: int) -> None:
+    def place_on_foundation(self, k: int) -> None:
+        """One more card on foundation k: it now needs the next rank of its order (none once complete)."""
         count = self.count
         count[k] += 1
-        self.need[k] = 0 if count[k] == RANK_COUNT else _NEXT[k][rank]
+        self.need[k] = NEED_BY_COUNT[k][count[k]]
 
     def soonness(self, rank: int) -> int:
         """How soon some foundation needs ``rank``: 1 = next, 2 = after one more card, ...; large when never."""
@@ -143,7 +153,7 @@ class _Table:
         count = self.count
         best, where = _FAR, 0
         for k in range(4):
-            distance = _POSITION[k][rank] - count[k]
+            distance = POSITION[k][rank] - count[k]
             if 0 < distance < best:
                 best, where = distance, k
         return where
@@ -157,15 +167,16 @@ def _apply(table: _Table, move: int, stock: list[int], position: int) -> int:
         table.unseen[rank] -= 1
         table.stock_left -= 1
         return position + 1
-    if move <= 4:
-        table.place_on_foundation(move - 1, table.pending)
+    k, w = FOUNDATION_OF[move], WASTE_OF[move]
+    if w < 0:  # the pending card onto foundation k
+        table.place_on_foundation(k)
         table.pending = 0
-    elif move <= 8:
-        table.wastes[move - 5].append(table.pending)
+    elif k < 0:  # the pending card onto waste w
+        table.wastes[w].append(table.pending)
         table.pending = 0
     else:
-        w, k = divmod(move - 9, 4)
-        table.place_on_foundation(k, table.wastes[w].pop())
+        table.wastes[w].pop()
+        table.place_on_foundation(k)
     return position
 
 
@@ -173,7 +184,7 @@ def _initial_table(starter_count: Sequence[int], stock: Sequence[int]) -> _Table
     unseen = [0] * (RANK_COUNT + 1)
     for rank in stock:
         unseen[rank] += 1
-    need = [_NEXT[k][k + 1] for k in range(4)]
+    need = [NEED_BY_COUNT[k][count] for k, count in enumerate(starter_count)]
     return _Table(need, list(starter_count), [[], [], [], []], 0, len(stock), unseen)
 
 
@@ -205,9 +216,7 @@ class PlayerView:
 
     def needs(self) -> tuple[int | None, ...]:
         """The rank each foundation needs next, or None where it is complete."""
-        return tuple(
-            None if len(pile) == RANK_COUNT else _NEXT[k][pile[-1].rank] for k, pile in enumerate(self.foundations)
-        )
+        return tuple(NEED_BY_COUNT[k][len(pile)] or None for k, pile in enumerate(self.foundations))
 
     def legal_moves(self) -> list[Move]:
         """The legal moves, in the engine's documented order."""
@@ -249,9 +258,9 @@ class PlayResult:
     """The rank each foundation needed at the end (0 for a complete foundation)."""
 
     @property
-    def outcome(self) -> str:
+    def outcome(self) -> Status:
         """``"won"`` or ``"lost"``."""
-        return "won" if self.score == 52 else "lost"
+        return Status.WON if self.score == WIN_SCORE else Status.LOST
 
 
 class Player:
@@ -347,7 +356,7 @@ def _last_progress(moves: list[int]) -> int:
     for move in moves:
         if move == _TURN:
             turned += 1
-        elif move <= 4 or move >= 9:
+        elif FOUNDATION_OF[move] >= 0:
             last = turned
     return last
 
@@ -396,7 +405,7 @@ class _FoundationFirst(Player):
                 # a single foundation that needs the card leaves nothing to choose
                 k = need.index(pending) if need.count(pending) == 1 else pick(table, pending)
                 count[k] += 1
-                need[k] = 0 if count[k] == RANK_COUNT else _NEXT[k][pending]
+                need[k] = NEED_BY_COUNT[k][count[k]]
                 table.pending = 0
                 append(_S2F[k])
                 continue
@@ -408,7 +417,7 @@ class _FoundationFirst(Player):
                     k = need.index(rank) if need.count(rank) == 1 else pick(table, rank)
                     pile.pop()
                     count[k] += 1
-                    need[k] = 0 if count[k] == RANK_COUNT else _NEXT[k][rank]
+                    need[k] = NEED_BY_COUNT[k][count[k]]
                     append(_W2F[w][k])
                     break
             else:
@@ -467,7 +476,7 @@ class ReverseNeed(_FoundationFirst):
             return candidates[0]
         visible = {pile[-1] for pile in table.wastes if pile}
         for k in candidates:
-            if _NEXT[k][rank] in visible:
+            if NEXT[k][rank] in visible:
                 return k
         # otherwise the foundation furthest behind: it has the most cards still to come
         return min(candidates, key=lambda k: table.count[k])
@@ -585,7 +594,7 @@ class MonteCarlo(ReverseNeed):
                 policy._run(trial, order, rng)
                 score = trial.score
                 total += score
-                wins += score == 52
+                wins += score == WIN_SCORE
             evaluation[w] = (wins, total)
         self.last_evaluation = evaluation
         return max(candidates, key=evaluation.__getitem__)
@@ -631,7 +640,7 @@ def hint(position: State | PlayerView | object) -> tuple[Move | None, str]:
     rng = random.Random(hashlib.sha256(view._fingerprint().encode()).hexdigest())
     index = player._next(table.copy(), rng)
     if index is None:
-        key = "hint.won" if table.score == 52 else "hint.lost"
+        key = "hint.won" if table.score == WIN_SCORE else "hint.lost"
         return None, message(key)
     move = ALL_MOVES[index]
     return move, _why(view, table, move, player)
@@ -652,7 +661,7 @@ def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
         top = view.foundations[k][-1]
         rivals = [other + 1 for other in range(4) if other != k and table.need[other] == card.rank]
         if rivals:
-            following = _NEXT[k][card.rank]
+            following = NEXT[k][card.rank]
             shown = view.pending is not None and view.pending is not card and view.pending.rank == following
             shown = shown or any(pile and pile[-1].rank == following for pile in view.wastes)
             return message(

@@ -217,5 +217,5 @@ def test_arithmetic_refuses_nonsense():
             next_rank(1, step)
         with pytest.raises(ValueError, match="step must be a positive whole number"):
             foundation_order(step)
-    with pytest.raises(ValueError, match="the number of ranks must be at least 2"):
+    with pytest.raises(ValueError, match="the number of ranks must be a whole number of at least 2"):
         foundation_order(1, 1)
