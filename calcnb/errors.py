@@ -113,9 +113,10 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     was. Whole numbers too long to print, and objects whose ``repr`` fails, are named by type.
     """
     if isinstance(value, str):
-        if len(value) <= limit:
+        start = _printable_start(value, limit)
+        if len(start) == len(value):
             return repr(value)
-        return message("input.cut", start=repr(value[:limit]), length=len(value))
+        return message("input.cut", start=repr(start), length=len(value))
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
         return message("input.big_number", digits=int(value.bit_length() * 0.30103) + 1)
     try:
@@ -125,6 +126,18 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     if not isinstance(text, str):
         return message("input.unprintable", kind=type(value).__name__)
     return text if len(text) <= limit else message("input.cut", start=text[:limit], length=len(text))
+
+
+def _printable_start(text: str, limit: int) -> str:
+    """The longest start of ``text`` whose ``repr`` takes at most ``limit`` characters between its
+    quotes: a control character or unprintable code point counts as its escape (``\\x00``,
+    ``\\U0001f0a1``), so 80 of them cannot make an 800-character message."""
+    width = 0
+    for index, char in enumerate(text[:limit]):
+        width += 1 if char.isprintable() and char not in "\\'\"" else len(repr(char)) - 2
+        if width > limit:
+            return text[:index]
+    return text[:limit]
 
 
 def check_length(text: object, limit: int, what: str, error: type[CalcnbError]) -> None:

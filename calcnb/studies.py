@@ -38,13 +38,37 @@ from dataclasses import dataclass, field
 from html import escape
 from importlib import import_module
 
+from .deals import check_seed
 from .engine import Move
+from .errors import CalcnbError, InvalidSeed, quote
+from .i18n import message, register
 from .strategies import Player
 
 __all__ = ["Row", "StudyResult", "study", "wilson_interval"]
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 SOLVER_PARALLEL_FROM = 16
+STUDY_BUDGET_NODES = 4_000
+"""The solver's budget in a study given no budget: search nodes, so the table is the same on
+every run and every machine (about 1 to 3 s a deal on one core). A time budget instead makes
+the outcome of a hard deal depend on the machine's speed and load."""
+
+register(
+    {
+        "en": {
+            "study.seeds_text": "seeds are a count or an iterable of seeds, not a string: {value} (study(player, [42]) studies seed 42)",  # noqa: E501
+            "study.negative_count": "a study cannot have a negative number of deals; got {value}",
+            "study.bad_seeds": "seeds are a count or an iterable of seeds; got {value}",
+            "study.bad_seed": "seed number {index} of the study: {reason}",
+        },
+        "pt": {
+            "study.seeds_text": "as sementes são uma contagem ou um iterável de sementes, não um texto: {value} (study(jogador, [42]) estuda a semente 42)",  # noqa: E501
+            "study.negative_count": "um estudo não pode ter um número negativo de distribuições; recebi {value}",
+            "study.bad_seeds": "as sementes são uma contagem ou um iterável de sementes; recebi {value}",
+            "study.bad_seed": "a semente número {index} do estudo: {reason}",
+        },
+    }
+)
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
@@ -216,7 +240,7 @@ def study(
     executor: Executor | str | None = None,
     progress: bool | None = None,
     chunk_size: int | None = None,
-    budget_seconds: float = 1.0,
+    budget_seconds: float | None = None,
     budget_nodes: int | None = None,
     name: str | None = None,
 ) -> StudyResult:
@@ -225,14 +249,21 @@ def study(
     ``player_or_solver``: a :class:`~calcnb.strategies.Player`, a solve function
     (``solve(game, budget_seconds=, budget_nodes=)`` returning an object with ``outcome``,
     ``moves`` and ``seconds``), or ``"solver"`` for :func:`calcnb.solver.solve`.
-    ``seeds``: the seeds, or a count ``n`` for seeds ``0..n-1``.
+    ``seeds``: an iterable of seeds, or a count ``n`` for seeds ``0..n-1``; a string, a
+    negative count or a seed that is no seed is refused (:class:`~calcnb.errors.InvalidSeed`)
+    before anything is played.
     ``executor``: None picks a local process pool for big studies and this process for
     small ones; ``"serial"`` forces this process; any ``concurrent.futures.Executor``
     (thread or process pool, ``distributed.Client(...).get_executor()``) is used as given
     and left running. ``progress``: a tqdm bar (notebook-aware); None shows it when the
-    study runs in chunks for more than a moment. ``budget_*`` apply to a solver.
+    study runs in chunks for more than a moment. ``budget_*`` apply to a solver; with neither
+    given, a solver gets :data:`STUDY_BUDGET_NODES` nodes a deal, so the table is the same on
+    every run. ``budget_seconds`` bounds each deal's time instead (or as well): a hard deal may
+    then be won on a fast or idle machine and unknown on a slow or busy one.
     """
-    seed_list: list[int | str] = list(range(seeds)) if isinstance(seeds, int) else list(seeds)
+    seed_list = _seed_list(seeds)
+    if budget_seconds is None and budget_nodes is None:
+        budget_nodes = STUDY_BUDGET_NODES
     worker = _worker(player_or_solver, budget_seconds, budget_nodes)
     label = name or _name_of(player_or_solver)
     started = time.perf_counter()
@@ -272,6 +303,25 @@ def study(
             own_pool.shutdown(cancel_futures=True)
     rows = tuple(row for chunk_rows in results for row in chunk_rows or ())
     return StudyResult(label, rows, time.perf_counter() - started)
+
+
+def _seed_list(seeds: object) -> list[int | str]:
+    """The seeds of a study as a list, every one checked; :class:`InvalidSeed` before any is played."""
+    if isinstance(seeds, str):
+        raise InvalidSeed(message("study.seeds_text", value=quote(seeds)))
+    if isinstance(seeds, int) and not isinstance(seeds, bool):
+        if seeds < 0:
+            raise InvalidSeed(message("study.negative_count", value=quote(seeds)))
+        return list(range(seeds))
+    if isinstance(seeds, (bool, bytes, bytearray)) or not isinstance(seeds, Iterable):
+        raise InvalidSeed(message("study.bad_seeds", value=quote(seeds)))
+    seed_list = list(seeds)
+    for index, seed in enumerate(seed_list, start=1):
+        try:
+            check_seed(seed)
+        except CalcnbError as error:
+            raise InvalidSeed(message("study.bad_seed", index=index, reason=error)) from None
+    return seed_list
 
 
 def _name_of(player_or_solver: object) -> str:
