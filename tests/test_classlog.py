@@ -266,6 +266,26 @@ def test_thirty_writers_at_once_lose_no_record(log, location, tmp_path):
 # ---------------------------------------------------------------- databases that cannot be written
 
 
+def _fill_to_the_brim(location: str) -> None:
+    """Fill a SQLite log up to a page limit with rows smaller than any real one, as a full disk leaves it."""
+    import sqlite3
+
+    connection = sqlite3.connect(location)
+    pages = connection.execute("PRAGMA page_count").fetchone()[0]
+    connection.execute(f"PRAGMA max_page_count = {pages + 3}")
+    insert = (
+        "INSERT INTO calcnb_attempts (recorded_at, nickname, exercise_id, variant, answer, correct, language)"
+        " VALUES (0, '', '', '', ?, 0, '')"
+    )
+    for size in (1000, 100, 10, 0):
+        with contextlib.suppress(sqlite3.OperationalError):
+            while True:
+                connection.execute(insert, ("x" * size,))
+                connection.commit()
+        connection.rollback()
+    connection.close()
+
+
 @contextlib.contextmanager
 def unwritable(kind: str, location: str):
     """A ClassLog on ``location`` whose writes fail the way ``kind`` says (each a real error of the database)."""
@@ -280,12 +300,13 @@ def unwritable(kind: str, location: str):
                 yield classlog.ClassLog(location, timeout=0.2)
                 connection.exec_driver_sql("ROLLBACK")
             holder.dispose()
-        else:  # disk full: the file may not grow by a single page
+        else:  # disk full: the file is filled to a page limit, so no row fits any more (SQLITE_FULL)
+            _fill_to_the_brim(location)
             full = classlog.ClassLog(location, timeout=0.2)
 
             @sa.event.listens_for(full.engine, "connect")
             def _no_room(connection, _record):
-                connection.execute("PRAGMA max_page_count = 1")  # smaller than the file: no page can be added
+                connection.execute("PRAGMA max_page_count = 1")  # clamped to the file's size: it may not grow
 
             yield full
         return
@@ -331,8 +352,7 @@ def test_a_log_that_cannot_be_written_raises_within_its_timeout(location, kind):
                 "disk_full": ("full", "no space left")}[kind]  # fmt: skip
     assert any(word in str(raised.value).lower() for word in expected), str(raised.value)
     check = open_class_log(location)
-    if kind != "disk_full" or backend(location) == "sqlite":
-        assert check.count() == 0
+    assert not [row for row in check.attempts() if row["nickname"] == "ana"]
     check.close()
 
 
@@ -383,3 +403,205 @@ def test_csv_export_has_every_check_and_defuses_formulas(log):
     assert lines[1].startswith("2027-01-15T08:00:00+00:00,ana,next_card,1,5,1,,en")
     assert lines[-2].startswith("2027-01-15T08:01:40+00:00,'=cmd|' /C calc'!A0,next_card,3,-5,1")
     assert lines[-1].split(",")[4] == "'=1+1"
+
+
+# ---------------------------------------------------------------- the students' page: consent, nickname, recording
+
+
+def _exercise(exercise_id: str = "next_card", answer: str = "5"):
+    """A lesson exercise whose right answer is ``answer`` and whose wrong answers show ``forgot_wraparound``."""
+    from calcnb.lesson_content import Feedback
+    from calcnb.lessons import Exercise
+
+    def judge(text: str) -> Feedback:
+        if text == answer:
+            return Feedback(True, "right")
+        return Feedback(False, f"wrong: {text}", "forgot_wraparound")
+
+    return Exercise("Which rank comes next?", answer, "because", judge, exercise_id=exercise_id, variant=7)
+
+
+@pytest.fixture
+def recorder(log):
+    from calcnb.classroom import ClassRecorder
+
+    made = ClassRecorder(log)
+    yield made
+    made.close()
+
+
+def test_without_a_class_log_nothing_is_shown_or_recorded(monkeypatch):
+    from calcnb import lessons
+    from calcnb.classroom import join_class
+
+    monkeypatch.delenv(classlog.ENV_VAR, raising=False)
+    before = list(lessons._listeners)
+    assert join_class() is None
+    assert lessons._listeners == before
+
+
+def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder, log):
+    exercise = _exercise()
+    assert "collecting the answers" in recorder.notice.value and "nickname" in recorder.notice.value
+    exercise.check("4")
+    assert log.count() == 0  # not joined yet: nothing recorded
+    assert recorder.join("  ana  ")
+    exercise.check("A")
+    exercise.check("5")
+    assert [(row["nickname"], row["answer"], row["correct"], row["misconception"], row["variant"])
+            for row in log.attempts()] == [("ana", "A", False, "forgot_wraparound", "7"),
+                                           ("ana", "5", True, None, "7")]  # fmt: skip
+    assert log.students() == ["ana"]
+    assert "ana" in recorder.status.value and recorder.nickname_box.disabled
+
+
+def test_the_nickname_picks_the_quiz_variants(log):
+    from calcnb.classroom import ClassRecorder
+
+    class Quiz:
+        def __init__(self):
+            self.names = []
+
+        def use_name(self, name):
+            self.names.append(name)
+
+    quiz = Quiz()
+    recorder = ClassRecorder(log, quiz=quiz)
+    recorder.nickname_box.value = "bia"  # typing and pressing Enter joins
+    recorder.close()
+    assert quiz.names == ["bia"] and log.students() == ["bia"]
+
+
+def test_a_nickname_without_readable_characters_is_refused_on_the_page(recorder, log):
+    assert not recorder.join("\x1b\x07")
+    assert recorder.nickname is None and "not a nickname" in recorder.status.value
+    assert log.students() == []
+
+
+def test_join_class_reads_the_environment_and_replaces_an_earlier_recorder(monkeypatch, location):
+    from calcnb import lessons
+    from calcnb.classroom import join_class
+
+    monkeypatch.setenv(classlog.ENV_VAR, location)
+    first = join_class()
+    second = join_class()
+    assert first.record not in lessons._listeners and second.record in lessons._listeners
+    second.join("caio")
+    _exercise().check("5")
+    second.close()
+    assert [row["nickname"] for row in open_class_log(location).attempts()] == ["caio"]
+
+
+@pytest.mark.parametrize("kind", ["read_only", "locked", "disk_full"])
+def test_a_log_that_cannot_be_written_never_breaks_the_exercise(location, kind):
+    from calcnb.classroom import ClassRecorder
+
+    with unwritable(kind, location) as log:
+        recorder = ClassRecorder(log)
+        recorder.nickname = "ana"  # joined before the log stopped being writable
+        exercise = _exercise()
+        writes = []
+        original = log.record
+        log.record = lambda *args: writes.append(args) or original(*args)
+        with warnings_as_errors():
+            verdict = exercise.check("5")
+        assert verdict.correct is True and "right" in exercise.feedback.value
+        assert recorder.stopped and "Recording has stopped" in recorder.status.value
+        said = recorder.status.value
+        with warnings_as_errors():
+            exercise.check("4")
+        assert "wrong: 4" in exercise.feedback.value  # the next feedback appears too
+        assert len(writes) == 1 and recorder.status.value == said  # said once, never tried again
+        recorder.close()
+
+
+@contextlib.contextmanager
+def warnings_as_errors():
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the lessons warn when a listener raises: the recorder must not
+        yield
+
+
+def test_an_unreachable_log_leaves_the_lesson_working_and_says_so(tmp_path):
+    from calcnb.classroom import join_class
+
+    recorder = join_class(location=str(tmp_path / "no_such_folder" / "lesson.db"))
+    assert recorder.stopped and "cannot be opened" in recorder.status.value
+    assert _exercise().check("5").correct is True
+    recorder.close()
+
+
+# ---------------------------------------------------------------- the class view
+
+
+def test_the_class_view_shows_counts_bars_and_who_needs_help(log):
+    from calcnb.classview import ClassView
+
+    _class(log)
+    view = ClassView(log, order=["next_card", "last_card"])
+    assert view.refresh()
+    table = view.exercises.value
+    assert table.index("next_card") < table.index("last_card")
+    assert '<td style="padding:2px 8px">3</td><td style="padding:2px 8px">2</td>' in table
+    assert "forgot_wraparound: 67% (2)" in table and "zero_for_k: 33% (1)" in table
+    assert "duda" in view.students.value and "bia, on last_card" in view.students.value
+    assert "4 joined, 3 answering, 7 answers checked" in view.status.value
+    link = view.export.value
+    data = link.split("base64,")[1].split('"')[0]
+    import base64
+
+    assert base64.b64decode(data).decode("utf-8-sig") == csv_text(log.attempts())
+
+
+@pytest.mark.parametrize("text", HOSTILE)
+def test_the_class_view_shows_what_students_typed_escaped(log, text):
+    from calcnb.classview import ClassView, shown
+
+    for number in range(3):
+        log.record(text, FakeAttempt(exercise_id=text, correct=False, misconception=text, timestamp=number))
+    view = ClassView(log)
+    view.refresh()
+    page = view.exercises.value + view.students.value
+    for dangerous in ("<script", "<img", "\x1b", "\x07", "\r"):
+        assert dangerous not in page
+    assert shown(text.strip()[:NICKNAME_MAX]) in view.students.value
+    assert shown(text) in view.exercises.value
+
+
+def test_shown_escapes_markup_and_control_characters():
+    from calcnb.classview import shown
+
+    assert shown("<b>&'\"") == "&lt;b&gt;&amp;&#x27;&quot;"
+    assert shown("a\x1b[0m\tb\x00") == "a\\x1b[0m\\x09b\\x00"
+    assert shown("ação 🂡") == "ação 🂡"
+
+
+def test_the_class_view_speaks_portuguese(log):
+    from calcnb.classview import ClassView
+    from calcnb.i18n import set_language
+
+    _class(log)
+    set_language("pt")
+    view = ClassView(log)
+    view.refresh()
+    assert "Tentaram" in view.exercises.value and "Bloqueados" in view.students.value
+    assert "Exportar" in view.export.value
+
+
+def test_without_a_log_the_class_view_says_how_to_name_one(monkeypatch):
+    from calcnb.classview import class_view
+
+    monkeypatch.delenv(classlog.ENV_VAR, raising=False)
+    view = class_view()
+    assert not view.refresh() and "class-view lesson.db" in view.status.value
+
+
+def test_a_class_view_of_an_unreadable_log_says_so_and_keeps_going(log, location):
+    from calcnb.classview import ClassView
+
+    _class(log)
+    view = ClassView(log)
+    log.attempts = lambda: (_ for _ in ()).throw(sa.exc.OperationalError("SELECT", {}, Exception("disk I/O error")))
+    assert not view.refresh() and "cannot be read right now" in view.status.value

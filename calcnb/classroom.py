@@ -1,0 +1,176 @@
+"""The students' side of a class log: a plain notice, a nickname, and every check of an exercise recorded.
+
+When the teacher starts the lesson app with ``--class-log`` (see :mod:`calcnb.app`), the
+kernels find the log in the environment variable :data:`calcnb.classlog.ENV_VAR`, and
+:func:`join_class` shows, at the top of the lesson, what is collected and a box for a
+nickname. From the moment a student joins, every check of an exercise (see
+:func:`calcnb.lessons.add_answer_listener`) is written to the log. Nothing is recorded
+before a student joins, and nothing at all without a class log: :func:`join_class`
+then shows nothing and listens to nothing.
+
+Recording never gets in the way of the lesson: the feedback is on the page before the
+answer is written, and if the log cannot be written (a read-only file, a full disk, a
+lock held beyond the timeout, a server gone) the page says once that recording has
+stopped, and the exercises go on working without it.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from typing import Any, Protocol
+
+import ipywidgets as widgets
+
+from .classlog import DEFAULT_TIMEOUT, ENV_VAR, ClassLog, ClassLogError, open_class_log
+from .i18n import get_language, message, register
+from .lesson_content import Attempt
+from .lessons import add_answer_listener, remove_answer_listener
+
+__all__ = ["ClassRecorder", "class_log_location", "join_class"]
+
+register(
+    {
+        "en": {
+            "classroom.notice": "Your teacher is collecting the answers to this lesson's exercises. For each answer you check, the class log keeps: the nickname you type below, the exercise, your answer as typed, whether it was right, and the time. Nothing else about you. Use a nickname, not your full name. Nothing is recorded until you join.",  # noqa: E501
+            "classroom.nickname": "Nickname:",
+            "classroom.placeholder": "a nickname",
+            "classroom.join": "Join the class",
+            "classroom.joined": "Joined as {nickname}: your answers are being recorded for your teacher.",
+            "classroom.stopped": "Recording has stopped: your answers are no longer collected (the class log cannot be written). The exercises still work as before.",  # noqa: E501
+            "classroom.unavailable": "The class log cannot be opened, so nothing is recorded. The exercises work as usual.",  # noqa: E501
+        },
+        "pt": {
+            "classroom.notice": "O teu professor está a recolher as respostas aos exercícios desta lição. Para cada resposta que verificas, o registo da turma guarda: a alcunha que escreves abaixo, o exercício, a tua resposta tal como a escreveste, se estava certa, e a hora. Nada mais sobre ti. Usa uma alcunha, não o teu nome completo. Nada é registado antes de entrares.",  # noqa: E501
+            "classroom.nickname": "Alcunha:",
+            "classroom.placeholder": "uma alcunha",
+            "classroom.join": "Entrar na turma",
+            "classroom.joined": "Entraste como {nickname}: as tuas respostas estão a ser registadas para o teu professor.",  # noqa: E501
+            "classroom.stopped": "O registo parou: as tuas respostas já não são recolhidas (o registo da turma não pode ser escrito). Os exercícios continuam a funcionar como antes.",  # noqa: E501
+            "classroom.unavailable": "O registo da turma não pode ser aberto, por isso nada é registado. Os exercícios funcionam como sempre.",  # noqa: E501
+        },
+    }
+)
+
+
+class NamedQuiz(Protocol):
+    """A lesson's quiz whose variants follow a name (:class:`calcnb.lessons.Quiz`)."""
+
+    def use_name(self, name: str) -> None: ...
+
+
+def class_log_location() -> str | None:
+    """The class log the teacher started the app with (``CALCNB_CLASS_LOG``), or None: record nothing."""
+    location = os.environ.get(ENV_VAR, "").strip()
+    return location or None
+
+
+class ClassRecorder(widgets.VBox):
+    """The notice, the nickname box and the status line; records every check once the student joined.
+
+    ``log`` is an open :class:`~calcnb.classlog.ClassLog` (None: the log could not be
+    opened, and the recorder only says so). ``quiz``, when given, takes the nickname
+    as the name that picks this student's variants, so one name does both.
+    The recorder listens to every exercise of the kernel until :meth:`close`.
+    """
+
+    def __init__(self, log: ClassLog | None, *, quiz: NamedQuiz | None = None) -> None:
+        self.class_log = log
+        self.quiz = quiz
+        self.nickname: str | None = None
+        self.stopped = log is None
+        self.error: BaseException | None = None
+        self.recorded = 0
+        self.notice = widgets.HTML(f"<p><b>{html.escape(message('classroom.notice'))}</b></p>")
+        self.nickname_box = widgets.Text(placeholder=message("classroom.placeholder"), continuous_update=False)
+        self.nickname_box.layout.width = "14em"
+        self.join_button = widgets.Button(description=message("classroom.join"), button_style="info")
+        self.status = widgets.HTML()
+        row = widgets.HBox([widgets.Label(message("classroom.nickname")), self.nickname_box, self.join_button])
+        super().__init__([self.notice, row, self.status])
+        self.add_class("calcnb-class-recorder")
+        self.join_button.on_click(lambda _button: self.join())
+        self.nickname_box.observe(lambda _change: self.join(), "value")
+        if log is None:
+            self._say("classroom.unavailable")
+            self.nickname_box.disabled = self.join_button.disabled = True
+        add_answer_listener(self.record)
+
+    def join(self, nickname: str | None = None) -> bool:
+        """Join the class as ``nickname`` (default: what is in the box); False if the name is not usable."""
+        if nickname is None:
+            nickname = self.nickname_box.value
+        if self.stopped or self.nickname is not None or not str(nickname).strip():
+            return False
+        try:
+            self.nickname = self.class_log.join(nickname, get_language())
+        except ClassLogError as error:  # no readable character: say why, keep the box open
+            self.status.value = html.escape(str(error))
+            return False
+        except Exception as error:  # the database: recording stops, the lesson goes on
+            self._stop(error)
+            return False
+        self.nickname_box.value = self.nickname
+        self.nickname_box.disabled = self.join_button.disabled = True
+        self.status.value = html.escape(message("classroom.joined", nickname=self.nickname))
+        if self.quiz is not None:
+            self.quiz.use_name(self.nickname)
+        return True
+
+    def record(self, attempt: Attempt) -> None:
+        """Write one check to the log (an answer listener); never raises, stops recording once on failure."""
+        if self.stopped or self.nickname is None:
+            return
+        try:
+            self.class_log.record(self.nickname, attempt)
+        except Exception as error:  # whatever the database says, the student's feedback is already shown
+            self._stop(error)
+            return
+        self.recorded += 1
+
+    def _stop(self, error: BaseException) -> None:
+        self.stopped = True
+        self.error = error
+        self._say("classroom.stopped")
+        if self.class_log is not None:
+            self.class_log.close()
+
+    def _say(self, key: str) -> None:
+        self.status.value = f'<p style="color:#8a1c1c"><b>{html.escape(message(key))}</b></p>'
+
+    def close(self) -> None:
+        """Stop listening and close the log's connections (and the widgets)."""
+        remove_answer_listener(self.record)
+        if self.class_log is not None:
+            self.class_log.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        state = "stopped" if self.stopped else f"joined as {self.nickname!r}" if self.nickname else "not joined"
+        return f"<ClassRecorder {state}, {self.recorded} recorded>"
+
+
+_active: list[ClassRecorder] = []
+
+
+def join_class(
+    quiz: NamedQuiz | None = None, location: str | None = None, *, timeout: float = DEFAULT_TIMEOUT
+) -> ClassRecorder | None:
+    """The class log's notice and nickname box when the app records a class, else None (nothing recorded).
+
+    ``location`` defaults to :func:`class_log_location`. Running the cell again replaces the
+    previous recorder, so a kernel records each check once.
+    """
+    location = location or class_log_location()
+    if location is None:
+        return None
+    while _active:
+        _active.pop().close()
+    log: Any
+    try:
+        log = open_class_log(location, timeout=timeout)
+    except Exception:  # unreachable server, bad schema: the lesson runs, unrecorded, and says so
+        log = None
+    recorder = ClassRecorder(log, quiz=quiz)
+    _active.append(recorder)
+    return recorder
