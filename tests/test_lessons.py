@@ -1,38 +1,39 @@
 """Lesson helpers: tables equal the engine's orders; exercises say right or wrong, and why."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from calcnb import Game, IllegalMove, foundation_order, modular_inverse, next_rank, position_in_order, set_language
+from calcnb import Game, foundation_order, modular_inverse, next_rank, position_in_order, set_language
 from calcnb.cards import RANK_COUNT, rank_name
 from calcnb.engine import ALL_MOVES
 from calcnb.i18n import catalogue
-from calcnb.lessons import (
-    Exercise,
+from calcnb.lesson_content import (
+    BANK,
+    LESSON_EXERCISES,
+    MISCONCEPTIONS,
+    POSITIONS,
     answer_key,
     attempt,
-    clock_exercise,
     clock_table,
     coverage_table,
-    fits_exercise,
-    inverse_exercise,
     inverse_table,
-    last_card_exercise,
-    legal_exercise,
+    judge,
     lesson_game,
     move_table,
     multiples_table,
     nearly_won_game,
-    next_card_exercise,
     next_card_table,
     order_table,
-    position_exercise,
     position_table,
     position_text,
     positions_check,
     replay_lines,
     replay_script,
-    visits_exercise,
+    student_items,
+    variant_for,
 )
+from calcnb.lessons import Exercise, Quiz, add_answer_listener, remove_answer_listener
 
 
 def _body(table: str) -> list[list[str]]:
@@ -49,11 +50,14 @@ def test_order_table_rows_are_the_engine_orders():
     assert rows[1][:7] == ["2", "4", "6", "8", "10", "Q", "A"]  # the seed's 2-4-6-8-10-Q, then A
 
 
-def test_next_card_table_follows_next_rank():
-    rows = _body(next_card_table())
+def test_next_card_table_follows_next_rank_and_a_king_completes_the_foundation():
+    table = next_card_table()
+    rows = _body("\n".join(table.splitlines()[:5]))
     for step, row in zip((1, 2, 3, 4), rows):
-        assert row == [rank_name(next_rank(top, step)) for top in range(1, 14)]
+        assert row[:12] == [rank_name(next_rank(top, step)) for top in range(1, 13)]
+        assert row[12] == "done"  # K on top: the foundation is complete, nothing goes on
     assert rows[1][11] == "A"  # Q + 2 = 14 wraps to A
+    assert "complete" in table.splitlines()[-1]
 
 
 def test_position_table_agrees_with_the_orders_and_the_engine():
@@ -154,7 +158,7 @@ def test_replay_lines_and_script_follow_the_game():
     assert [step.last_move for step in script[1:]] == list(game.history)
 
 
-# ---------------------------------------------------------------- exercises
+# ---------------------------------------------------------------- the exercise bank
 
 
 def _answer(exercise: Exercise, text: str):
@@ -164,109 +168,189 @@ def _answer(exercise: Exercise, text: str):
     return exercise.last
 
 
-def test_next_card_exercise_right_wrong_and_why():
-    exercise = next_card_exercise(12, 2)
-    right = _answer(exercise, "A")
-    assert right.correct is True and "12 + 2 = 14" in right.text and "✓" in exercise.feedback.value
-    assert _answer(exercise, "1").correct is True
-    unreduced = _answer(exercise, "14")
-    assert unreduced.correct is False and "no rank 14" in unreduced.text and "✗" in exercise.feedback.value
-    other = _answer(exercise, "K")
-    assert other.correct is False and "adds 2" in other.text
-    assert _answer(exercise, "banana").correct is None
+def _items(exercise_id):
+    kind = BANK[exercise_id]
+    return [kind.item(variant) for variant in range(len(kind.variants))]
 
 
-def test_inverse_exercise_says_the_remainder_of_a_wrong_answer():
-    exercise = inverse_exercise(4)
-    assert _answer(exercise, str(modular_inverse(4))).correct is True
-    wrong = _answer(exercise, "3")
-    assert wrong.correct is False and "4 × 3 = 12" in wrong.text and "remainder 12, not 1" in wrong.text
-    assert _answer(exercise, "40").correct is False
+def test_every_variant_accepts_its_computed_answer_and_names_only_known_misconceptions():
+    for exercise_id in BANK:
+        for item in _items(exercise_id):
+            assert item.exercise_id == exercise_id
+            assert judge(item, item.solution.split(" ")[0]).correct is True, item
+            assert {misconception for misconception, _ in item.wrong.values()} <= {*MISCONCEPTIONS, None}
+            for reading in item.wrong:
+                assert reading not in item.accepted
 
 
-def test_position_exercise_says_what_a_wrong_place_holds():
-    exercise = position_exercise(1, 2)
-    assert exercise.solution == str(position_in_order(1, 2))
-    assert _answer(exercise, exercise.solution).correct is True
-    wrong = _answer(exercise, "6")
-    assert wrong.correct is False and "place 6 of foundation +2 holds Q, not A" in wrong.text
+def test_answers_vary_and_two_lesson_items_need_no_wraparound():
+    first = [BANK[exercise_id].item(0) for exercise_id in LESSON_EXERCISES]
+    assert len({item.solution for item in first}) >= 6  # typing one answer every time cannot score
+    plain = [exercise_id for exercise_id in LESSON_EXERCISES if not any(item.wraps for item in _items(exercise_id))]
+    assert len(plain) >= 2
+    for exercise_id in LESSON_EXERCISES:  # every numeric exercise has variants with different answers
+        if exercise_id not in {"next-complete", "last-card", "clock-king"}:
+            assert len({item.solution for item in _items(exercise_id)}) > 1, exercise_id
 
 
-def test_clock_last_card_and_visits_exercises():
-    assert _answer(clock_exercise(26), "K").correct is True
-    zero = _answer(clock_exercise(26), "0")
-    assert zero.correct is False and "no 0" in zero.text
-    assert _answer(last_card_exercise(3), "K").correct is True
-    assert _answer(last_card_exercise(3), "13").correct is True  # a rank may be written as its number
-    wrong = _answer(last_card_exercise(3), "3")
-    assert wrong.correct is False
-    assert "13 × 3" in wrong.text
-    unreadable = _answer(last_card_exercise(3), "banana")
-    assert unreadable.correct is None
-    assert "A, 2 to 10, J, Q or K" in unreadable.text
-    visits = visits_exercise(2, 12)
-    assert _answer(visits, "6").correct is True
-    assert "gcd(2, 12) = 2" in visits.why
-    assert _answer(visits, "12").correct is False
+def test_the_next_card_is_computed_by_the_rules_and_past_k_wraps():
+    for item in _items("next-wrap") + _items("next-plain") + _items("next-small"):
+        top, step = BANK[item.exercise_id].variants[item.variant]
+        assert item.accepted == {next_rank(top, step)}
+        assert item.wraps == (top + step > RANK_COUNT)
+        assert top != RANK_COUNT  # a K on top is complete: its own exercise
+    wrap = BANK["next-wrap"].item(0)
+    top, step = BANK["next-wrap"].variants[0]
+    forgot = judge(wrap, str(top + step))
+    assert forgot.misconception == "no_wraparound" and f"no rank {top + step}" in forgot.text
+    near = judge(wrap, str(next_rank(top, step) + 1))
+    assert near.misconception == "off_by_one"
 
 
-def test_fits_exercise_judged_by_the_engine():
-    # Foundation 1 needs 5 after 4 and foundation 4 needs 5 after A: a turned 5 fits both.
-    game = lesson_game((4, 1, 1, 10), pending="5♠")
-    exercise = fits_exercise(game)
-    assert set(exercise.solution.split(" / ")) == {"1", "4"}
-    assert _answer(exercise, "4").correct is True and "also fits foundation 1" in exercise.last.text
-    wrong = _answer(exercise, "2")
-    assert wrong.correct is False and game.why_illegal("S>F2") in wrong.text
-    assert _answer(exercise, "waste").correct is False
-    nowhere = fits_exercise(lesson_game((1, 1, 1, 1), pending="K♠"))
-    assert nowhere.solution == "waste" and _answer(nowhere, "waste").correct is True
+def test_a_foundation_with_k_on_top_is_complete_in_the_exercise():
+    for item in _items("next-complete"):
+        (step,) = BANK["next-complete"].variants[item.variant]
+        assert judge(item, "none").correct is True and judge(item, "nenhum").correct is True
+        wrapped = judge(item, rank_name(next_rank(RANK_COUNT, step)))
+        assert wrapped.correct is False and wrapped.misconception == "past_complete" and "complete" in wrapped.text
+        assert "K" in item.question and "complete" in item.why
 
 
-def test_legal_exercise_gives_the_engine_reason():
-    game = lesson_game((12, 6, 1, 1), wastes=("K♣ 5♥", "", "", ""), pending="A♠")
-    buried = legal_exercise(game, "W1>F1")
-    said_yes = _answer(buried, "yes")
-    assert said_yes.correct is False and game.why_illegal("W1>F1") in said_yes.text
-    assert _answer(buried, "no").correct is True
-    fits = legal_exercise(game, "S>F2")
-    assert _answer(fits, "sim").correct is True and "wraps past K" in fits.last.text
-    with pytest.raises(IllegalMove):
-        game.explain("W1>F1")  # the buried K is not the top: the engine refuses it too
+def test_king_misconceptions_zero_and_thirteen_times_k():
+    last = BANK["last-card"].item(0)
+    (place, step) = BANK["last-card"].variants[0]
+    assert last.solution.startswith("K")
+    assert judge(last, "0").misconception == "zero_for_king"
+    assert judge(last, str(place * step)).misconception == "multiple_for_king"  # 52 for K on foundation +4
+    assert judge(last, "52").text.startswith("✗ Not 52: 52 is 13 × 4")
+    king = BANK["clock-king"].item(variant_for("clock-king", "x"))
+    (total,) = BANK["clock-king"].variants[king.variant]
+    assert judge(king, "0").misconception == "zero_for_king"
+    assert judge(king, str(total)).misconception == "multiple_for_king"
+    assert judge(king, str(total // 13)).misconception == "counted_laps"
+
+
+def test_counting_the_start_and_every_number_reached_on_other_clocks():
+    for item in _items("visits"):
+        step, ranks = BANK["visits"].variants[item.variant]
+        count = len(foundation_order(step, ranks))
+        assert item.accepted == {count}
+        assert judge(item, str(count + 1)).misconception == "counting_the_start"
+        assert judge(item, str(count - 1)).misconception == "counting_the_start"
+        assert judge(item, str(ranks)).misconception == "every_number_reached"
+        assert ranks not in (12, 13, 16)  # the clocks tabled in the lesson
+
+
+def test_inverse_and_position_feedback_name_the_wrong_idea():
+    for item in _items("inverse"):
+        (step,) = BANK["inverse"].variants[item.variant]
+        assert item.accepted == {modular_inverse(step)}
+        assert judge(item, f"1/{step}").misconception == "reciprocal"
+        wrong = next(x for x in range(1, 13) if x != modular_inverse(step))
+        assert f"remainder {step * wrong % 13}, not 1" in judge(item, str(wrong)).text
+    for item in _items("position"):
+        rank, step = BANK["position"].variants[item.variant]
+        assert item.accepted == {position_in_order(rank, step)}
+        multiplied = (rank * step) % 13 or 13
+        if multiplied != position_in_order(rank, step) and multiplied != rank:
+            assert judge(item, str(multiplied)).misconception == "multiplied_not_divided"
+        if rank != position_in_order(rank, step):
+            assert judge(item, str(rank)).misconception == "rank_as_place"
+
+
+def test_the_buried_card_and_the_fitting_foundations_of_notebook_03():
+    buried = BANK["legal-buried"].item(0)
+    said = judge(buried, "yes")
+    assert said.misconception == "buried_card" and "buried under K♠" in said.text and "4♦" in said.text
+    assert judge(buried, "no").correct is True
+    two = BANK["fits-two-choices"].item(0)
+    game = POSITIONS["two-choices"]()
+    fitting = {move.foundation for move in game.legal_moves() if move.kind == "stock_to_foundation"}
+    assert fitting == {1, 4}
+    for text in ("1", "4", "1 and 4", "F1, F4", "4 e 1"):
+        assert judge(two, text).correct is True, text
+    assert game.why_illegal("S>F2") in judge(two, "2").text
+    assert judge(two, "waste").correct is False
+    assert judge(BANK["fits-buried"].item(0), "waste").correct is True
+
+
+WEIRD = ["", " ", "²", "--5", "−3", "١٢", "５", "x" * 10_000, "9" * 10_000, "1/0", "0.5", "\x00", "🂡", "A♠", "K K"]
+
+
+def test_the_judge_reads_odd_text_without_raising():
+    for exercise_id in BANK:
+        item = BANK[exercise_id].item(0)
+        for text in WEIRD:
+            verdict = judge(item, text)
+            assert verdict.correct in (True, False, None) and verdict.text
+            assert len(verdict.text) < 600
+    clock = BANK["clock"].item(0)
+    assert judge(clock, "²").correct is None and judge(clock, "--5").correct is None
+    assert judge(clock, "x" * 10_000).correct is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    exercise_id=st.sampled_from(sorted(BANK)),
+    text=st.one_of(
+        st.text(),
+        st.text(alphabet=st.characters(categories=["Nd", "No", "Pd", "Sm"]), max_size=12),
+        st.integers().map(str),
+        st.just("x" * 10_000),
+    ),
+)
+def test_the_judge_never_raises_on_any_text_and_always_answers(exercise_id, text):
+    item = BANK[exercise_id].item(0)
+    verdict = judge(item, text)
+    assert verdict.correct in (True, False, None) and verdict.text
+    if verdict.correct is None:
+        assert verdict.text.startswith("?")
+
+
+def test_each_check_replaces_the_feedback_and_show_answer_waits_for_an_attempt():
+    exercise = Exercise(BANK["next-wrap"].item(0))
+    assert exercise.show_button.layout.display == "none" and exercise.reveal() == ""
+    assert _answer(exercise, exercise.item.solution.split()[0]).correct is True
+    assert "✓" in exercise.feedback.value
+    for text in ("²", "--5", "", "a paragraph " * 50):
+        assert _answer(exercise, text).correct is None
+        assert "✓" not in exercise.feedback.value and "?" in exercise.feedback.value
+    assert exercise.show_button.layout.display is None
+    exercise.show_button.click()
+    assert exercise.item.solution in exercise.feedback.value
+
+
+def test_a_quiz_gives_each_name_its_own_variants_with_computed_answers():
+    quiz = Quiz()
+    group = quiz.show(*LESSON_EXERCISES)
+    assert repr(group).startswith("ExerciseGroup(['clock'")
+    quiz.use_name("  Ana   Silva ")
+    chosen = [(exercise.exercise_id, exercise.item.variant, exercise.item.question) for exercise in group.exercises]
+    assert chosen == [(item.exercise_id, item.variant, item.question) for item in student_items("ana silva")]
+    names = ("Ana", "Bruno", "Carla", "Duarte")
+    many = {tuple(item.variant for item in student_items(name)) for name in names}
+    assert len(many) == 4  # neighbours do not get the same sheet
+    first = group.exercises[0]
+    _answer(first, "x")
+    quiz.use_name("Bruno")
+    assert first.feedback.value == "" and first.attempts == 0 and first.show_button.layout.display == "none"
+    quiz.use_name("   ")
+    assert quiz.seed == "Bruno"
 
 
 def test_show_answer_and_answer_key():
-    exercise = inverse_exercise(2)
-    exercise.show_button.click()
-    assert "7" in exercise.feedback.value and exercise.last is None
-    key = answer_key([exercise, position_exercise(1, 2)])
-    assert key.startswith("1. ") and "Answer: 7." in key and "2. " in key
-
-
-def test_exercises_speak_portuguese():
-    set_language("pt")
-    exercise = next_card_exercise(12, 2)
-    assert exercise.check_button.description == "Verificar"
-    assert _answer(exercise, "14").text.startswith("✗ Não é 14")
-    assert _answer(exercise, "A").text.startswith("✓ Certo")
-
-
-def test_lesson_messages_exist_in_both_languages():
-    english = {key for key in catalogue("en") if key.startswith("lessons.")}
-    portuguese = {key for key in catalogue("pt") if key.startswith("lessons.")}
-    assert english and english == portuguese
+    items = student_items("Ana", ["inverse", "position"])
+    key = answer_key(items)
+    assert key.startswith("1. ") and f"Answer: {items[0].solution}." in key and "2. " in key
 
 
 def test_every_check_tells_the_answer_listeners_and_a_failing_one_breaks_nothing():
-    from calcnb.lessons import add_answer_listener, remove_answer_listener
-
     heard = []
 
     def broken(attempt):
         raise RuntimeError("the recorder is down")
 
-    exercise = next_card_exercise(12, 2)
-    exercise.exercise_id, exercise.variant = "next-card", 3
+    exercise = Exercise(BANK["next-wrap"].item(3))
     add_answer_listener(broken)
     add_answer_listener(heard.append)
     try:
@@ -274,15 +358,35 @@ def test_every_check_tells_the_answer_listeners_and_a_failing_one_breaks_nothing
             said = _answer(exercise, "banana")
         assert said.correct is None and "A, 2 to 10" in exercise.feedback.value
         with pytest.warns(RuntimeWarning):
-            _answer(exercise, "A")
+            _answer(exercise, exercise.item.solution.split()[0])
+        top, step = BANK["next-wrap"].variants[3]
+        with pytest.warns(RuntimeWarning):
+            _answer(exercise, str(top + step))
     finally:
         remove_answer_listener(broken)
         remove_answer_listener(heard.append)
-    assert "✓" in exercise.feedback.value
-    assert [(a.exercise_id, a.variant, a.answer, a.correct, a.misconception, a.language) for a in heard] == [
-        ("next-card", 3, "banana", False, "unreadable", "en"),
-        ("next-card", 3, "A", True, None, "en"),
+    assert [(a.exercise_id, a.variant, a.correct, a.misconception, a.language) for a in heard] == [
+        ("next-wrap", 3, False, "unreadable", "en"),
+        ("next-wrap", 3, True, None, "en"),
+        ("next-wrap", 3, False, "no_wraparound", "en"),
     ]
-    assert all(a.timestamp > 0 for a in heard)
+    assert heard[0].answer == "banana" and all(a.timestamp > 0 for a in heard)
     _answer(exercise, "K")
-    assert len(heard) == 2  # removed listeners hear nothing more
+    assert len(heard) == 3  # removed listeners hear nothing more
+
+
+def test_exercises_speak_portuguese():
+    set_language("pt")
+    exercise = Exercise(BANK["next-wrap"].item(0))
+    assert exercise.check_button.description == "Verificar"
+    top, step = BANK["next-wrap"].variants[0]
+    assert _answer(exercise, str(top + step)).text.startswith(f"✗ Não é {top + step}")
+    assert _answer(exercise, exercise.item.solution.split()[0]).text.startswith("✓ Certo")
+    assert judge(BANK["next-complete"].item(0), "nenhum").correct is True
+
+
+def test_misconceptions_have_names_and_lesson_messages_exist_in_both_languages():
+    english = {key for key in catalogue("en") if key.startswith("lessons.")}
+    portuguese = {key for key in catalogue("pt") if key.startswith("lessons.")}
+    assert english and english == portuguese
+    assert {f"lessons.mis.{name}" for name in MISCONCEPTIONS} <= english
