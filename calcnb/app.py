@@ -538,6 +538,7 @@ def build_parser() -> argparse.ArgumentParser:
         "path", nargs="?", metavar="NOTEBOOK", help=message("app.help.app_notebook", default=DEFAULT_APP_NOTEBOOK)
     )
     _add_server_options(app, DEFAULT_APP_PORT)
+    app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
     app.set_defaults(run=run_app)
 
     lab = commands.add_parser(
@@ -546,6 +547,16 @@ def build_parser() -> argparse.ArgumentParser:
     lab.add_argument("path", nargs="?", metavar="PATH", help=message("app.help.lab_path"))
     _add_server_options(lab, DEFAULT_LAB_PORT)
     lab.set_defaults(run=run_lab)
+
+    view = commands.add_parser(
+        "class-view",
+        help=message("app.help.class_view"),
+        description=message("app.help.class_view"),
+        epilog=message("app.epilog_class_view"),
+    )
+    view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
+    _add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
+    view.set_defaults(run=run_class_view)
     return parser
 
 
@@ -565,6 +576,7 @@ def run_app(arguments: argparse.Namespace) -> int:
     there is one, and the kernels run in Portuguese either way.
     """
     target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
+    environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
     port = _chosen_port(arguments)
     return serve(
         voila_command(target, host=arguments.host, port=port),
@@ -573,7 +585,7 @@ def run_app(arguments: argparse.Namespace) -> int:
         path="/",
         what=message("app.what_app", name=target.name),
         open_browser=not arguments.no_browser,
-        env=server_environment(language=arguments.lang),
+        env=environment,
     )
 
 
@@ -595,6 +607,96 @@ def run_lab(arguments: argparse.Namespace) -> int:
         open_browser=not arguments.no_browser,
         token=token,
         env=server_environment(language=arguments.lang, token=token),
+    )
+
+
+# ------------------------------------------------------------ the class log and the class view
+
+DEFAULT_CLASS_VIEW_PORT = 8867
+CLASS_VIEW_NOTEBOOK = Path("teacher") / "class_view.ipynb"
+
+register(
+    {
+        "en": {
+            "app.help.class_log": "record every student's answers to the lesson's exercises in this class log: a file (SQLite, created if new) or a database URL such as postgresql://user@host/db; students are told, and asked only for a nickname. Without it nothing is recorded",  # noqa: E501
+            "app.help.class_view": "show the teacher the class log, live: each exercise's right answers and misconceptions, who has not started, who is stuck (served on this machine only unless --host says otherwise)",  # noqa: E501
+            "app.help.class_view_log": "the class log given to python -m calcnb app --class-log (a file or a database URL)",  # noqa: E501
+            "app.epilog_class_view": "The class view runs on a server and port of its own; the students' app never serves it. It shows nicknames and answers: keep it on 127.0.0.1 (the default) unless you need it on another machine.",  # noqa: E501
+            "app.recording": "Answers are being recorded in the class log {location}; see them with: python -m calcnb class-view {argument}",  # noqa: E501
+            "app.what_class_view": "The class view of {location}",
+        },
+        "pt": {
+            "app.help.class_log": "regista as respostas de cada aluno aos exercícios da lição neste registo da turma: um ficheiro (SQLite, criado se for novo) ou um URL de base de dados como postgresql://utilizador@servidor/bd; os alunos são avisados, e só lhes é pedida uma alcunha. Sem isto nada é registado",  # noqa: E501
+            "app.help.class_view": "mostra ao professor o registo da turma, ao vivo: as respostas certas e as conceções erradas de cada exercício, quem ainda não começou, quem está bloqueado (servido só nesta máquina, a não ser que --host diga outra coisa)",  # noqa: E501
+            "app.help.class_view_log": "o registo da turma dado a python -m calcnb app --class-log (um ficheiro ou um URL de base de dados)",  # noqa: E501
+            "app.epilog_class_view": "A vista da turma corre num servidor e numa porta próprios; a aplicação dos alunos nunca a serve. Mostra alcunhas e respostas: mantenha-a em 127.0.0.1 (por omissão), a não ser que precise dela noutra máquina.",  # noqa: E501
+            "app.recording": "As respostas estão a ser registadas no registo da turma {location}; veja-as com: python -m calcnb class-view {argument}",  # noqa: E501
+            "app.what_class_view": "A vista da turma de {location}",
+        },
+    }
+)
+
+
+def _open_class_log(location: str):
+    """Open (creating if new) the class log at ``location``, or AppError saying why it cannot be used."""
+    from .classlog import ClassLogError, open_class_log  # SQLAlchemy loads only when a class log is asked for
+
+    try:
+        return open_class_log(location)
+    except ClassLogError as error:
+        raise AppError(str(error)) from None
+
+
+def _log_argument(location: str) -> str:
+    """The class log as the kernels must read it: a file as an absolute path (kernels run elsewhere), a URL as is."""
+    return location if "://" in location else str(Path(location).expanduser().resolve())
+
+
+def class_log_environment(environment: dict[str, str], location: str | None) -> dict[str, str]:
+    """``environment`` for the students' kernels: recording into ``location``, or, for None, recording nothing.
+
+    The log is opened (and created if new) here, so a bad location stops the command with a
+    clear message before any student arrives. Without a location the variable is removed, so
+    a value left in the teacher's shell never turns recording on.
+    """
+    from .classlog import ENV_VAR, VIEW_ENV_VAR
+
+    environment = dict(environment)
+    environment.pop(VIEW_ENV_VAR, None)  # the students' kernels never read the class view's log
+    if location is None:
+        environment.pop(ENV_VAR, None)
+        return environment
+    log = _open_class_log(location)
+    print(message("app.recording", location=log.location, argument=location), flush=True)
+    log.close()
+    environment[ENV_VAR] = _log_argument(location)
+    return environment
+
+
+def run_class_view(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb class-view LOG``: the teacher's live view of a class log, served with Voila.
+
+    Only ``notebooks/teacher/class_view.ipynb`` is served, on a port of its own, and its
+    kernels are the only ones told the log through ``CALCNB_CLASS_VIEW``.
+    """
+    from .classlog import ENV_VAR, VIEW_ENV_VAR
+
+    target = resolve_target(str(notebooks_dir() / CLASS_VIEW_NOTEBOOK))
+    log = _open_class_log(arguments.log)
+    location = log.location
+    log.close()
+    environment = server_environment(language=arguments.lang)
+    environment.pop(ENV_VAR, None)
+    environment[VIEW_ENV_VAR] = _log_argument(arguments.log)
+    port = _chosen_port(arguments)
+    return serve(
+        voila_command(target, host=arguments.host, port=port),
+        host=arguments.host,
+        port=port,
+        path="/",
+        what=message("app.what_class_view", location=location),
+        open_browser=not arguments.no_browser,
+        env=environment,
     )
 
 

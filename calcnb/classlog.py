@@ -44,6 +44,7 @@ __all__ = [
     "ENV_VAR",
     "NICKNAME_MAX",
     "SCHEMA_VERSION",
+    "VIEW_ENV_VAR",
     "ClassLog",
     "ClassLogError",
     "ClassStatus",
@@ -59,6 +60,9 @@ __all__ = [
 
 #: The environment variable through which ``python -m calcnb app --class-log`` tells the kernels where to record.
 ENV_VAR = "CALCNB_CLASS_LOG"
+#: The environment variable through which ``python -m calcnb class-view`` tells the teacher's view its log
+#: (never set for the students' kernels, so a student page can never show the class).
+VIEW_ENV_VAR = "CALCNB_CLASS_VIEW"
 #: Version of the schema below; a log written with another version is refused, never silently mixed.
 SCHEMA_VERSION = 1
 #: Longest nickname kept, in characters.

@@ -18,6 +18,7 @@ import asyncio
 import base64
 import contextlib
 import html
+import os
 import time
 import unicodedata
 from collections.abc import Sequence
@@ -25,6 +26,8 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from .classlog import (
+    STUCK_AFTER,
+    VIEW_ENV_VAR,
     ClassLog,
     ClassStatus,
     ExerciseStats,
@@ -33,7 +36,6 @@ from .classlog import (
     exercise_stats,
     open_class_log,
 )
-from .classroom import class_log_location
 from .i18n import message, register
 
 __all__ = ["ClassView", "class_view", "exercises_html", "shown", "students_html"]
@@ -45,6 +47,7 @@ register(
     {
         "en": {
             "classview.title": "The class, live",
+            "classview.legend": "Tried: students who checked at least one answer. Got it right: students with at least one right answer. Each bar: a misconception's share of the wrong answers to that exercise. Stuck: the last {stuck} answers wrong. Read again every {seconds:.0f} s; this page is the teacher's only (the students' app never serves it).",  # noqa: E501
             "classview.no_log": 'No class log is named. Start the view with: python -m calcnb class-view lesson.db (the same log as python -m calcnb app 02_wraparound --class-log lesson.db), or call class_view("lesson.db").',  # noqa: E501
             "classview.cannot_read": "The class log cannot be read right now ({reason}); trying again every {seconds:.0f} s.",  # noqa: E501
             "classview.updated": "{students} joined, {working} answering, {checks} answers checked. Updated at {time}.",
@@ -63,6 +66,7 @@ register(
         },
         "pt": {
             "classview.title": "A turma, ao vivo",
+            "classview.legend": "Tentaram: alunos que verificaram pelo menos uma resposta. Acertaram: alunos com pelo menos uma resposta certa. Cada barra: a parte das respostas erradas a esse exercício que mostra uma conceção errada. Bloqueados: as últimas {stuck} respostas erradas. Lido de novo a cada {seconds:.0f} s; esta página é só do professor (a aplicação dos alunos nunca a serve).",  # noqa: E501
             "classview.no_log": 'Nenhum registo da turma foi indicado. Abra a vista com: python -m calcnb class-view lesson.db (o mesmo registo de python -m calcnb app 02_wraparound --class-log lesson.db), ou chame class_view("lesson.db").',  # noqa: E501
             "classview.cannot_read": "O registo da turma não pode ser lido agora ({reason}); nova tentativa a cada {seconds:.0f} s.",  # noqa: E501
             "classview.updated": "{students} entraram, {working} a responder, {checks} respostas verificadas. Atualizado às {time}.",  # noqa: E501
@@ -171,7 +175,9 @@ class ClassView(widgets.VBox):
         self.students = widgets.HTML()
         self.export = widgets.HTML()
         title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
-        super().__init__([title, self.status, self.exercises, self.students, self.export])
+        legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
+        legend_html = widgets.HTML(f'<p style="max-width:60em">{html.escape(legend)}</p>')
+        super().__init__([title, legend_html, self.status, self.exercises, self.students, self.export])
         self.add_class("calcnb-class-view")
         self._task: asyncio.Task | None = None
         if log is None:
@@ -246,8 +252,10 @@ def class_view(
     """The live class view of ``location`` (default: the log named by ``python -m calcnb class-view``).
 
     Without a log it says how to name one. The view refreshes itself every ``refresh_seconds``.
+    The default log comes from ``CALCNB_CLASS_VIEW``, which only the class-view command sets:
+    the students' app never does, so a student page can never show the class.
     """
-    location = location or class_log_location()
+    location = location or os.environ.get(VIEW_ENV_VAR, "").strip() or None
     if location is None:
         return ClassView(None)
     return ClassView(open_class_log(location), order=order, refresh_seconds=refresh_seconds).start()

@@ -593,9 +593,11 @@ def test_the_class_view_speaks_portuguese(log):
 def test_without_a_log_the_class_view_says_how_to_name_one(monkeypatch):
     from calcnb.classview import class_view
 
-    monkeypatch.delenv(classlog.ENV_VAR, raising=False)
+    monkeypatch.delenv(classlog.VIEW_ENV_VAR, raising=False)
+    monkeypatch.setenv(classlog.ENV_VAR, "lesson.db")  # the students' variable never opens the class view
     view = class_view()
     assert not view.refresh() and "class-view lesson.db" in view.status.value
+    assert view.class_log is None
 
 
 def test_a_class_view_of_an_unreadable_log_says_so_and_keeps_going(log, location):
@@ -605,3 +607,39 @@ def test_a_class_view_of_an_unreadable_log_says_so_and_keeps_going(log, location
     view = ClassView(log)
     log.attempts = lambda: (_ for _ in ()).throw(sa.exc.OperationalError("SELECT", {}, Exception("disk I/O error")))
     assert not view.refresh() and "cannot be read right now" in view.status.value
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def test_the_app_records_only_with_a_class_log(tmp_path, monkeypatch, capsys):
+    from calcnb.app import class_log_environment
+
+    monkeypatch.chdir(tmp_path)
+    left_over = {classlog.ENV_VAR: "old.db", classlog.VIEW_ENV_VAR: "old.db", "HOME": "/home/x"}
+    assert class_log_environment(left_over, None) == {"HOME": "/home/x"}  # a value left in the shell records nothing
+    environment = class_log_environment(left_over, "lesson.db")
+    assert environment[classlog.ENV_VAR] == str(tmp_path / "lesson.db")  # absolute: kernels run in another folder
+    assert classlog.VIEW_ENV_VAR not in environment  # students' kernels never learn the class view's log
+    assert (tmp_path / "lesson.db").exists() and "class-view lesson.db" in capsys.readouterr().out
+    url = "sqlite:///" + str(tmp_path / "b.db")
+    assert class_log_environment({}, url)[classlog.ENV_VAR] == url  # a URL is passed on as given
+
+
+@pytest.mark.parametrize("command", [["app", "02_wraparound", "--class-log", ""], ["class-view", ""],
+                                     ["class-view", "nosuchdialect://x/y"]])  # fmt: skip
+def test_a_bad_class_log_stops_the_command_with_a_clear_message(command, capsys):
+    from calcnb.app import main
+
+    assert main([*command, "--no-browser", "--port", "0"]) == 2
+    error = capsys.readouterr().err
+    assert "is not a class log" in error or "cannot be opened" in error
+    assert "Traceback" not in error
+
+
+def test_the_class_view_command_serves_only_the_teacher_notebook():
+    from calcnb.app import CLASS_VIEW_NOTEBOOK, build_parser, notebooks_dir
+
+    assert (notebooks_dir() / CLASS_VIEW_NOTEBOOK).is_file()
+    arguments = build_parser().parse_args(["class-view", "lesson.db"])
+    assert arguments.host == "127.0.0.1" and arguments.port == 8867 and arguments.log == "lesson.db"
