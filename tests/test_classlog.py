@@ -8,6 +8,7 @@ unless ``CALCNB_REQUIRE_POSTGRES=1``, as in CI, makes that a failure).
 from __future__ import annotations
 
 import contextlib
+import html
 import os
 import subprocess
 import sys
@@ -408,17 +409,23 @@ def test_csv_export_has_every_check_and_defuses_formulas(log):
 # ---------------------------------------------------------------- the students' page: consent, nickname, recording
 
 
-def _exercise(exercise_id: str = "next_card", answer: str = "5"):
-    """A lesson exercise whose right answer is ``answer`` and whose wrong answers show ``forgot_wraparound``."""
-    from calcnb.lesson_content import Feedback
+@dataclass
+class Lesson:
+    """A real exercise of the lesson's bank, with a right answer and a wrong one as a student types them."""
+
+    exercise: object
+    right: str
+    wrong: str
+    misconception: str
+
+
+def _exercise() -> Lesson:
+    from calcnb.lesson_content import BANK
     from calcnb.lessons import Exercise
 
-    def judge(text: str) -> Feedback:
-        if text == answer:
-            return Feedback(True, "right")
-        return Feedback(False, f"wrong: {text}", "forgot_wraparound")
-
-    return Exercise("Which rank comes next?", answer, "because", judge, exercise_id=exercise_id, variant=7)
+    item = BANK["next-wrap"].item(0)
+    reading, (misconception, _reason) = next((key, value) for key, value in item.wrong.items() if value[0])
+    return Lesson(Exercise(item), str(min(item.accepted)), str(reading), misconception)
 
 
 @pytest.fixture
@@ -441,16 +448,17 @@ def test_without_a_class_log_nothing_is_shown_or_recorded(monkeypatch):
 
 
 def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder, log):
-    exercise = _exercise()
+    lesson = _exercise()
     assert "collecting the answers" in recorder.notice.value and "nickname" in recorder.notice.value
-    exercise.check("4")
+    lesson.exercise.check(lesson.wrong)
     assert log.count() == 0  # not joined yet: nothing recorded
     assert recorder.join("  ana  ")
-    exercise.check("A")
-    exercise.check("5")
-    assert [(row["nickname"], row["answer"], row["correct"], row["misconception"], row["variant"])
-            for row in log.attempts()] == [("ana", "A", False, "forgot_wraparound", "7"),
-                                           ("ana", "5", True, None, "7")]  # fmt: skip
+    lesson.exercise.check(lesson.wrong)
+    lesson.exercise.check(lesson.right)
+    variant = str(lesson.exercise.item.variant)
+    assert [(row["nickname"], row["exercise_id"], row["answer"], row["correct"], row["misconception"], row["variant"])
+            for row in log.attempts()] == [("ana", "next-wrap", lesson.wrong, False, lesson.misconception, variant),
+                                           ("ana", "next-wrap", lesson.right, True, None, variant)]  # fmt: skip
     assert log.students() == ["ana"]
     assert "ana" in recorder.status.value and recorder.nickname_box.disabled
 
@@ -487,7 +495,8 @@ def test_join_class_reads_the_environment_and_replaces_an_earlier_recorder(monke
     second = join_class()
     assert first.record not in lessons._listeners and second.record in lessons._listeners
     second.join("caio")
-    _exercise().check("5")
+    lesson = _exercise()
+    lesson.exercise.check(lesson.right)
     second.close()
     assert [row["nickname"] for row in open_class_log(location).attempts()] == ["caio"]
 
@@ -499,18 +508,19 @@ def test_a_log_that_cannot_be_written_never_breaks_the_exercise(location, kind):
     with unwritable(kind, location) as log:
         recorder = ClassRecorder(log)
         recorder.nickname = "ana"  # joined before the log stopped being writable
-        exercise = _exercise()
+        lesson = _exercise()
+        exercise = lesson.exercise
         writes = []
         original = log.record
         log.record = lambda *args: writes.append(args) or original(*args)
         with warnings_as_errors():
-            verdict = exercise.check("5")
-        assert verdict.correct is True and "right" in exercise.feedback.value
+            verdict = exercise.check(lesson.right)
+        assert verdict.correct is True and verdict.text and html.escape(verdict.text) in exercise.feedback.value
         assert recorder.stopped and "Recording has stopped" in recorder.status.value
         said = recorder.status.value
         with warnings_as_errors():
-            exercise.check("4")
-        assert "wrong: 4" in exercise.feedback.value  # the next feedback appears too
+            second = exercise.check(lesson.wrong)
+        assert second.correct is False and html.escape(second.text) in exercise.feedback.value  # feedback goes on
         assert len(writes) == 1 and recorder.status.value == said  # said once, never tried again
         recorder.close()
 
@@ -529,7 +539,8 @@ def test_an_unreachable_log_leaves_the_lesson_working_and_says_so(tmp_path):
 
     recorder = join_class(location=str(tmp_path / "no_such_folder" / "lesson.db"))
     assert recorder.stopped and "cannot be opened" in recorder.status.value
-    assert _exercise().check("5").correct is True
+    lesson = _exercise()
+    assert lesson.exercise.check(lesson.right).correct is True
     recorder.close()
 
 
