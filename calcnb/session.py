@@ -249,7 +249,7 @@ class Game:
             raise InvalidSave(message("save.bad_json", detail=error)) from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise InvalidSave(message("save.bad_field", detail=f"'format' must be {SAVE_FORMAT!r}"))
-        if data.get("version") != SAVE_VERSION:
+        if type(data.get("version")) is not int or data["version"] != SAVE_VERSION:  # JSON true is no version
             raise InvalidSave(message("save.version", version=quote(data.get("version")), supported=SAVE_VERSION))
         moves = data.get("moves")
         if not isinstance(moves, list):

@@ -484,3 +484,10 @@ def test_the_seed_field_deals_the_game_it_names_or_says_why_not(text):
         seed = widgets.parse_seed(text)
         if "|" not in text and seed is not None:
             assert board.game.deal_code == format_deal(*deal(seed))
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", [1]])
+def test_a_save_version_is_the_whole_number_1_not_something_equal_to_it(version):
+    data = json.loads(Game.new(2).to_json())
+    with pytest.raises(InvalidSave, match="this save has version"):
+        Game.from_json(json.dumps({**data, "version": version}))
