@@ -14,9 +14,10 @@ and rank ``r`` sits at position ``r * k⁻¹ (mod 13)`` of that order.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
-from .errors import ASCII_SPACE, CalcnbError, InvalidCard, ascii_upper, quote
+from .errors import ASCII_SPACE, CalcnbError, InvalidCard, InvalidPosition, ascii_upper, quote
 from .i18n import message
 from .rules import RANK_COUNT, order_of, step_after
 
@@ -209,3 +210,15 @@ def position_in_order(rank: int, step: int) -> int:
     _check_step(step, RANK_COUNT)
     # The arithmetic, not the rules core's POSITION table: lessons check one against the other.
     return (rank * modular_inverse(step)) % RANK_COUNT or RANK_COUNT
+
+
+def check_each_card_once(cards: Iterable[Card], error: type[InvalidPosition] = InvalidPosition) -> None:
+    """``error`` naming the first duplicate or the missing cards unless ``cards`` is the whole pack once."""
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise error(message("deal.duplicate", card=card))
+        seen.add(card)
+    missing = [card for card in DECK if card not in seen]
+    if missing:
+        raise error(message("deal.missing", cards=" ".join(map(str, missing))))

@@ -18,13 +18,10 @@ import hashlib
 import secrets
 from collections.abc import Iterator, Sequence
 
-from .cards import DECK, SUITS, Card, parse_cards, rank_name
-from .engine import State, check_each_card_once
+from .cards import DECK, SUITS, Card, check_each_card_once, parse_cards, rank_name
 from .errors import MAX_DEAL_CHARS, MAX_SEED_CHARS, InvalidDeal, InvalidSeed, check_length, quote
 from .i18n import message
-
-STARTER_RANKS = (1, 2, 3, 4)
-STOCK_SIZE = len(DECK) - len(STARTER_RANKS)
+from .rules import STARTER_RANKS, STOCK_SIZE
 
 Seed = int | str
 
@@ -135,11 +132,6 @@ def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
         raise InvalidDeal(message("deal.stock_count", count=len(stock)) + "; " + message("deal.missing", cards=missing))
     check_each_card_once(cards, InvalidDeal)
     return starters, stock
-
-
-def initial_state(starters: Sequence[Card], stock: Sequence[Card]) -> State:
-    """The opening position of a deal."""
-    return State.initial(starters, stock)
 
 
 def seeds(count: int, start: int = 0) -> Iterator[int]:

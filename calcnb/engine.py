@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import ClassVar, NamedTuple
+from typing import ClassVar, NamedTuple, Protocol
 
-from .cards import DECK, Card, parse_cards, rank_name
+from .cards import Card, check_each_card_once, parse_cards, rank_name
+from .deals import parse_deal
 from .errors import ASCII_SPACE, CalcnbError, InvalidPosition, ascii_upper, quote
 from .i18n import message
 from .rules import COMPLETE, FOUNDATIONS, NEED_BY_COUNT, NEXT, RANK_COUNT, WASTES, WIN_SCORE, Status, is_complete
@@ -432,12 +433,6 @@ class State(NamedTuple):
     def __str__(self) -> str:
         return render_text(self)
 
-    def _repr_png_(self) -> bytes:
-        # Imported on use: the engine itself never imports matplotlib.
-        from importlib import import_module
-
-        return import_module("calcnb.board").to_png(self)
-
 
 def _read_pile(pile: object, kind: str, number: int | None = None) -> tuple[Card, ...]:
     """The cards of one pile (text or an iterable of cards); :class:`InvalidPosition` naming it if not cards.
@@ -473,16 +468,31 @@ def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: in
     return sentence
 
 
-def check_each_card_once(cards: Iterable[Card], error: type[InvalidPosition] = InvalidPosition) -> None:
-    """``error`` naming the first duplicate or the missing cards unless ``cards`` is the whole pack once."""
-    seen: set[Card] = set()
-    for card in cards:
-        if card in seen:
-            raise error(message("deal.duplicate", card=card))
-        seen.add(card)
-    missing = [card for card in DECK if card not in seen]
-    if missing:
-        raise error(message("deal.missing", cards=" ".join(map(str, missing))))
+class HasState(Protocol):
+    """Anything that holds a current position, like :class:`~calcnb.session.Game` (named here without importing it)."""
+
+    @property
+    def state(self) -> State: ...
+
+
+def as_state(position: State | HasState | str) -> State:
+    """The :class:`State` meant by ``position``: a State itself, the current state of a Game, or a deal code's opening.
+
+    The one place that turns "a Game, a State or a deal code" into a State; players, the
+    solver and studies all take their argument through it.
+
+    >>> from calcnb.deals import deal, format_deal
+    >>> as_state(format_deal(*deal(7))) == State.initial(*deal(7))
+    True
+    """
+    if isinstance(position, State):
+        return position
+    state = getattr(position, "state", None)
+    if isinstance(state, State):
+        return state
+    if isinstance(position, str):
+        return State.initial(*parse_deal(position))
+    raise TypeError(message("position.not_a_position", kind=type(position).__name__))
 
 
 def render_text(state: State, *, hints: bool = True) -> str:

@@ -195,11 +195,13 @@ register(
             "arithmetic.bad_step": "a step must be a positive whole number; got {step}",
             "arithmetic.bad_modulus": "the number of ranks must be a whole number of at least 2; got {modulus}",
             "arithmetic.no_inverse": "{value} has no inverse modulo {modulus}: they share a factor",
+            "position.not_a_position": "expected a Game, a State or a deal code; got {kind}",
         },
         "pt": {
             "arithmetic.bad_step": "um passo tem de ser um número inteiro positivo; recebi {step}",
             "arithmetic.bad_modulus": "o número de valores tem de ser um inteiro de pelo menos 2; recebi {modulus}",
             "arithmetic.no_inverse": "{value} não tem inverso módulo {modulus}: têm um fator comum",
+            "position.not_a_position": "esperava um Game, um State ou um código de distribuição; recebi {kind}",
         },
     }
 )

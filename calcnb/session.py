@@ -146,7 +146,8 @@ class Game:
         """One teaching sentence about ``move`` here (raises IllegalMove if it is not legal)."""
         return self.state.explain(move)
 
-    def is_over(self) -> bool:
+    def is_terminal(self) -> bool:
+        """True when the game is over (won or lost): the same question as :meth:`State.is_terminal`."""
         return self.state.is_terminal()
 
     # ------------------------------------------------------------ changing it
@@ -294,12 +295,6 @@ class Game:
 
     def __str__(self) -> str:
         return render_text(self.state)
-
-    def _repr_png_(self) -> bytes:
-        # Imported on use: the session layer never imports matplotlib.
-        from importlib import import_module
-
-        return import_module("calcnb.board").to_png(self)
 
     def __repr__(self) -> str:
         where = f"seed={self.seed!r}" if self.seed is not None else f"deal_code={self.deal_code!r}"

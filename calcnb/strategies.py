@@ -34,8 +34,18 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .cards import Card, rank_name
-from .deals import deal
-from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
+from .deals import Seed, deal
+from .engine import (
+    ALL_MOVES,
+    STOCK_TO_FOUNDATION,
+    STOCK_TO_WASTE,
+    TURN,
+    WASTE_TO_FOUNDATION,
+    HasState,
+    Move,
+    State,
+    as_state,
+)
 from .i18n import message, register
 from .rules import (
     FOUNDATION_OF,
@@ -188,6 +198,10 @@ def _initial_table(starter_count: Sequence[int], stock: Sequence[int]) -> _Table
     return _Table(need, list(starter_count), [[], [], [], []], 0, len(stock), unseen)
 
 
+Evaluation = dict[int, tuple[int, int]]
+"""What a player weighed at a placement: ``{waste pile (0-based): (wins, total score)}`` over its trials."""
+
+
 # ---------------------------------------------------------------- the view
 
 
@@ -205,13 +219,16 @@ class PlayerView:
     unseen: frozenset[Card]
 
     @classmethod
-    def of(cls, position: State | PlayerView | object) -> PlayerView:
+    def of(cls, position: State | PlayerView | HasState) -> PlayerView:
         """The view of a :class:`State`, a :class:`~calcnb.session.Game` (its current state) or a view."""
         if isinstance(position, PlayerView):
             return position
-        state = getattr(position, "state", position)
-        if not isinstance(state, State):
-            raise TypeError(f"a player needs a State, a Game or a PlayerView; got {type(position).__name__}")
+        if isinstance(position, str):  # a deal code is an opening, not a position a player is shown
+            raise TypeError(message("player.bad_position", kind="str"))
+        try:
+            state = as_state(position)
+        except TypeError:
+            raise TypeError(message("player.bad_position", kind=type(position).__name__)) from None
         return cls(state.foundations, state.wastes, state.pending, len(state.stock), state.unseen_cards())
 
     def needs(self) -> tuple[int | None, ...]:
@@ -315,6 +332,10 @@ class Player:
     def _next(self, table: _Table, rng: random.Random) -> int | None:
         raise NotImplementedError
 
+    def _advise(self, table: _Table, rng: random.Random) -> tuple[int | None, Evaluation]:
+        """The move :meth:`_next` makes and what it weighed to choose it (empty for players that weigh nothing)."""
+        return self._next(table, rng), {}
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -325,29 +346,28 @@ class Player:
         return hash((type(self), tuple(sorted(vars(self).items()))))
 
 
-def _start_of(game_or_seed: object) -> tuple[_Table, list[int], str]:
+def _start_of(game_or_seed: Seed | State | HasState) -> tuple[_Table, list[int], str]:
     """The lean table and stock ranks of a seed, Game or State, and a key naming it for seeding random choices.
 
     The runner keeps the stock; the table (all a player reads) holds only its count and unseen ranks.
     """
-    from .session import Game  # the session layer sits beside strategies; imported on use
-
     if isinstance(game_or_seed, (int, str)) and not isinstance(game_or_seed, bool):
         # dealt directly (the same deal Game.new(seed) makes, without re-checking a deal known to be whole)
         _, stock_cards = deal(game_or_seed)
         stock = [card.rank for card in stock_cards]
         return _initial_table([1, 1, 1, 1], stock), stock, str(game_or_seed)
-    if isinstance(game_or_seed, Game):
-        game = game_or_seed
-        key = game.seed if game.seed is not None else (game.deal_code or "")
-        key = f"{key}:{len(game.history)}" if game.history else str(key)
-        state = game.state
-    elif isinstance(game_or_seed, State):
-        state = game_or_seed
+    try:
+        state = as_state(game_or_seed)
+    except TypeError:
+        raise TypeError(message("player.bad_game", kind=type(game_or_seed).__name__)) from None
+    if state is game_or_seed:
         key = "|".join(" ".join(card.ascii for card in pile) for pile in (*state.foundations, *state.wastes))
         key += f"|{state.pending}|" + " ".join(card.ascii for card in state.stock)
-    else:
-        raise TypeError(f"play needs a seed, a Game or a State; got {type(game_or_seed).__name__}")
+    else:  # a game in progress: named by its seed (or deal code) and how far it has got
+        seed = getattr(game_or_seed, "seed", None)
+        key = str(seed if seed is not None else (getattr(game_or_seed, "deal_code", None) or ""))
+        played = len(getattr(game_or_seed, "history", ()))
+        key = f"{key}:{played}" if played else key
     return PlayerView.of(state)._table(), [card.rank for card in state.stock], key
 
 
@@ -381,6 +401,15 @@ class _FoundationFirst(Player):
     uses_random = False
 
     def _next(self, table: _Table, rng: random.Random) -> int | None:
+        move = self._foundation_move(table)
+        if move is not None:
+            return move
+        if table.pending:
+            return _S2W[self._place(table, rng)]
+        return _TURN if table.stock_left else None
+
+    def _foundation_move(self, table: _Table) -> int | None:
+        """The foundation move this player makes first (the pending card, then waste tops), or None."""
         need = table.need
         pending = table.pending
         if pending and pending in need:
@@ -388,9 +417,7 @@ class _FoundationFirst(Player):
         for w, pile in enumerate(table.wastes):
             if pile and pile[-1] in need:
                 return _W2F[w][self._pick_foundation(table, pile[-1])]
-        if pending:
-            return _S2W[self._place(table, rng)]
-        return _TURN if table.stock_left else None
+        return None
 
     def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:
         """The fast loop with :meth:`_next` written inline: the same moves, in the same order, sooner."""
@@ -556,7 +583,6 @@ class MonteCarlo(ReverseNeed):
     def __init__(self, samples: int = 128, policy: Player | None = None) -> None:
         self.samples = samples
         self.policy = policy if policy is not None else ReverseNeed()
-        self.last_evaluation: dict[int, tuple[int, int]] = {}
 
     def __repr__(self) -> str:
         return f"MonteCarlo(samples={self.samples})"
@@ -574,10 +600,20 @@ class MonteCarlo(ReverseNeed):
         self.__init__(**state)
 
     def _place(self, table: _Table, rng: random.Random) -> int:
+        return self.evaluate(table, rng)[0]
+
+    def _advise(self, table: _Table, rng: random.Random) -> tuple[int | None, Evaluation]:
+        if table.pending and self._foundation_move(table) is None:
+            pile, evaluation = self.evaluate(table, rng)
+            return _S2W[pile], evaluation
+        return self._next(table, rng), {}
+
+    def evaluate(self, table: _Table, rng: random.Random) -> tuple[int, Evaluation]:
+        """The waste pile (0-based) for the pending card, and ``{pile: (wins, total score)}`` over the
+        imagined orders for every distinct pile tried (empty when only one pile differs)."""
         candidates = _distinct_piles(table)
         if len(candidates) == 1:
-            self.last_evaluation = {}
-            return candidates[0]
+            return candidates[0], {}
         hidden = [rank for rank in range(1, RANK_COUNT + 1) for _ in range(table.unseen[rank])]
         orders = []
         for _ in range(self.samples):
@@ -596,8 +632,7 @@ class MonteCarlo(ReverseNeed):
                 total += score
                 wins += score == WIN_SCORE
             evaluation[w] = (wins, total)
-        self.last_evaluation = evaluation
-        return max(candidates, key=evaluation.__getitem__)
+        return max(candidates, key=evaluation.__getitem__), evaluation
 
 
 def _distinct_piles(table: _Table) -> list[int]:
@@ -638,12 +673,12 @@ def hint(position: State | PlayerView | object) -> tuple[Move | None, str]:
     table = view._table()
     player = _HINT_PLAYER
     rng = random.Random(hashlib.sha256(view._fingerprint().encode()).hexdigest())
-    index = player._next(table.copy(), rng)
+    index, evaluation = player._advise(table.copy(), rng)
     if index is None:
         key = "hint.won" if table.score == WIN_SCORE else "hint.lost"
         return None, message(key)
     move = ALL_MOVES[index]
-    return move, _why(view, table, move, player)
+    return move, _why(view, table, move, player, evaluation)
 
 
 def _foundations_text(numbers: list[int]) -> str:
@@ -652,7 +687,7 @@ def _foundations_text(numbers: list[int]) -> str:
     return message("hint.some_foundations", numbers=", ".join(map(str, numbers[:-1])), last=numbers[-1])
 
 
-def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
+def _why(view: PlayerView, table: _Table, move: Move, player: Player, evaluation: Evaluation) -> str:
     if move is TURN:
         return message("hint.turn", left=table.stock_left)
     if move.kind != Move.STOCK_TO_WASTE:
@@ -675,8 +710,7 @@ def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
     card = view.pending
     w = move.waste_index
     pile = view.wastes[w]
-    evaluation = getattr(player, "last_evaluation", {})
-    if isinstance(player, MonteCarlo) and evaluation and w in evaluation:
+    if isinstance(player, MonteCarlo) and w in evaluation:
         wins, total = evaluation[w]
         samples = player.samples
         return message(
@@ -711,6 +745,8 @@ def _why(view: PlayerView, table: _Table, move: Move, player: Player) -> str:
 register(
     {
         "en": {
+            "player.bad_position": "a player needs a State, a Game or a PlayerView; got {kind}",
+            "player.bad_game": "play needs a seed, a Game or a State; got {kind}",
             "hint.won": "The game is won: there is nothing left to do.",
             "hint.lost": "No move is left: the game is lost.",
             "hint.turn": "Turn the next card ({left} left): no card on show fits a foundation.",
@@ -748,6 +784,8 @@ register(
             ),
         },
         "pt": {
+            "player.bad_position": "um jogador precisa de um State, um Game ou uma PlayerView; recebi {kind}",
+            "player.bad_game": "play precisa de uma semente, um Game ou um State; recebi {kind}",
             "hint.won": "O jogo está ganho: não há mais nada a fazer.",
             "hint.lost": "Não resta nenhuma jogada: o jogo está perdido.",
             "hint.turn": "Vire a próxima carta (restam {left}): nenhuma carta à vista serve a uma base.",

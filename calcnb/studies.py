@@ -36,12 +36,12 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from html import escape
-from importlib import import_module
 
-from .deals import check_seed
-from .engine import Move
+from .deals import check_seed, deal
+from .engine import Move, State
 from .errors import CalcnbError, InvalidSeed, quote
 from .i18n import message, register
+from .rules import WIN_SCORE, Status
 from .strategies import Player
 
 __all__ = ["Row", "StudyResult", "study", "wilson_interval"]
@@ -80,7 +80,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     if trials <= 0:
         return 0.0, 1.0
     if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be between 0 and the number of trials ({trials}); got {successes}")
+        raise ValueError(message("study.bad_successes", trials=trials, successes=quote(successes)))
     p = successes / trials
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
@@ -175,7 +175,7 @@ class StudyResult:
         for row in self.rows:
             if row.seed == seed:
                 return row
-        raise KeyError(f"seed {seed!r} is not in this study")
+        raise KeyError(message("study.no_seed", seed=quote(seed)))
 
     def records(self) -> list[dict[str, object]]:
         """The rows as plain dicts (moves as text), ready for ``pandas.DataFrame`` or ``json``."""
@@ -244,10 +244,11 @@ def study(
     budget_nodes: int | None = None,
     name: str | None = None,
 ) -> StudyResult:
-    """Play (or solve) ``Game.new(seed)`` for every seed and return the table of results.
+    """Play (or solve) the deal of every seed (the deal ``Game.new(seed)`` makes) and return the table of results.
 
     ``player_or_solver``: a :class:`~calcnb.strategies.Player`, a solve function
-    (``solve(game, budget_seconds=, budget_nodes=)`` returning an object with ``outcome``,
+    (``solve(state, budget_seconds=, budget_nodes=)``, given the deal's opening
+    :class:`~calcnb.engine.State`, returning an object with ``outcome``,
     ``moves`` and ``seconds``), or ``"solver"`` for :func:`calcnb.solver.solve`.
     ``seeds``: an iterable of seeds, or a count ``n`` for seeds ``0..n-1``; a string, a
     negative count or a seed that is no seed is refused (:class:`~calcnb.errors.InvalidSeed`)
@@ -278,7 +279,7 @@ def study(
         else:
             executor = "serial"
     if executor != "serial" and not isinstance(executor, Executor):
-        raise ValueError(f"executor must be None, 'serial' or a concurrent.futures.Executor; got {executor!r}")
+        raise ValueError(message("study.bad_executor", executor=quote(executor)))
 
     workers = 1 if executor == "serial" else max(2, getattr(executor, "_max_workers", 0) or 2)
     size = chunk_size or max(1, min(500, math.ceil(len(seed_list) / (workers * 8))))
@@ -341,10 +342,12 @@ def _worker(player_or_solver: object, budget_seconds: float, budget_nodes: int |
     if isinstance(player_or_solver, Player):
         return _PlayChunk(player_or_solver)
     if player_or_solver == "solver":
-        return _SolveChunk("calcnb.solver:solve", budget_seconds, budget_nodes)
+        from .solver import solve  # loaded only when a study asks for it
+
+        return _SolveChunk(solve, budget_seconds, budget_nodes)
     if callable(player_or_solver):
         return _SolveChunk(player_or_solver, budget_seconds, budget_nodes)
-    raise TypeError(f"study needs a Player, a solve function or 'solver'; got {player_or_solver!r}")
+    raise TypeError(message("study.bad_player", player=quote(player_or_solver)))
 
 
 class _PlayChunk:
@@ -377,9 +380,9 @@ class _PlayChunk:
 
 
 class _SolveChunk:
-    """Solves a chunk of seeds with a solve function (named by ``module:function`` to pickle cleanly)."""
+    """Solves a chunk of seeds with a solve function (a module-level function, so it pickles by name)."""
 
-    def __init__(self, solve: Callable | str, budget_seconds: float, budget_nodes: int | None) -> None:
+    def __init__(self, solve: Callable, budget_seconds: float, budget_nodes: int | None) -> None:
         self.solve = solve
         self.budget_seconds = budget_seconds
         self.budget_nodes = budget_nodes
@@ -387,19 +390,33 @@ class _SolveChunk:
         self.progress_from = 4
 
     def __call__(self, seeds: Sequence[int | str]) -> list[Row]:
-        from .session import Game
-
-        solve = self.solve
-        if isinstance(solve, str):
-            module, _, function = solve.partition(":")
-            solve = getattr(import_module(module), function)
         rows = []
         for seed in seeds:
             started = time.perf_counter()
-            solution = solve(Game.new(seed), budget_seconds=self.budget_seconds, budget_nodes=self.budget_nodes)
+            opening = State.initial(*deal(seed))
+            solution = self.solve(opening, budget_seconds=self.budget_seconds, budget_nodes=self.budget_nodes)
             seconds = getattr(solution, "seconds", None)
             if seconds is None:
                 seconds = time.perf_counter() - started
             outcome = solution.outcome
-            rows.append(Row(seed, outcome, 52 if outcome == "won" else None, tuple(solution.moves), seconds))
+            score = WIN_SCORE if outcome == Status.WON else None
+            rows.append(Row(seed, outcome, score, tuple(solution.moves), seconds))
         return rows
+
+
+register(
+    {
+        "en": {
+            "study.bad_successes": "successes must be between 0 and the number of trials ({trials}); got {successes}",
+            "study.no_seed": "seed {seed} is not in this study",
+            "study.bad_executor": "executor must be None, 'serial' or a concurrent.futures.Executor; got {executor}",
+            "study.bad_player": "study needs a Player, a solve function or 'solver'; got {player}",
+        },
+        "pt": {
+            "study.bad_successes": "os sucessos vão de 0 ao número de tentativas ({trials}); recebi {successes}",
+            "study.no_seed": "a semente {seed} não faz parte deste estudo",
+            "study.bad_executor": "o executor tem de ser None, 'serial' ou um Executor; recebi {executor}",
+            "study.bad_player": "study precisa de um Player, uma função solve ou 'solver'; recebi {player}",
+        },
+    }
+)

@@ -258,10 +258,25 @@ def test_board_messages_exist_in_both_languages() -> None:
     assert {"board.draw.stock", "board.draw.complete", "board.draw.won", "board.draw.lost"} <= english
 
 
+def _shown_by_ipython(value: object) -> bytes:
+    """The PNG an IPython display formatter wired by ``calcnb.show_boards_in`` makes of ``value``."""
+    from types import SimpleNamespace
+
+    from IPython.core.formatters import DisplayFormatter
+
+    import calcnb
+
+    shell = SimpleNamespace(display_formatter=DisplayFormatter())
+    assert calcnb.show_boards_in(shell)
+    data, _ = shell.display_formatter.format(value)
+    return data["image/png"]
+
+
 def test_png_output_is_a_board_sized_image() -> None:
     game = Game.new(seed=4)
     game.play("T")
-    for png in (to_png(game), game._repr_png_(), game.state._repr_png_(), BoardRenderer().render_png(game)):
+    shown = (_shown_by_ipython(game), _shown_by_ipython(game.state))
+    for png in (to_png(game), *shown, BoardRenderer().render_png(game)):
         image = Image.open(io.BytesIO(png))
         image.load()
         assert image.size == (int(WIDTH * DPI), int(HEIGHT * DPI))

@@ -98,7 +98,7 @@ def test_random_play_keeps_every_invariant(seed, data):
         assert game.redo() is move
         assert (game.state, game.history) == (current, history)
     assert game.status in ("won", "lost")
-    assert game.is_over()
+    assert game.is_terminal()
     try_bad_input(game, data)
 
 

@@ -49,7 +49,7 @@ def test_a_new_game_starts_at_the_opening():
     assert game.wastes == ((), (), (), ()) and game.pending is None and len(game.stock) == 48
     assert game.last_move is None
     assert not game.can_undo() and not game.can_redo()
-    assert not game.is_over()
+    assert not game.is_terminal()
 
 
 def test_from_position_game_and_its_refusals():
@@ -181,7 +181,7 @@ def test_copy_is_independent():
 
 def test_a_finished_game_reports_its_outcome():
     game = finished(1)
-    assert game.is_over()
+    assert game.is_terminal()
     assert game.status in ("won", "lost")
     assert game.legal_moves() == []
     assert game.score == game.state.score

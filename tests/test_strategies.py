@@ -202,10 +202,11 @@ def test_monte_carlo_tries_each_distinct_pile_on_the_same_orders():
     game = _mid_game(2, 9)
     while game.state.pending is None or any(m.kind != Move.STOCK_TO_WASTE for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
-    player.choose(game)
+    pile, evaluation = player.evaluate(PlayerView.of(game)._table(), random.Random(3))
     empty = sum(1 for pile in game.state.wastes if not pile)
-    assert len(player.last_evaluation) == 4 - max(0, empty - 1)
-    for wins, total in player.last_evaluation.values():
+    assert len(evaluation) == 4 - max(0, empty - 1)
+    assert evaluation[pile] == max(evaluation.values())
+    for wins, total in evaluation.values():
         assert 0 <= wins <= 6 and 6 * game.state.score <= total <= 6 * 52
 
 

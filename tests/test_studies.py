@@ -103,12 +103,12 @@ def test_summary_figures_are_computed_from_the_rows():
     }
 
 
-def _toy_solver(game, *, budget_seconds, budget_nodes):
-    """A stand-in solver: wins odd seeds with reverse need's moves when they win, otherwise gives up."""
-    result = ReverseNeed().play(game)
+def _toy_solver(state, *, budget_seconds, budget_nodes):
+    """A stand-in solver: wins with reverse need's moves when they win, else "lost" when the first card is odd."""
+    result = ReverseNeed().play(state)
     if result.outcome == "won":
         return SimpleNamespace(outcome="won", moves=result.moves, nodes=1, seconds=0.001)
-    outcome = "lost" if game.seed % 2 else "unknown"
+    outcome = "lost" if state.stock[0].rank % 2 else "unknown"
     return SimpleNamespace(outcome=outcome, moves=(), nodes=budget_nodes or 0, seconds=budget_seconds)
 
 
