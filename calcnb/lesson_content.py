@@ -635,6 +635,7 @@ def replay_script(game: Game) -> list:
 _LONGEST = 40
 _NUMBER = re.compile(r"[+\-−]?\d{1,6}")  # \d: a decimal digit of any script; "²" is not one
 _FRACTION = re.compile(r"\d{1,6}\s*/\s*\d{1,6}|\d{0,6}[.,]\d{1,6}")
+_WITH_VALUE = re.compile(r"(\w+) ?\((\d{1,2})\)")
 _RANK_WORDS = {
     "a": 1, "ace": 1, "ás": 1, "as": 1, "às": 1,
     "t": 10, "j": 11, "jack": 11, "valete": 11, "q": 12, "queen": 12, "dama": 12, "k": 13, "king": 13, "rei": 13,
@@ -659,6 +660,9 @@ def _read_rank(text: str) -> int | str | None:
         return None
     if _NUMBER.fullmatch(cleaned):
         return int(cleaned.replace("−", "-"))
+    shown = _WITH_VALUE.fullmatch(cleaned)  # the answer as the lesson shows it: "K (13)"
+    if shown and _RANK_WORDS.get(shown[1]) == int(shown[2]):
+        return int(shown[2])
     if cleaned in _RANK_WORDS:
         return _RANK_WORDS[cleaned]
     if cleaned in _NONE_WORDS or cleaned == message("lessons.none_word"):
@@ -784,7 +788,7 @@ def _clock_item(variant: int, total: int) -> dict:
         why = message("lessons.clock.why_zero", total=total, laps=laps)
     near = message("lessons.clock.near", start=total, laps_before=laps, start_left=left)
     wrong = _off_by_one(answer, near) if left else {}
-    wrong[0] = ("zero_for_king", message("lessons.clock.zero"))
+    wrong[0] = ("zero_for_king" if not left else None, message("lessons.clock.zero"))
     if laps and laps != answer:
         wrong[laps] = ("counted_laps", message("lessons.clock.laps", value=laps, total=total))
     for value in range(total, RANK_COUNT, -RANK_COUNT):

@@ -177,6 +177,7 @@ def test_every_variant_accepts_its_computed_answer_and_names_only_known_misconce
     for exercise_id in BANK:
         for item in _items(exercise_id):
             assert item.exercise_id == exercise_id
+            assert judge(item, item.solution).correct is True, item
             assert judge(item, item.solution.split(" ")[0]).correct is True, item
             assert {misconception for misconception, _ in item.wrong.values()} <= {*MISCONCEPTIONS, None}
             for reading in item.wrong:

@@ -1,0 +1,111 @@
+# ruff: noqa: E501  (the message catalogue reads best one message a line, however long)
+"""Printable worksheets and answer sheets for the lesson on the clock of 13, as PDF (fpdf2).
+
+:func:`worksheet_pdf` writes one page a student: the questions of that student's variants (the same
+ones their :class:`~calcnb.lessons.Quiz` shows after they type their name), with a line for each
+answer. :func:`answer_sheet_pdf` writes the matching answers, each with its reasoning computed by
+calcnb, for the teacher. Both use DejaVu Sans (shipped with matplotlib), which has the suit
+symbols, ≡ and ⁻¹.
+
+>>> pdf = worksheet_pdf(["Ana"])
+>>> pdf[:5]
+b'%PDF-'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from .i18n import message, register
+from .lesson_content import WORKSHEET_EXERCISES, Item, student_items
+
+__all__ = ["answer_sheet_pdf", "worksheet_pdf"]
+
+register(
+    {
+        "en": {
+            "worksheet.title": "The clock of 13: worksheet",
+            "worksheet.answers_title": "The clock of 13: answers",
+            "worksheet.name": "Name: {name}",
+            "worksheet.blank_name": "Name: ______________________",
+            "worksheet.intro": "Write each answer on its line. A = 1, J = 11, Q = 12, K = 13. A remainder of 0 is read as 13, the K.",
+            "worksheet.answer_line": "Answer: ______________",
+            "worksheet.answer": "Answer: {answer}",
+            "worksheet.why": "Why: {why}",
+            "worksheet.class_sheet": "the whole class",
+        },
+        "pt": {
+            "worksheet.title": "O relógio de 13: ficha de trabalho",
+            "worksheet.answers_title": "O relógio de 13: respostas",
+            "worksheet.name": "Nome: {name}",
+            "worksheet.blank_name": "Nome: ______________________",
+            "worksheet.intro": "Escreva cada resposta na sua linha. Ás = 1, J = 11, Q = 12, K = 13. Um resto 0 lê-se 13, o K.",
+            "worksheet.answer_line": "Resposta: ______________",
+            "worksheet.answer": "Resposta: {answer}",
+            "worksheet.why": "Porquê: {why}",
+            "worksheet.class_sheet": "toda a turma",
+        },
+    }
+)
+
+_FONT = "DejaVu"
+
+
+def _document():
+    import matplotlib
+    from fpdf import FPDF
+
+    fonts = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
+    pdf = FPDF(format="A4")
+    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf.add_font(_FONT, "", str(fonts / "DejaVuSans.ttf"))
+    pdf.add_font(_FONT, "B", str(fonts / "DejaVuSans-Bold.ttf"))
+    pdf.set_creator("calcnb")
+    return pdf
+
+
+def _line(pdf, text: str, *, size: float = 11, bold: bool = False, gap: float = 1.5) -> None:
+    pdf.set_font(_FONT, "B" if bold else "", size)
+    pdf.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(gap)
+
+
+def _page(pdf, title: str, name: str | None, items: Sequence[Item], *, answers: bool) -> None:
+    pdf.add_page()
+    _line(pdf, title, size=16, bold=True, gap=3)
+    _line(pdf, message("worksheet.name", name=name) if name else message("worksheet.blank_name"), gap=3)
+    if not answers:
+        _line(pdf, message("worksheet.intro"), size=10, gap=4)
+    for number, item in enumerate(items, start=1):
+        _line(pdf, f"{number}. {item.question}", bold=True)
+        if answers:
+            _line(pdf, message("worksheet.answer", answer=item.solution))
+            _line(pdf, message("worksheet.why", why=item.why), size=9, gap=4)
+        else:
+            pdf.ln(2)
+            _line(pdf, message("worksheet.answer_line"), gap=6)
+
+
+def _sheets(names: Iterable[str] | None, exercise_ids: Sequence[str], *, answers: bool) -> bytes:
+    pdf = _document()
+    title = message("worksheet.answers_title" if answers else "worksheet.title")
+    chosen = [name for name in (names or []) if str(name).strip()]
+    if not chosen:  # one sheet for the whole class: variant 0 of every exercise
+        from .lesson_content import BANK
+
+        items = [BANK[exercise_id].item(0) for exercise_id in exercise_ids]
+        _page(pdf, title, message("worksheet.class_sheet") if answers else None, items, answers=answers)
+    for name in chosen:
+        _page(pdf, title, str(name).strip(), student_items(name, exercise_ids), answers=answers)
+    return bytes(pdf.output())
+
+
+def worksheet_pdf(names: Iterable[str] | None = None, exercise_ids: Sequence[str] = WORKSHEET_EXERCISES) -> bytes:
+    """The worksheet as PDF bytes: one page a student of ``names`` (their own variants), or one blank class sheet."""
+    return _sheets(names, exercise_ids, answers=False)
+
+
+def answer_sheet_pdf(names: Iterable[str] | None = None, exercise_ids: Sequence[str] = WORKSHEET_EXERCISES) -> bytes:
+    """The answers to :func:`worksheet_pdf` for the same ``names``: each answer with its reasoning."""
+    return _sheets(names, exercise_ids, answers=True)
