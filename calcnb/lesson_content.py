@@ -490,9 +490,9 @@ def positions_check(steps: Sequence[int] = STEPS) -> str:
 def coverage_table(clocks: Sequence[int] = (12, 13, 16), steps: Sequence[int] = STEPS) -> str:
     """For each clock size and step: how many ranks the order reaches, and whether it reaches them all.
 
-    Computed by :func:`calcnb.explorer.walk`, the same computation the OrderExplorer draws.
+    Computed by :func:`calcnb.orders.walk`, the same computation the OrderExplorer draws.
     """
-    from .explorer import walk
+    from .orders import walk
 
     header = [
         message("lessons.table.ranks"),
@@ -880,7 +880,7 @@ def _nth_item(variant: int, place: int, step: int) -> dict:
 
 
 def _visits_item(variant: int, step: int, ranks: int) -> dict:
-    from .explorer import walk
+    from .orders import walk
 
     order = walk(step, ranks)
     count = order.closes_after
