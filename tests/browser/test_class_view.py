@@ -1,0 +1,151 @@
+"""A class in the browser: three students answer in the lesson app started with ``--class-log``, and the
+teacher's class view (``python -m calcnb class-view``, a server of its own) shows their answers and misconceptions.
+
+Both servers are started exactly as a teacher starts them, through ``python -m calcnb``, and stopped at the end
+with their kernels. What the class view must show is computed from the class log itself, so the test does not
+depend on which variant of each exercise a student was given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from calcnb.app import LOCALHOST, _network_address, free_port, stop_server, wait_until_serving
+from calcnb.classlog import class_status, csv_text, exercise_stats, open_class_log
+
+RIGHT = object()
+
+STUDENTS = {
+    # nickname: answers typed into the first exercise, one Check each
+    "ana": ["0", RIGHT, "14"],  # RIGHT: the right answer to the variant she was given
+    "bia <b>&amp;": ["zzz", "?", "no idea"],  # three unreadable in a row: stuck; a nickname with markup, shown as text
+    "caio": [],  # joins and answers nothing: not started
+}
+
+
+@contextlib.contextmanager
+def _command(*arguments: str, log: Path) -> Iterator[int]:
+    """``python -m calcnb ARGUMENTS --port P --no-browser`` running until the block ends; yields P."""
+    port = free_port()
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "calcnb", *arguments, "--port", str(port), "--no-browser"],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=120)
+            yield port
+        finally:
+            stop_server(process, timeout=60)
+
+
+def _wait_for_rows(database: Path, count: int, timeout: float = 120) -> None:
+    """Wait until the class log holds ``count`` checks (a check is recorded once its feedback is on the page)."""
+    log = open_class_log(database)
+    deadline = time.monotonic() + timeout
+    try:
+        while log.count() < count:
+            assert time.monotonic() < deadline, f"the class log holds {log.count()} checks, not {count}"
+            time.sleep(0.1)
+    finally:
+        log.close()
+
+
+def _right_answer(database: Path) -> str:
+    """The right answer to the exercise and variant of the last check recorded, computed from the lesson's bank."""
+    from calcnb.lesson_content import BANK
+
+    last = open_class_log(database).attempts()[-1]
+    return str(min(BANK[last["exercise_id"]].item(int(last["variant"])).accepted))
+
+
+def _student(browser, url: str, nickname: str, answers: list[str], database: Path) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
+    page = context.new_page()
+    try:
+        page.goto(url, wait_until="domcontentloaded")
+        recorder = page.locator(".calcnb-class-recorder")
+        recorder.wait_for(state="visible")
+        assert "collecting the answers" in recorder.inner_text()
+        box = recorder.locator("input[type=text]")
+        box.fill(nickname)
+        box.press("Enter")
+        recorder.get_by_text(f"Joined as {nickname}").wait_for()
+        exercise = page.locator(".calcnb-exercise").first
+        answer_box = exercise.locator("input[type=text]")
+        feedback = exercise.locator(".calcnb-feedback")
+        for answer in answers:
+            recorded = open_class_log(database).count()
+            answer_box.fill(_right_answer(database) if answer is RIGHT else answer)
+            exercise.get_by_role("button", name="Check").click()
+            _wait_for_rows(database, recorded + 1)
+            page.wait_for_function("node => node.innerText.trim() !== ''", arg=feedback.element_handle())
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
+    database = tmp_path / "lesson.db"
+    with _command("app", "02_wraparound", "--class-log", str(database), log=tmp_path / "app.log") as app_port:
+        app_url = f"http://{LOCALHOST}:{app_port}/"
+        for nickname, answers in STUDENTS.items():
+            _student(browser, app_url, nickname, answers, database)
+        # The students' server serves the lesson only: the class view is not among its pages.
+        for path in ("voila/render/teacher/class_view.ipynb", "voila/tree/teacher", "voila/render/class_view.ipynb"):
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(app_url + path, timeout=60)
+            assert refused.value.code in (403, 404)
+
+    log = open_class_log(database)
+    rows, students = log.attempts(), log.students()
+    log.close()
+    assert students == list(STUDENTS)
+    assert [row["nickname"] for row in rows] == [name for name, answers in STUDENTS.items() for _ in answers]
+    assert [row["correct"] for row in rows] == [answer is RIGHT for answers in STUDENTS.values() for answer in answers]
+    stats = exercise_stats(rows)
+    status = class_status(students, rows)
+    assert status.not_started == ["caio"] and list(status.stuck) == ["bia <b>&amp;"]
+
+    with _command("class-view", str(database), log=tmp_path / "view.log") as view_port:
+        # Served on this machine only: another machine (this one's network address) cannot connect.
+        address = _network_address()
+        if not address.startswith("127.") and address[:1].isdigit():
+            with pytest.raises(OSError), socket.create_connection((address, view_port), timeout=5):
+                pass
+        context = browser.new_context(viewport={"width": 1366, "height": 768}, accept_downloads=True)
+        context.set_default_timeout(120_000)
+        page = context.new_page()
+        try:
+            page.goto(f"http://{LOCALHOST}:{view_port}/", wait_until="domcontentloaded")
+            view = page.locator(".calcnb-class-view")
+            view.get_by_text(f"3 joined, 2 answering, {len(rows)} answers checked").wait_for()
+            for item in stats:
+                row = view.locator(f"tr.calcnb-exercise[data-exercise='{item.exercise_id}']")
+                cells = [text.strip() for text in row.locator("td").all_inner_texts()]
+                assert cells[:3] == [str(item.tried), str(item.right), str(item.attempts)]
+                for name, share in item.shares().items():
+                    assert f"{name}: {share:.0%} ({item.misconceptions[name]})" in cells[3]
+            assert view.locator(".calcnb-not-started").inner_text().strip() == "caio"
+            stuck = view.locator(".calcnb-stuck").inner_text()
+            assert f"bia <b>&amp;, on {status.stuck['bia <b>&amp;']}" in stuck  # the markup shown as typed
+            assert view.locator(".calcnb-stuck b").count() == 0  # ...and never rendered
+            with page.expect_download() as download:
+                view.locator("a.calcnb-export").click()
+            saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
+            assert saved == csv_text(rows)
+        finally:
+            context.close()
