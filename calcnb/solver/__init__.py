@@ -1,0 +1,230 @@
+"""A solver that knows the stock order: is this position won, lost, or too hard to tell in the budget?
+
+:func:`solve` takes a :class:`~calcnb.session.Game`, a :class:`~calcnb.engine.State` or a
+deal code and returns a :class:`Solution`:
+
+- ``"won"``: ``solution.moves`` replays through the engine from the given position to a win
+  (checked before it is returned);
+- ``"lost"``: proven. The search covered every possibility, up to the pruning rules below,
+  each of which is argued sound (it never throws away the last winning line);
+- ``"unknown"``: the budget in seconds or in search nodes ran out first.
+
+How it searches
+---------------
+A lean internal position (:mod:`~calcnb.solver.position`): ranks as small ints, each foundation
+as the number of cards on it, each waste as a list of ranks, the stock as a tuple of ranks and an
+index. The search (:mod:`~calcnb.solver.search`) is an iterated *limited-discrepancy* depth-first
+search with a transposition table (:mod:`~calcnb.solver.table`), run in attempts restarted on a
+Luby schedule. The heuristic order of the moves (:mod:`~calcnb.solver.ordering`) decides only
+what is looked at first; a relaxed witness (:mod:`~calcnb.solver.witness`) both proves positions
+lost and orders the placements.
+
+Sound rules (each tested against plain exhaustive search on small games in
+``tests/test_solver.py``; the switches in :data:`RULES` turn them off one by one). Each is
+argued in the docstring of the module that applies it:
+
+- ``ranks`` and ``turn`` (built in): :mod:`calcnb.solver.position`;
+- ``symmetry``: :mod:`calcnb.solver.table`;
+- ``safe``, ``forbid``, ``dominance``: :mod:`calcnb.solver.search`;
+- ``dead``: :mod:`calcnb.solver.dead`;
+- ``relaxed``: :mod:`calcnb.solver.witness` (the game itself in :mod:`calcnb.relaxed`).
+
+How long it takes. ``budget_seconds`` bounds the whole call: the search reads the clock at every
+node, and a node costs at most a few milliseconds (one relaxed search of at most
+:data:`~calcnb.solver.witness.RELAXED_LIMIT` states), so :func:`solve` returns within its budget
+plus :data:`OVERRUN` seconds, also on a loaded machine (``benchmarks/bench_solver.py`` measures
+the worst overrun on the hardest deals).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..cards import RANK_COUNT
+from ..deals import parse_deal
+from ..engine import (
+    STOCK_TO_FOUNDATION,
+    STOCK_TO_WASTE,
+    TURN,
+    WASTE_TO_FOUNDATION,
+    Move,
+    State,
+)
+from ..i18n import message, register
+from ..session import Game
+from .position import Kind, Position, foundation_orders
+from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult
+from .witness import RELAXED_LIMIT
+
+WON, LOST, UNKNOWN = Outcome.WON.value, Outcome.LOST.value, Outcome.UNKNOWN.value
+
+_TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
+
+register(
+    {
+        "en": {
+            "solver.bad_input": "solve() takes a Game, a State or a deal code (text); got {kind}",
+            "solver.bad_budget": "{name} must be a positive number or None; got {value!r}",
+            "solver.bad_rules": "unknown solver rule: {unknown} (the rules are {known})",
+            "solver.summary.won": "won in {moves} moves ({nodes} positions searched, {seconds:.2f} s)",
+            "solver.summary.lost": "lost: no line wins ({nodes} positions searched, {seconds:.2f} s)",
+            "solver.summary.unknown": "unknown: the budget ran out ({nodes} positions searched, {seconds:.2f} s)",
+        },
+        "pt": {
+            "solver.bad_input": "solve() aceita um Game, um State ou o código de um jogo (texto); recebeu {kind}",
+            "solver.bad_budget": "{name} deve ser um número positivo ou None; recebeu {value!r}",
+            "solver.bad_rules": "regra do solver desconhecida: {unknown} (as regras são {known})",
+            "solver.summary.won": "ganho em {moves} jogadas ({nodes} posições examinadas, {seconds:.2f} s)",
+            "solver.summary.lost": "perdido: nenhuma sequência ganha ({nodes} posições examinadas, {seconds:.2f} s)",
+            "solver.summary.unknown": "desconhecido: o orçamento acabou ({nodes} posições examinadas, {seconds:.2f} s)",
+        },
+    }
+)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What :func:`solve` found.
+
+    ``outcome``: ``"won"``, ``"lost"`` (proven) or ``"unknown"`` (budget spent).
+    ``moves``: engine moves from the given position to a win; empty unless won.
+    ``nodes``: search nodes visited. ``seconds``: wall-clock time spent.
+    """
+
+    outcome: str
+    moves: tuple[Move, ...]
+    nodes: int
+    seconds: float
+
+    @property
+    def decided(self) -> bool:
+        """True when the outcome is known: won or proven lost."""
+        return self.outcome != UNKNOWN
+
+    def __str__(self) -> str:
+        return message(f"solver.summary.{self.outcome}", moves=len(self.moves), nodes=self.nodes, seconds=self.seconds)
+
+
+def solve(
+    game_or_state_or_deal: Game | State | str,
+    *,
+    budget_seconds: float | None = 1.0,
+    budget_nodes: int | None = None,
+    restart_nodes: int | None = RESTART_NODES,
+    rules: Iterable[str] = RULES,
+) -> Solution:
+    """Decide the position: won (with a winning move list), proven lost, or unknown within the budget.
+
+    Takes a :class:`Game` (its current position), a :class:`State`, or a deal code
+    (``"A♣ 2♦ 3♥ 4♠ | 7♠ K♦ ..."``). ``budget_seconds`` and ``budget_nodes`` bound the
+    search (None for no bound); the first to run out ends it with ``"unknown"``.
+    ``restart_nodes`` sets the shortest attempt between restarts (None: a single attempt).
+    ``rules``: the pruning rules of :data:`RULES` to use (all by default; fewer only to compare).
+
+    >>> solve(Game.new(6)).outcome
+    'won'
+    """
+    state = _as_state(game_or_state_or_deal)
+    for name, value in (("budget_seconds", budget_seconds), ("budget_nodes", budget_nodes)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+            raise ValueError(message("solver.bad_budget", name=name, value=value))
+    rules = frozenset(rules)
+    if not rules <= RULES:
+        raise ValueError(
+            message("solver.bad_rules", unknown=", ".join(sorted(rules - RULES)), known=", ".join(sorted(RULES)))
+        )
+    started = time.perf_counter()
+    # the budget covers the whole call: stop searching early enough to free the search's table in time
+    deadline = None if budget_seconds is None else started + budget_seconds - min(_TEARDOWN, budget_seconds / 20)
+    pending_first = state.pending is not None
+    stock = ((state.pending.rank,) if pending_first else ()) + tuple(card.rank for card in state.stock)
+    found = _search(
+        [len(pile) for pile in state.foundations],
+        [[card.rank for card in pile] for pile in state.wastes],
+        stock,
+        deadline=deadline,
+        node_limit=budget_nodes,
+        restart_nodes=restart_nodes,
+        rules=rules,
+    )
+    moves = _engine_moves(state, found.line) if found.outcome is Outcome.WON else ()
+    return Solution(found.outcome.value, moves, found.nodes, time.perf_counter() - started)
+
+
+def _as_state(position: object) -> State:
+    if isinstance(position, Game):
+        return position.state
+    if isinstance(position, State):
+        return position
+    if isinstance(position, str):
+        starters, stock = parse_deal(position)
+        return State.initial(starters, stock)
+    raise TypeError(message("solver.bad_input", kind=type(position).__name__))
+
+
+def _engine_moves(start: State, line: Iterable[tuple[int, int, int]]) -> tuple[Move, ...]:
+    """Engine moves for an internal winning line, replayed through the rules as a check."""
+    moves: list[Move] = []
+    state = start
+    for kind, waste, foundation in line:
+        if kind == Kind.WASTE_TO_FOUNDATION:
+            step = [WASTE_TO_FOUNDATION[waste][foundation]]
+        else:
+            step = [] if state.pending is not None else [TURN]
+            step.append(STOCK_TO_FOUNDATION[foundation] if kind == Kind.STOCK_TO_FOUNDATION else STOCK_TO_WASTE[waste])
+        for move in step:
+            state = state.apply(move)  # raises IllegalMove if the search were wrong
+            moves.append(move)
+    if state.status != WON:
+        raise AssertionError(f"internal error: the solver's line ends {state.status}, not won")
+    return tuple(moves)
+
+
+def _search(
+    foundations: list[int],
+    wastes: list[list[int]],
+    stock: tuple[int, ...] | list[int],
+    *,
+    ranks: int = RANK_COUNT,
+    deadline: float | None = None,
+    node_limit: int | None = None,
+    rules: frozenset[str] = RULES,
+    restart_nodes: int | None = RESTART_NODES,
+    relaxed_stock: int | None = None,
+) -> SearchResult:
+    """The search on ranks, for any number of ranks, foundations and wastes (small games test it).
+
+    The arguments are those of :class:`~calcnb.solver.position.Position` and
+    :class:`~calcnb.solver.search.Search`.
+    """
+    position = Position(foundations, wastes, tuple(stock), ranks)
+    return Search(
+        position,
+        rules=rules,
+        deadline=deadline,
+        node_limit=node_limit,
+        restart_nodes=restart_nodes,
+        relaxed_stock=relaxed_stock,
+    ).run()
+
+
+def search_ranks(*args, **kwargs) -> tuple[str, list[tuple[int, int, int]], int]:
+    """The search on ranks as ``(outcome, line, nodes)``; the arguments of :func:`_search`."""
+    found = _search(*args, **kwargs)
+    return found.outcome.value, found.line, found.nodes
+
+
+__all__ = [
+    "LOST",
+    "RELAXED_LIMIT",
+    "RESTART_NODES",
+    "RULES",
+    "UNKNOWN",
+    "WON",
+    "Solution",
+    "foundation_orders",
+    "search_ranks",
+    "solve",
+]

@@ -1,0 +1,249 @@
+"""The solver's lean position: ranks as small ints, foundations as counts, moves done and undone in place.
+
+``ranks`` — interchangeable cards of one rank. The rules never read a suit, so two positions
+with the same ranks in the same places have the same future. The search works on ranks; the
+moves it finds are waste and foundation numbers, which name the same cards in the real game.
+
+``turn`` — turn at once. When no card is pending and the stock is not empty, turning is
+played immediately. Turning changes neither wastes nor foundations, and every waste-to-
+foundation move stays legal while a card is pending, so any winning line can postpone its
+waste moves until just after the turn. So the position has no "pending" flag: the card at
+``index`` in the stock is the turned card.
+
+Besides the cards, a position keeps *forbid marks* (see the ``forbid`` rule in
+:mod:`calcnb.solver.search`): for each waste card and for the turned card, the foundations it
+may no longer go to, as bits.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+_INF = 1 << 30  # "never": no copy left in the stock
+
+
+class Kind(IntEnum):
+    """The three moves of the search (turning is played at once, so it is never one)."""
+
+    WASTE_TO_FOUNDATION = 0
+    STOCK_TO_FOUNDATION = 1
+    STOCK_TO_WASTE = 2
+
+
+WASTE_TO_FOUNDATION, STOCK_TO_FOUNDATION, STOCK_TO_WASTE = Kind  # plain names for the hot code
+
+
+class Step(NamedTuple):
+    """A move on the search path: its kind, waste (-1: none), foundation (-1: none), and the marks it took away."""
+
+    kind: Kind
+    waste: int
+    foundation: int
+    marks: int
+
+
+def foundation_orders(ranks: int, foundations: int) -> tuple[tuple[int, ...], ...]:
+    """The rank order of each foundation in a game with ``ranks`` ranks: foundation k builds k, 2k, ..."""
+    return tuple(tuple(((j + 1) * step - 1) % ranks + 1 for j in range(ranks)) for step in range(1, foundations + 1))
+
+
+def rank_positions(order: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """``positions[k][r]``: where foundation k takes rank r (0-based), from the orders."""
+    positions = []
+    for row in order:
+        where = [0] * (len(row) + 1)
+        for j, r in enumerate(row):
+            where[r] = j
+        positions.append(where)
+    return positions
+
+
+class Position:
+    """The position the search walks through, changed in place by its moves and their undo.
+
+    ``foundations[k]``: cards on foundation k (which builds in steps of k+1 from rank k+1);
+    ``wastes``: ranks bottom first; ``stock``: ranks in turning order, the first one already
+    turned or not (it makes no difference: turning is played at once). ``ranks`` must be a
+    prime larger than the number of foundations so that every foundation visits every rank.
+
+    Counters kept up to date by every move, so the rules read them in one lookup:
+    ``rem[r]`` the copies of rank r off the foundations (= the foundations that still need it),
+    ``needers[r]`` / ``wants[r]`` the foundations that need r at all / need it now (bits),
+    ``inwaste[r]`` its copies on the wastes, ``codes[w]`` pile w as one int (8 bits a card:
+    rank, and the card's forbid marks << 4), ``on_foundations`` the cards on the foundations.
+    """
+
+    def __init__(self, foundations: list[int], wastes: list[list[int]], stock: tuple[int, ...], ranks: int) -> None:
+        R = self.ranks = ranks
+        F = len(foundations)
+        self.order = foundation_orders(R, F)
+        self.pos = pos = rank_positions(self.order)
+        self.FR = range(F)
+        self.WR = range(len(wastes))
+        # a waste card is named by its pile and depth: card = waste << card_shift | depth
+        self.card_shift = (max((len(w) for w in wastes), default=0) + len(stock) + 1).bit_length()
+        self.depth_mask = (1 << self.card_shift) - 1
+        self.p = p = list(foundations)
+        self.piles = piles = [list(w) for w in wastes]
+        self.masks = [[0] * len(w) for w in wastes]  # forbidden foundations of each waste card, as bits
+        self.codes = [self.code_of(pile) for pile in piles]
+        self.stock = stock = tuple(stock)
+        self.n = n = len(stock)
+        self.full = R * F
+        self.index = 0  # stock index of the turned card
+        self.marks = 0  # the turned card's forbid marks
+        self.on_foundations = sum(p)
+        self.path: list[Step] = []
+        self.rem = [0] * (R + 1)
+        for s in range(1, R + 1):
+            self.rem[s] = sum(1 for k in self.FR if p[k] <= pos[k][s])
+        self.needers = [0] * (R + 1)
+        self.wants = [0] * (R + 1)
+        for k in self.FR:
+            for j in range(p[k], R):
+                self.needers[self.order[k][j]] |= 1 << k
+            if p[k] < R:
+                self.wants[self.order[k][p[k]]] |= 1 << k
+        self.inwaste = [0] * (R + 1)
+        for pile in piles:
+            for r in pile:
+                self.inwaste[r] += 1
+        # next_in_stock[t][r]: the first stock index >= t holding rank r, or _INF
+        self.next_in_stock = [[_INF] * (R + 1) for _ in range(n + 2)]
+        for t in range(n - 1, -1, -1):
+            row = self.next_in_stock[t + 1][:]
+            row[stock[t]] = t
+            self.next_in_stock[t] = row
+
+    @staticmethod
+    def code_of(pile: list[int]) -> int:
+        """A pile of unmarked ranks as one int, 8 bits a card."""
+        code = 0
+        for r in pile:
+            code = code << 8 | r
+        return code
+
+    def won(self) -> bool:
+        """Every card on the foundations."""
+        return self.index == self.n and self.on_foundations == self.full
+
+    # ------------------------------------------------------------------ moves and their undo
+
+    def advance(self, k: int, r: int) -> None:
+        """Foundation k takes its next card, of rank r."""
+        bit = 1 << k
+        self.needers[r] &= ~bit
+        self.wants[r] &= ~bit
+        q = self.p[k] + 1
+        self.p[k] = q
+        if q < self.ranks:
+            self.wants[self.order[k][q]] |= bit
+
+    def retreat(self, k: int) -> int:
+        """Foundation k gives back its top card; returns the card's rank."""
+        bit = 1 << k
+        q = self.p[k]
+        order_k = self.order[k]
+        if q < self.ranks:
+            self.wants[order_k[q]] &= ~bit
+        q -= 1
+        self.p[k] = q
+        r = order_k[q]
+        self.needers[r] |= bit
+        self.wants[r] |= bit
+        return r
+
+    def waste_to_foundation(self, w: int, k: int) -> None:
+        r = self.piles[w].pop()
+        m = self.masks[w].pop()
+        self.codes[w] >>= 8
+        self.inwaste[r] -= 1
+        self.advance(k, r)
+        self.rem[r] -= 1
+        self.on_foundations += 1
+        self.path.append(Step(WASTE_TO_FOUNDATION, w, k, m))
+
+    def stock_to_foundation(self, k: int) -> None:
+        i = self.index
+        self.path.append(Step(STOCK_TO_FOUNDATION, -1, k, self.marks))
+        self.index = i + 1
+        self.marks = 0
+        r = self.stock[i]
+        self.advance(k, r)
+        self.rem[r] -= 1
+        self.on_foundations += 1
+
+    def to_foundation(self, src: int, k: int) -> None:
+        """The card at ``src`` (a waste, or -1 for the turned card) goes to foundation k."""
+        if src >= 0:
+            self.waste_to_foundation(src, k)
+        else:
+            self.stock_to_foundation(k)
+
+    def stock_to_waste(self, w: int) -> None:
+        i = self.index
+        r = self.stock[i]
+        m = self.marks
+        self.path.append(Step(STOCK_TO_WASTE, w, -1, m))
+        self.index = i + 1
+        self.marks = 0
+        self.piles[w].append(r)
+        self.masks[w].append(m)
+        self.codes[w] = self.codes[w] << 8 | r | m << 4
+        self.inwaste[r] += 1
+
+    def undo(self) -> None:
+        """Take back the last move of the path, marks included."""
+        kind, w, k, m = self.path.pop()
+        if kind == WASTE_TO_FOUNDATION:
+            r = self.retreat(k)
+            self.piles[w].append(r)
+            self.masks[w].append(m)
+            self.codes[w] = self.codes[w] << 8 | r | m << 4
+            self.inwaste[r] += 1
+            self.rem[r] += 1
+            self.on_foundations -= 1
+        elif kind == STOCK_TO_FOUNDATION:
+            self.index -= 1
+            self.marks = m
+            self.retreat(k)
+            self.rem[self.stock[self.index]] += 1
+            self.on_foundations -= 1
+        else:
+            self.index -= 1
+            self.marks = m
+            self.piles[w].pop()
+            self.masks[w].pop()
+            self.codes[w] >>= 8
+            self.inwaste[self.stock[self.index]] -= 1
+
+    # ------------------------------------------------------------------ forbid marks
+
+    def set_forbid(self, src: int, k: int, on: bool) -> None:
+        """Mark (or unmark) the card at ``src`` (a waste top, or -1 for the turned card) as never going to k."""
+        bit = 1 << k
+        if src >= 0:
+            if on:
+                self.masks[src][-1] |= bit
+                self.codes[src] |= bit << 4
+            else:
+                self.masks[src][-1] &= ~bit
+                self.codes[src] &= ~(bit << 4)
+        elif on:
+            self.marks |= bit
+        else:
+            self.marks &= ~bit
+
+    def back_to_root(self) -> None:
+        """Undo every move and drop every mark: the position the search started from."""
+        while self.path:
+            self.undo()
+        self.marks = 0
+        for w in self.WR:
+            self.masks[w] = [0] * len(self.piles[w])
+            self.codes[w] = self.code_of(self.piles[w])
+
+    def rank_of(self, src: int) -> int:
+        """The rank of the card at ``src``: a waste top, or -1 for the turned card."""
+        return self.stock[self.index] if src < 0 else self.piles[src][-1]

@@ -1,0 +1,106 @@
+"""The transposition table: what the search knows of each position it has left.
+
+For each position the table keeps either that it is *proven* lost, or the largest budget it
+failed with in the current attempt (see :mod:`calcnb.solver.search`). Budgets are stored
+shifted by the attempt's *epoch*, which grows by more than any budget an attempt reaches each
+time the search restarts: so budgets from earlier attempts never cut a later one, but still say
+"seen, not dead". Proofs hold whatever the order of search, so they stay for every attempt.
+
+``symmetry`` — interchangeable waste piles. Renumbering the wastes maps winning lines to
+winning lines, so two wastes holding the same ranks in the same order (in particular two
+empty wastes) are one choice: only the first is tried (:mod:`calcnb.solver.ordering`). The
+table keys a position by its wastes sorted, so positions that differ only by the numbering
+are one entry.
+
+Forbid marks are part of the key, but only those that can still matter: a mark on a card for
+foundation ``f`` is read only while ``f`` needs the card's rank now, and ``f`` changes only by
+taking that rank, after which no rule reads the mark. So the key drops such *spent* marks, and
+positions that differ only by them are one entry.
+"""
+
+from __future__ import annotations
+
+from .position import Position
+
+PROVEN = 1 << 62  # in the table: the position is lost
+EPOCH = 1 << 20  # more than any budget an attempt reaches (each budget costs at least one node)
+_MARK_BITS = int("f0" * 64, 16)  # where a pile code keeps forbid marks
+
+
+class Table:
+    """Positions proven lost, or failed with a budget in some attempt; and the positions hard to test.
+
+    ``hard`` holds the keys of positions whose relaxed game was too big to decide
+    (:mod:`calcnb.solver.witness`): they look lost, so entering them costs more.
+    """
+
+    def __init__(self, position: Position, symmetry: bool) -> None:
+        self.position = position
+        self.symmetry = symmetry
+        self.entries: dict[tuple, int] = {}
+        self.epoch = 0
+        self.hard: set[tuple] = set()
+        self._canonical: dict[tuple[int, tuple[int, ...]], int] = {}  # (pile code, foundations) -> canonical code
+
+    def key(self) -> tuple:
+        """The current position's key: foundations, the turned card's live marks, the piles (sorted)."""
+        position = self.position
+        codes = position.codes
+        foundation_counts = tuple(position.p)
+        pile_codes = codes
+        for code in codes:
+            if code & _MARK_BITS:  # some marks: drop the spent ones
+                pile_codes = []
+                for w, code in enumerate(codes):
+                    if code & _MARK_BITS:
+                        memo_key = (code, foundation_counts)
+                        code = self._canonical.get(memo_key)
+                        if code is None:
+                            code = self._canonical[memo_key] = self._live_marks(w)
+                    pile_codes.append(code)
+                break
+        marks = position.marks
+        if marks:
+            marks &= position.wants[position.stock[position.index]]  # a mark on a foundation past the rank is spent
+        return foundation_counts, marks, tuple(sorted(pile_codes) if self.symmetry else pile_codes)
+
+    def _live_marks(self, w: int) -> int:
+        """Pile w's code without the marks that no longer matter: their foundation has passed the rank."""
+        position = self.position
+        p, pos = position.p, position.pos
+        code = 0
+        masks = position.masks[w]
+        for d, r in enumerate(position.piles[w]):
+            m = masks[d]
+            if m:
+                for k in position.FR:
+                    if m >> k & 1 and p[k] != pos[k][r]:
+                        m &= ~(1 << k)
+            code = code << 8 | r | m << 4
+        return code
+
+    def get(self, key: tuple) -> int | None:
+        """The raw entry: PROVEN, an epoch-shifted budget, or None for a new position."""
+        return self.entries.get(key)
+
+    def cuts(self, known: int, budget: int) -> bool:
+        """Does an entry (not PROVEN) say this attempt already failed here with at least ``budget``?"""
+        return known >= budget + self.epoch
+
+    def prove(self, key: tuple) -> None:
+        """The position is lost, whatever the budget and the attempt."""
+        self.entries[key] = PROVEN
+
+    def failed(self, key: tuple, budget: int) -> None:
+        """The position failed with ``budget`` in this attempt, with some part cut off."""
+        self.entries[key] = budget + self.epoch
+
+    def new_attempt(self) -> None:
+        """Budgets stored so far belong to the attempt that ends: they no longer cut."""
+        self.epoch += EPOCH
+
+    def clear(self) -> None:
+        """Free every entry (fast, before the cyclic collector is back on)."""
+        self.entries.clear()
+        self._canonical.clear()
+        self.hard.clear()

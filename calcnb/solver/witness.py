@@ -1,0 +1,265 @@
+"""The relaxed test for lost positions, kept cheap by carrying a witness down the search.
+
+``relaxed`` — the relaxed game of :mod:`calcnb.relaxed`, where the stock is at hand: any stock
+card may go to a foundation whenever it is needed. Every winning line of the real game is one of
+the relaxed game (its module docstring gives the argument), so a position whose relaxed game is
+lost is lost. Forbid marks are ignored there, which only makes the relaxed game easier. It is
+checked at new positions with at most ``relaxed_stock`` cards left to turn (by default two thirds
+of a full stock; earlier ones are seldom lost and slow to decide). Relaxed states proven lost are
+remembered for the whole solve, keyed by the foundations and the piles' contents, which fix the
+relaxed game entirely (its stock cards are the copies on neither).
+
+How the check stays cheap. A relaxed win is kept as a *witness*: which foundation place (slot)
+each waste card fills, with an order of the slots that respects the foundations and the piles.
+A child carries its parent's witness: a card put on a waste takes a slot its rank had from the
+stock, one filled before the card beneath it; a card sent to a foundation takes the slot that
+foundation needs now, and whatever held that slot takes the card's old one. If no order fits the
+new slots, a new relaxed search runs, guided by the old witness. A witness only ever says "not
+lost", so it decides how much work the check costs, never a verdict.
+
+A relaxed search that expands more than :data:`RELAXED_LIMIT` states leaves the position
+undecided (:attr:`Relaxed.TOO_BIG`); the search then makes such a position cost more to enter.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import NamedTuple
+
+from ..relaxed import RelaxedGame, RelaxedOverLimit
+from .position import STOCK_TO_FOUNDATION, STOCK_TO_WASTE, Position, Step
+
+RELAXED_LIMIT = 60
+"""States one relaxed search may expand; past it the position is marked hard instead of decided."""
+
+_INF = float("inf")
+
+
+class Relaxed(Enum):
+    """The verdict of the relaxed test at one position."""
+
+    LOST = "lost"  # the relaxed game is lost, so the position is
+    OPEN = "open"  # a relaxed win exists (the position now has a witness)
+    TOO_BIG = "too big"  # the relaxed search ran past its limit: no verdict
+
+
+class Witness(NamedTuple):
+    """A relaxed win of the position at ``made_at`` moves down the path, reached by ``last_move``.
+
+    ``slots[k * R + j]``: the waste card filling place j of foundation k, -1 (a stock card) or -2
+    (already filled); ``times[s]``: when slot s is filled, an order respecting foundations and piles.
+    """
+
+    made_at: int
+    last_move: Step | None
+    slots: list[int]
+    times: list[float]
+
+
+class Witnesses:
+    """The witnesses of the positions on the search path, and the relaxed test that makes them."""
+
+    def __init__(self, position: Position) -> None:
+        self.position = position
+        self.relaxed = RelaxedGame(position.order, position.card_shift)
+        self.stack: list[Witness] = []  # one per position on the path that has one, deepest last
+        self.done = [position.ranks] * len(position.FR)
+
+    def _on_path(self, witness: Witness) -> bool:
+        """Was the witness made at a position still on the path (the same move led there)?"""
+        made_at = witness.made_at
+        return not made_at or self.position.path[made_at - 1] is witness.last_move
+
+    def own(self) -> Witness | None:
+        """The current position's own witness, if the test made one here."""
+        if self.stack:
+            witness = self.stack[-1]
+            if witness.made_at == len(self.position.path) and self._on_path(witness):
+                return witness
+        return None
+
+    def check(self) -> Relaxed:
+        """The ``relaxed`` rule at a new position; keeps a witness for the positions below when open."""
+        position = self.position
+        plen = len(position.path)
+        stack = self.stack
+        while stack and not (stack[-1].made_at < plen and self._on_path(stack[-1])):
+            stack.pop()  # made off the path to this position
+        carried = self._carry(stack[-1]) if stack else None
+        if carried is None:
+            hint = self._hint(stack[-1]) if stack else None
+            try:
+                line = self.relaxed.search(position.p, position.piles, RELAXED_LIMIT, hint)
+            except RelaxedOverLimit:
+                return Relaxed.TOO_BIG
+            if line is None:
+                return Relaxed.LOST
+            carried = self._slots_of_line(line)
+        stack.append(Witness(plen, position.path[-1] if plen else None, *carried))
+        return Relaxed.OPEN
+
+    def clear(self) -> None:
+        self.stack.clear()
+        self.relaxed.memory.clear()
+
+    def _hint(self, witness: Witness) -> dict[int, tuple[float, int, int]]:
+        """An old witness as a hint for a new relaxed search: card -> (when, foundation, rank)."""
+        R = self.position.ranks
+        order = self.position.order
+        times = witness.times
+        return {card: (times[s], s // R, order[s // R][s % R]) for s, card in enumerate(witness.slots) if card >= 0}
+
+    def _slots_of_line(self, events: list[tuple[int, int]]) -> tuple[list[int], list[float]]:
+        """A relaxed win (waste moves ``(card, foundation)``) as slots and the times they are filled."""
+        position = self.position
+        R, F, pos, piles = position.ranks, len(position.FR), position.pos, position.piles
+        shift, depth_mask = position.card_shift, position.depth_mask
+        slots = [-2] * (F * R)
+        times = [0.0] * (F * R)
+        q = position.p[:]
+        for e, (card, k) in enumerate(events):
+            j = pos[k][piles[card >> shift][card & depth_mask]]
+            base = k * R
+            gap = j - q[k] + 1
+            for t in range(q[k], j):  # stock cards fill the places skipped, just before the card
+                slots[base + t] = -1
+                times[base + t] = 2 * e + (t - q[k] + 1) / gap
+            slots[base + j] = card
+            times[base + j] = 2 * e + 1
+            q[k] = j + 1
+        end = 2 * len(events) + 1
+        for k in position.FR:
+            for t in range(q[k], R):
+                slots[k * R + t] = -1
+                times[k * R + t] = end + t
+        return slots, times
+
+    def _retime(self, slots: list[int]) -> list[float] | None:
+        """An order of the slots that respects the foundations and the piles, or None if there is none."""
+        position = self.position
+        R, shift, depth_mask = position.ranks, position.card_shift, position.depth_mask
+        q = position.p[:]
+        h = [len(pile) for pile in position.piles]
+        times = [0.0] * (len(position.FR) * R)
+        t = 0
+        progress = True
+        while progress:  # fill every slot whose card is free, until nothing moves
+            progress = False
+            for k in position.FR:
+                j = start = q[k]
+                base = k * R
+                while j < R:
+                    card = slots[base + j]
+                    if card >= 0:
+                        w = card >> shift
+                        if h[w] != (card & depth_mask) + 1:
+                            break
+                        h[w] -= 1
+                    times[base + j] = t
+                    t += 1
+                    j += 1
+                if j != start:
+                    q[k] = j
+                    progress = True
+        return times if q == self.done else None
+
+    def _stock_slot(
+        self, r: int, q: list[int], slots: list[int], times: list[float], after: float, before: float
+    ) -> tuple[int, bool] | None:
+        """A stock slot of rank r for a card to take: ``(slot, in_time)``, or None when there is none at all.
+
+        The latest filled strictly between the two times (``in_time`` True), else the earliest (False).
+        """
+        best = earliest = -1
+        R = self.position.ranks
+        pos = self.position.pos
+        for k in self.position.FR:
+            j = pos[k][r]
+            if j >= q[k] and slots[k * R + j] == -1:
+                s = k * R + j
+                if after < times[s] < before and (best < 0 or times[s] > times[best]):
+                    best = s
+                if earliest < 0 or times[s] < times[earliest]:
+                    earliest = s
+        if best >= 0:
+            return best, True
+        return (earliest, False) if earliest >= 0 else None
+
+    def _carry(self, witness: Witness) -> tuple[list[int], list[float]] | None:
+        """The witness of an earlier position on the path made one of this position, or None.
+
+        Each move swaps cards between slots of the same rank: a card put on a waste takes a stock
+        slot filled before the card under it; a card sent to a foundation takes the slot that
+        foundation needs now, and whoever held it takes the card's old slot. When the old times no
+        longer fit, the slots are ordered again (``_retime``); if no order exists, the carry fails.
+        """
+        position = self.position
+        R, shift, depth_mask, stock = position.ranks, position.card_shift, position.depth_mask, position.stock
+        times = witness.times
+        moves = position.path[witness.made_at :]
+        q = position.p[:]
+        h = [len(pile) for pile in position.piles]
+        i = position.index
+        for kind, w, k, _ in moves:  # back to the witness's position
+            if kind == STOCK_TO_WASTE:
+                h[w] -= 1
+                i -= 1
+            else:
+                q[k] -= 1
+                if kind == STOCK_TO_FOUNDATION:
+                    i -= 1
+                else:
+                    h[w] += 1
+        slots = witness.slots[:]
+        stale = False  # the times no longer respect every pile
+        for kind, w, k, _ in moves:
+            if kind == STOCK_TO_WASTE:
+                hw = h[w]
+                before = times[slots.index(w << shift | hw - 1)] if hw and not stale else _INF
+                found = self._stock_slot(stock[i], q, slots, times, -1.0, before)
+                if found is None:
+                    return None
+                s, in_time = found
+                stale = stale or not in_time
+                slots[s] = w << shift | hw
+                h[w] = hw + 1
+                i += 1
+            elif kind == STOCK_TO_FOUNDATION:
+                s = k * R + q[k]
+                card = slots[s]
+                slots[s] = -2
+                if card >= 0:  # that waste card needs another slot of its rank
+                    wc, dc = card >> shift, card & depth_mask
+                    after = times[slots.index(card + 1)] if dc + 1 < h[wc] and not stale else -1.0
+                    before = times[slots.index(card - 1)] if dc and not stale else _INF
+                    found = self._stock_slot(stock[i], q, slots, times, after, before)
+                    if found is None:
+                        return None
+                    s2, in_time = found
+                    stale = stale or not in_time
+                    slots[s2] = card
+                q[k] += 1
+                i += 1
+            else:
+                hw = h[w] - 1
+                card = w << shift | hw
+                s = k * R + q[k]
+                holder = slots[s]
+                slots[s] = -2
+                h[w] = hw
+                if holder != card:
+                    s2 = slots.index(card)
+                    slots[s2] = holder
+                    if holder >= 0 and not stale:
+                        wc, dc = holder >> shift, holder & depth_mask
+                        t = times[s2]
+                        if (dc + 1 < h[wc] and times[slots.index(holder + 1)] >= t) or (
+                            dc and times[slots.index(holder - 1)] <= t
+                        ):
+                            stale = True
+                q[k] += 1
+        if stale:
+            times = self._retime(slots)
+            if times is None:
+                return None
+        return slots, times
