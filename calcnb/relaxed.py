@@ -31,6 +31,8 @@ proven lost and, for the states on a line found, the rest of that line.
 
 from __future__ import annotations
 
+from .rules import positions
+
 _UNHINTED = float("inf")  # when a card the hint says nothing of is tried: last
 
 
@@ -41,20 +43,15 @@ class RelaxedOverLimit(Exception):
 class RelaxedGame:
     """The relaxed game of one solve: its foundation orders and the memory of states decided so far.
 
-    ``order[k]`` lists the ranks foundation ``k`` builds, first to last. ``card_shift``: a waste
-    card is named ``w << card_shift | depth`` (its pile and its place from the bottom).
+    ``order[k]`` lists the ranks foundation ``k`` builds, first to last (from :func:`calcnb.rules.orders`).
+    ``card_shift``: a waste card is named ``w << card_shift | depth`` (its pile and its place from the bottom).
     """
 
     def __init__(self, order: tuple[tuple[int, ...], ...], card_shift: int) -> None:
         self.order = order
         self.ranks = len(order[0])
         self.card_shift = card_shift
-        self.position = []  # position[k][r]: where foundation k takes rank r
-        for row in order:
-            where = [0] * (self.ranks + 1)
-            for j, r in enumerate(row):
-                where[r] = j
-            self.position.append(where)
+        self.place = positions(order, self.ranks)  # place[k][r]: where foundation k takes rank r, 1-based
         self.rank_bits = self.ranks.bit_length()
         # state (foundations, then each pile's contents as a number) -> False (lost) or
         # (card, foundation, next state): the first move of a known way to win, then where it leads
@@ -73,34 +70,58 @@ class RelaxedGame:
         (when, foundation, rank) from an earlier win of a similar position; the search tries the
         cards in that order first.
         """
-        order = self.order
-        position = self.position
-        memory = self.memory
-        shift = self.card_shift
-        R = self.ranks
-        FR = range(len(order))
-        WR = range(len(piles))
-        p = list(foundations)
-        h = [len(pile) for pile in piles]
-        copies = [0] * (R + 1)  # waste copies of each rank
+        search = _Search(self, foundations, piles, limit, hint)
+        if not search.won():
+            return None
+        search.events.reverse()
+        return search.events
+
+
+class _Search:
+    """One relaxed search: the state as it changes in place, and the winning line once found.
+
+    The recursion (:meth:`won`) is a method, so it holds no reference to itself: everything it
+    built is freed as soon as the search returns, with the cyclic collector off (the solver keeps
+    it off while it searches).
+    """
+
+    def __init__(
+        self,
+        game: RelaxedGame,
+        foundations: list[int],
+        piles: list[list[int]],
+        limit: int,
+        hint: dict[int, tuple[float, int, int]] | None,
+    ) -> None:
+        self.order = order = game.order
+        self.place = game.place
+        self.memory = game.memory
+        self.ranks = R = game.ranks
+        self.shift = shift = game.card_shift
+        self.FR = range(len(order))
+        self.WR = range(len(piles))
+        self.piles = piles
+        self.p = list(foundations)
+        self.h = h = [len(pile) for pile in piles]
+        self.copies = copies = [0] * (R + 1)  # waste copies of each rank
         for pile in piles:
             for r in pile:
                 copies[r] += 1
-        demand = [0] * (R + 1)  # places on the foundations still to fill with each rank
-        for k in FR:
-            for j in range(p[k], R):
+        self.demand = demand = [0] * (R + 1)  # places on the foundations still to fill with each rank
+        for k in self.FR:
+            for j in range(self.p[k], R):
                 demand[order[k][j]] += 1
         # prefix[w][t]: pile w's bottom t cards as one number (ranks are >= 1, so it also tells t)
-        prefix = []
+        self.prefix = []
         for pile in piles:
             codes = [0]
             for r in pile:
-                codes.append(codes[-1] << self.rank_bits | r)
-            prefix.append(codes)
-        contents = [prefix[w][h[w]] for w in WR]
+                codes.append(codes[-1] << game.rank_bits | r)
+            self.prefix.append(codes)
+        self.contents = [self.prefix[w][h[w]] for w in self.WR]
         # what the hint says of each card when it is on top: (when, foundation), or the time of the
         # first hinted card beneath it (just before it) and no foundation
-        hinted: list[list[tuple[float, int]]] = []
+        self.hinted: list[list[tuple[float, int]]] = []
         for w, pile in enumerate(piles):
             row = []
             below = _UNHINTED
@@ -111,126 +132,142 @@ class RelaxedGame:
                     below = entry[0] - 0.5
                 else:
                     row.append((below, -1))
-            hinted.append(row)
-        left = [sum(h), limit]
-        events: list[tuple[int, int]] = []  # the winning line, last move first
-        last = [None]  # the state that just won: the line goes on from there
+            self.hinted.append(row)
+        self.cards_left = sum(h)  # waste cards still to place
+        self.states_left = limit
+        self.events: list[tuple[int, int]] = []  # the winning line, last move first
+        self.last: tuple[int, ...] | None = None  # the state that just won: the line goes on from there
 
-        recurse: list = []
-
-        def rec() -> bool:
-            advanced = []
-            for k in FR:  # a rank with no copy on a waste comes from the stock at once
-                o = order[k]
-                q = start = p[k]
-                while q < R and not copies[o[q]]:
-                    demand[o[q]] -= 1
-                    q += 1
-                if q != start:
-                    advanced.append((k, start))
-                    p[k] = q
-            try:
-                if not left[0]:
-                    last[0] = None
-                    return True
-                key = (*p, *contents)
-                known = memory.get(key)
-                if known is not None:
-                    if known is False:
-                        return False
-                    line = []
-                    link = known
-                    while link is not None:
-                        line.append(link[:2])
-                        link = memory[link[2]] if link[2] is not None else None
-                    line.reverse()
-                    events.extend(line)
-                    last[0] = key
-                    return True
-                left[1] -= 1
-                if left[1] < 0:
-                    raise RelaxedOverLimit
-                moves = None
-                tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
-                for k in FR:  # a needed rank whose waste copies are all on top: one of them goes now
-                    q = p[k]
-                    if q < R:
-                        r = order[k][q]
-                        if tops.count(r) == copies[r]:
-                            moves = [(k, w) for w in WR if tops[w] == r]
-                            break
-                if moves is None:
-                    scored = []
-                    for w in WR:
-                        hw = h[w]
-                        if not hw:
-                            continue
-                        r = tops[w]
-                        when, hinted_foundation = hinted[w][hw - 1]
-                        taken = False
-                        for k in FR:
-                            q = p[k]
-                            j = position[k][r]
-                            if j < q:
-                                continue
-                            o = order[k]
-                            for t in range(q, j):  # the places skipped are filled from the stock
-                                if demand[o[t]] <= copies[o[t]]:
-                                    break
-                            else:
-                                scored.append((when, k != hinted_foundation, j - q, k, w))
-                                taken = True
-                        if not taken and all(position[k][r] < p[k] for k in FR):
-                            memory[key] = False  # no foundation needs this card any more
-                            return False
-                    scored.sort()
-                    moves = [(k, w) for *_, k, w in scored]
-                for k, w in moves:
-                    hw = h[w] - 1
-                    r = piles[w][hw]
-                    q = p[k]
-                    j = position[k][r]
-                    o = order[k]
-                    for t in range(q, j + 1):
-                        demand[o[t]] -= 1
-                    copies[r] -= 1
-                    h[w] = hw
-                    contents[w] = prefix[w][hw]
-                    left[0] -= 1
-                    p[k] = j + 1
-                    won = recurse[0]()
-                    p[k] = q
-                    left[0] += 1
-                    h[w] = hw + 1
-                    contents[w] = prefix[w][hw + 1]
-                    copies[r] += 1
-                    for t in range(q, j + 1):
-                        demand[o[t]] += 1
-                    if won:
-                        card = w << shift | hw
-                        events.append((card, k))
-                        memory[key] = (card, k, last[0])
-                        last[0] = key
-                        return True
-                memory[key] = False
-                return False
-            finally:
-                for k, start in reversed(advanced):
-                    o = order[k]
-                    for t in range(start, p[k]):
-                        demand[o[t]] += 1
-                    p[k] = start
-
-        recurse.append(rec)
+    def won(self) -> bool:
+        """Is the current state won? On a win, ``events`` ends with its line (last move first)."""
+        advanced = self._fill_from_stock()
         try:
-            if not rec():
-                return None
+            if not self.cards_left:
+                self.last = None
+                return True
+            key = (*self.p, *self.contents)
+            known = self.memory.get(key)
+            if known is not None:
+                if known is False:
+                    return False
+                self._recall(known)
+                self.last = key
+                return True
+            self.states_left -= 1
+            if self.states_left < 0:
+                raise RelaxedOverLimit
+            moves = self._moves(key)
+            if moves is not None:
+                for k, w in moves:
+                    if self._try(k, w):
+                        card = w << self.shift | self.h[w] - 1
+                        self.events.append((card, k))
+                        self.memory[key] = (card, k, self.last)
+                        self.last = key
+                        return True
+            self.memory[key] = False
+            return False
         finally:
-            # rec calls itself through this list: emptying it breaks the cycle, so the search's lists are
-            # freed now rather than by the cyclic collector (which the solver keeps off while it searches)
-            recurse.clear()
-        events.reverse()
-        return events
+            self._unfill(advanced)
+
+    def _fill_from_stock(self) -> list[tuple[int, int]]:
+        """A rank with no copy on a waste comes from the stock at once; returns (foundation, old count) pairs."""
+        order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
+        advanced = []
+        for k in self.FR:
+            o = order[k]
+            q = start = p[k]
+            while q < R and not copies[o[q]]:
+                demand[o[q]] -= 1
+                q += 1
+            if q != start:
+                advanced.append((k, start))
+                p[k] = q
+        return advanced
+
+    def _unfill(self, advanced: list[tuple[int, int]]) -> None:
+        order, p, demand = self.order, self.p, self.demand
+        for k, start in reversed(advanced):
+            o = order[k]
+            for t in range(start, p[k]):
+                demand[o[t]] += 1
+            p[k] = start
+
+    def _recall(self, known: tuple) -> None:
+        """Append the line remembered from a state known to win (it goes on through the memory)."""
+        line = []
+        link = known
+        while link is not None:
+            line.append(link[:2])
+            link = self.memory[link[2]] if link[2] is not None else None
+        line.reverse()
+        self.events.extend(line)
+
+    def _moves(self, key: tuple) -> list[tuple[int, int]] | None:
+        """The ``(foundation, waste)`` moves to try, best first; None when some card can never leave (lost).
+
+        A needed rank whose waste copies are all on top: one of them goes now, nothing else is tried.
+        Otherwise every top to every foundation it can reach, the places skipped filled from the stock,
+        in the hint's order, then the hinted foundation first, then the shortest skip.
+        """
+        order, p, copies, demand, place, R = self.order, self.p, self.copies, self.demand, self.place, self.ranks
+        piles, h, FR = self.piles, self.h, self.FR
+        tops = [piles[w][h[w] - 1] if h[w] else 0 for w in self.WR]
+        for k in FR:
+            q = p[k]
+            if q < R:
+                r = order[k][q]
+                if tops.count(r) == copies[r]:
+                    return [(k, w) for w in self.WR if tops[w] == r]
+        scored = []
+        for w in self.WR:
+            hw = h[w]
+            if not hw:
+                continue
+            r = tops[w]
+            when, hinted_foundation = self.hinted[w][hw - 1]
+            taken = False
+            for k in FR:
+                q = p[k]
+                j = place[k][r] - 1
+                if j < q:
+                    continue
+                o = order[k]
+                for t in range(q, j):  # the places skipped are filled from the stock
+                    if demand[o[t]] <= copies[o[t]]:
+                        break
+                else:
+                    scored.append((when, k != hinted_foundation, j - q, k, w))
+                    taken = True
+            if not taken and all(place[k][r] <= p[k] for k in FR):
+                return None  # no foundation needs this card any more
+        scored.sort()
+        return [(k, w) for *_, k, w in scored]
+
+    def _try(self, k: int, w: int) -> bool:
+        """Play waste w's top to foundation k (the places skipped from the stock), search on, take it back."""
+        p, h, demand, copies, contents = self.p, self.h, self.demand, self.copies, self.contents
+        hw = h[w] - 1
+        r = self.piles[w][hw]
+        q = p[k]
+        j = self.place[k][r] - 1
+        o = self.order[k]
+        for t in range(q, j + 1):
+            demand[o[t]] -= 1
+        copies[r] -= 1
+        h[w] = hw
+        contents[w] = self.prefix[w][hw]
+        self.cards_left -= 1
+        p[k] = j + 1
+        won = self.won()
+        p[k] = q
+        self.cards_left += 1
+        h[w] = hw + 1
+        contents[w] = self.prefix[w][hw + 1]
+        copies[r] += 1
+        for t in range(q, j + 1):
+            demand[o[t]] += 1
+        return won
 
 
 __all__ = ["RelaxedGame", "RelaxedOverLimit"]

@@ -15,7 +15,7 @@ import pytest
 from calcnb import Game
 from calcnb.engine import STOCK_TO_WASTE
 from calcnb.relaxed import RelaxedGame, RelaxedOverLimit
-from calcnb.solver import foundation_orders
+from calcnb.rules import orders as foundation_orders
 
 CARD_SHIFT = 6
 

@@ -24,7 +24,14 @@ import pytest
 from calcnb import Game, State, set_language
 from calcnb.deals import format_deal
 from calcnb.engine import Move
-from calcnb.solver import RESTART_NODES, RULES, search_ranks, solve
+from calcnb.errors import CalcnbError
+from calcnb.solver import RESTART_NODES, RULES, SolverArgumentError, search_ranks, solve
+from calcnb.solver.dead import DeadTest
+from calcnb.solver.ordering import Ordering
+from calcnb.solver.position import Position
+from calcnb.solver.search import Outcome, Search, luby
+from calcnb.solver.table import PROVEN, Table
+from calcnb.solver.witness import Relaxed, Witnesses
 
 # ------------------------------------------------------------------ small games, exhaustively
 
@@ -391,8 +398,60 @@ def test_bad_input_is_refused_clearly():
         solve(Game.new(1), budget_seconds=0)
     with pytest.raises(ValueError, match="budget_nodes"):
         solve(Game.new(1), budget_nodes=-5)
-    with pytest.raises(ValueError, match="unknown solver rule: telepathy"):
+    with pytest.raises(ValueError, match="unknown solver rule: 'telepathy'"):
         solve(Game.new(1), rules={"dead", "telepathy"})
+
+
+@pytest.mark.parametrize(
+    ("argument", "value"),
+    [
+        ("restart_nodes", 0),  # would restart forever before reading the clock
+        ("restart_nodes", -3),
+        ("restart_nodes", "x"),
+        ("restart_nodes", 2.5),
+        ("restart_nodes", True),
+        ("budget_nodes", 0),
+        ("budget_nodes", 1e5),
+        ("budget_seconds", float("nan")),  # would mean no limit
+        ("budget_seconds", float("inf")),
+        ("budget_seconds", -1.0),
+        ("budget_seconds", "1"),
+        ("budget_seconds", False),
+        ("rules", None),
+        ("rules", "safe"),  # a string is not a collection of rule names
+        ("rules", b"safe"),
+        ("rules", [["dead"]]),
+        ("rules", 3),
+        ("rules", {"x" * 10_000}),
+    ],
+)
+def test_nonsense_arguments_are_refused_in_both_languages(argument, value):
+    """Each refusal is a calcnb error (a ValueError and a TypeError), from the catalogue, quoting little."""
+    for language, words in (("en", ("must", "unknown", "takes")), ("pt", ("deve", "desconhecida", "aceita"))):
+        set_language(language)
+        with pytest.raises(SolverArgumentError) as refused:
+            solve(Game.new(8), **{"budget_seconds": 5.0, argument: value})
+        error = refused.value
+        assert isinstance(error, CalcnbError) and isinstance(error, ValueError) and isinstance(error, TypeError)
+        text = str(error)
+        assert any(word in text for word in words), text
+        assert len(text) < 300
+    set_language("en")
+
+
+def test_the_refusal_messages_are_in_both_languages():
+    from calcnb.i18n import catalogue
+
+    keys = {key for key in catalogue("en") if key.startswith("solver.")}
+    assert {"solver.bad_budget", "solver.bad_count", "solver.rules_not_collection"} <= keys
+    assert keys == {key for key in catalogue("pt") if key.startswith("solver.")}
+
+
+def test_a_time_budget_ends_the_search_on_a_hard_deal():
+    """Deal 8 takes many seconds to decide: a 0.2 s budget ends it, unknown (how late is measured in the benchmark)."""
+    solution = solve(Game.new(8), budget_seconds=0.2)
+    assert solution.outcome == "unknown"
+    assert solution.nodes > 0
 
 
 def test_solve_without_the_relaxed_rule_still_wins_and_the_rule_saves_nodes():
@@ -420,3 +479,190 @@ def test_deal_code_round_trip_matches_seed():
         solve(code, budget_seconds=None, budget_nodes=100_000).outcome
         == solve(Game.new(3), budget_seconds=None, budget_nodes=100_000).outcome
     )
+
+
+# ------------------------------------------------------------------ the parts on their own
+
+
+def counters(position: Position) -> tuple:
+    """Everything a position keeps up to date, as one comparable value."""
+    return (
+        position.p[:],
+        [pile[:] for pile in position.piles],
+        [mask[:] for mask in position.masks],
+        position.codes[:],
+        position.index,
+        position.marks,
+        position.on_foundations,
+        position.rem[:],
+        position.needers[:],
+        position.wants[:],
+        position.inwaste[:],
+    )
+
+
+def random_walk(position: Position, rng: random.Random, steps: int) -> None:
+    """Legal search moves at random: foundation moves where wanted, else the turned card on a waste."""
+    for _ in range(steps):
+        choices = []
+        if position.index < position.n:
+            r = position.stock[position.index]
+            choices += [(-1, k) for k in position.FR if position.wants[r] >> k & 1]
+            choices += [("waste", w) for w in position.WR]
+        for w, pile in enumerate(position.piles):
+            if pile:
+                choices += [(w, k) for k in position.FR if position.wants[pile[-1]] >> k & 1]
+        if not choices:
+            return
+        src, target = rng.choice(choices)
+        if src == "waste":
+            position.stock_to_waste(target)
+        else:
+            position.to_foundation(src, target)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_position_moves_keep_their_counters_and_undo_exactly(seed):
+    """After random moves, the counters equal those of a position built afresh; undo restores every one."""
+    ranks, counts, piles, stock = SMALL_GAMES[seed]
+    position = Position(list(counts), [list(p) for p in piles], stock, ranks)
+    start = counters(position)
+    rng = random.Random(seed)
+    random_walk(position, rng, 12)
+    position.set_forbid(-1, 0, True)
+    position.set_forbid(-1, 0, False)
+    fresh = Position(position.p, position.piles, stock[position.index :], ranks)
+    assert counters(fresh)[:2] == counters(position)[:2]
+    assert counters(fresh)[6:] == counters(position)[6:]
+    assert position.won() == (position.index == len(stock) and all(c == ranks for c in position.p))
+    while position.path:
+        position.undo()
+    assert counters(position) == start
+
+
+def test_the_table_key_ignores_the_waste_numbering_and_spent_marks():
+    # 5 ranks, 2 foundations (orders 1 2 3 4 5 and 2 4 1 3 5)
+    one = Position([1, 1], [[3, 2], [], [5]], (4, 2, 3), 5)
+    other = Position([1, 1], [[5], [3, 2], []], (4, 2, 3), 5)
+    assert Table(one, symmetry=True).key() == Table(other, symmetry=True).key()
+    assert Table(one, symmetry=False).key() != Table(other, symmetry=False).key()
+    table = Table(one, symmetry=True)
+    plain = table.key()
+    one.set_forbid(0, 0, True)  # the 2 on waste 1 may not go to foundation 1, which needs a 2 now: a live mark
+    marked = table.key()
+    assert marked != plain
+    one.set_forbid(0, 1, True)  # foundation 2 is past the 2 (it needs a 4): a spent mark changes nothing
+    assert table.key() == marked
+
+
+def test_the_table_keeps_proofs_across_attempts_and_budgets_within_one():
+    table = Table(Position([1, 1], [[3]], (2, 4), 5), symmetry=True)
+    lost, cut = ("lost",), ("cut",)
+    table.prove(lost)
+    table.failed(cut, 3)
+    assert table.get(lost) == PROVEN
+    assert table.cuts(table.get(cut), 3) and not table.cuts(table.get(cut), 4)
+    table.new_attempt()
+    assert table.get(lost) == PROVEN
+    assert table.get(cut) is not None and not table.cuts(table.get(cut), 0)  # seen, but it never cuts again
+
+
+@pytest.mark.parametrize("seed", range(160))
+def test_a_dead_position_is_lost(seed, truths):
+    """The dead test never calls a winnable small game dead; it does find some dead ones."""
+    ranks, counts, piles, stock = SMALL_GAMES[seed]
+    position = Position(list(counts), [list(p) for p in piles], stock, ranks)
+    if DeadTest(position).lost():
+        assert not truths[seed]
+
+
+def test_the_dead_test_finds_a_buried_card():
+    # 5 ranks, one foundation at 1 (needs 2, 3, 4, 5); the only 2 lies under the only 3: neither can ever leave
+    position = Position([1], [[2, 3]], (4, 5), 5)
+    assert DeadTest(position).lost()
+    assert not DeadTest(Position([1], [[3, 2]], (4, 5), 5)).lost()
+
+
+def relaxed_line_of(position: Position, witness) -> list[tuple[int, int]]:
+    """A witness's waste cards in the order of their times, as a relaxed line (card, foundation)."""
+    R = position.ranks
+    filled = sorted((witness.times[s], card, s // R) for s, card in enumerate(witness.slots) if card >= 0)
+    return [(card, k) for _, card, k in filled]
+
+
+def witness_wins(position: Position, witness) -> bool:
+    """Does the witness's order play as a relaxed win from the position (checked by the rules, not the solver)?"""
+    R, order = position.ranks, position.order
+    counts, heights = position.p[:], [len(p) for p in position.piles]
+    stock = [0] * (R + 1)
+    for r in position.stock[position.index :]:
+        stock[r] += 1
+    for card, k in relaxed_line_of(position, witness):
+        w, depth = card >> position.card_shift, card & position.depth_mask
+        if depth != heights[w] - 1:
+            return False
+        target = order[k].index(position.piles[w][depth])
+        if target < counts[k]:
+            return False
+        for place in range(counts[k], target):
+            if not stock[order[k][place]]:
+                return False
+            stock[order[k][place]] -= 1
+        counts[k], heights[w] = target + 1, depth
+    return not any(heights)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_witnesses_carried_down_a_line_stay_relaxed_wins(seed):
+    """Walk a small game at random, checking the relaxed rule at each position: every witness kept plays."""
+    ranks, counts, piles, stock = SMALL_GAMES[seed]
+    position = Position(list(counts), [list(p) for p in piles], stock, ranks)
+    witnesses = Witnesses(position)
+    rng = random.Random(seed)
+    verdicts = []
+    for _ in range(10):
+        verdict = witnesses.check()
+        verdicts.append(verdict)
+        if verdict is Relaxed.LOST:
+            break
+        if verdict is Relaxed.OPEN:
+            own = witnesses.own()
+            assert own is not None and own.made_at == len(position.path)
+            assert witness_wins(position, own)
+        before = len(position.path)
+        random_walk(position, rng, 1)
+        if len(position.path) == before:
+            break
+    assert Relaxed.OPEN in verdicts or Relaxed.LOST in verdicts
+
+
+def test_placements_follow_reverse_order_of_need_without_a_witness():
+    # 5 ranks, foundations at 1 and 2: foundation 1 needs 2 3 4 5, foundation 2 needs 4 1 3 5
+    position = Position([1, 1], [[5], [2], [], []], (3, 4), 5)
+    ordering = Ordering(position, symmetry=True)
+    # the turned 3 is needed after one card; the 5 (needed after three) may lie under it, so it goes first,
+    # then an empty pile (one of the two: they are the same choice), last the 2, needed before the 3
+    assert ordering.placements(None) == [0, 2, 1]
+    ordering.shuffle = random.Random(1)
+    assert sorted(ordering.placements(None)) == [0, 1, 2]
+
+
+def test_foundation_moves_are_those_wanted_and_a_tie_only_its_own():
+    position = Position([1, 1], [[4], [2]], (2, 5), 5)  # 2 wanted by foundation 1 (turned, and on waste 2); 4 by 2
+    ordering = Ordering(position, symmetry=True)
+    moves = {(src, k) for _, src, k in ordering.foundation_moves(None)}
+    assert moves == {(-1, 0), (1, 0), (0, 1)}
+    assert [(src, k) for _, src, k in ordering.foundation_moves((1, [0]))] == [(1, 0)]
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_the_search_reports_plain_results():
+    won = Search(Position([1, 1], [[]], (4, 3, 4, 5, 3, 2, 1, 5), 5)).run()
+    assert won.outcome is Outcome.WON and won.line and won.nodes > 0
+    lost = Search(Position([1], [[2, 3]], (4, 5), 5)).run()
+    assert (lost.outcome, lost.line) == (Outcome.LOST, [])
+    cut = Search(Position([1, 1], [[]], (4, 3, 4, 5, 3, 2, 1, 5), 5), node_limit=1, restart_nodes=None).run()
+    assert (cut.outcome, cut.nodes) == (Outcome.UNKNOWN, 2)

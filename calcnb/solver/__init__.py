@@ -38,6 +38,7 @@ the worst overrun on the hardest deals).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -52,9 +53,10 @@ from ..engine import (
     Move,
     State,
 )
+from ..errors import CalcnbError, quote
 from ..i18n import message, register
 from ..session import Game
-from .position import Kind, Position, foundation_orders
+from .position import Kind, Position
 from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult
 from .witness import RELAXED_LIMIT
 
@@ -62,20 +64,36 @@ WON, LOST, UNKNOWN = Outcome.WON.value, Outcome.LOST.value, Outcome.UNKNOWN.valu
 
 _TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 
+OVERRUN = 0.05
+"""Seconds :func:`solve` may run past ``budget_seconds``: the time of a node, turning a win into
+engine moves, and a loaded machine's scheduling (``benchmarks/bench_solver.py`` measures it)."""
+
+
+class SolverArgumentError(CalcnbError, TypeError):
+    """An argument :func:`solve` refuses: not a position, a budget that is not a positive number, unknown rules.
+
+    A ``ValueError`` (as every calcnb refusal) and a ``TypeError``, so code catching either sees it.
+    """
+
+
 register(
     {
         "en": {
             "solver.bad_input": "solve() takes a Game, a State or a deal code (text); got {kind}",
-            "solver.bad_budget": "{name} must be a positive number or None; got {value!r}",
+            "solver.bad_budget": "{name} must be a positive number or None; got {value}",
+            "solver.bad_count": "{name} must be a positive whole number or None; got {value}",
             "solver.bad_rules": "unknown solver rule: {unknown} (the rules are {known})",
+            "solver.rules_not_collection": "rules must be a collection of rule names, like {{'dead'}}; got {value}",
             "solver.summary.won": "won in {moves} moves ({nodes} positions searched, {seconds:.2f} s)",
             "solver.summary.lost": "lost: no line wins ({nodes} positions searched, {seconds:.2f} s)",
             "solver.summary.unknown": "unknown: the budget ran out ({nodes} positions searched, {seconds:.2f} s)",
         },
         "pt": {
             "solver.bad_input": "solve() aceita um Game, um State ou o código de um jogo (texto); recebeu {kind}",
-            "solver.bad_budget": "{name} deve ser um número positivo ou None; recebeu {value!r}",
+            "solver.bad_budget": "{name} deve ser um número positivo ou None; recebeu {value}",
+            "solver.bad_count": "{name} deve ser um número inteiro positivo ou None; recebeu {value}",
             "solver.bad_rules": "regra do solver desconhecida: {unknown} (as regras são {known})",
+            "solver.rules_not_collection": "rules deve ser uma coleção de nomes de regras, como {{'dead'}}; recebeu {value}",  # noqa: E501
             "solver.summary.won": "ganho em {moves} jogadas ({nodes} posições examinadas, {seconds:.2f} s)",
             "solver.summary.lost": "perdido: nenhuma sequência ganha ({nodes} posições examinadas, {seconds:.2f} s)",
             "solver.summary.unknown": "desconhecido: o orçamento acabou ({nodes} posições examinadas, {seconds:.2f} s)",
@@ -122,20 +140,18 @@ def solve(
     search (None for no bound); the first to run out ends it with ``"unknown"``.
     ``restart_nodes`` sets the shortest attempt between restarts (None: a single attempt).
     ``rules``: the pruning rules of :data:`RULES` to use (all by default; fewer only to compare).
+    It returns within ``budget_seconds`` plus :data:`OVERRUN`. Anything else is refused with a
+    :class:`SolverArgumentError` before the search starts.
 
     >>> solve(Game.new(6)).outcome
     'won'
     """
-    state = _as_state(game_or_state_or_deal)
-    for name, value in (("budget_seconds", budget_seconds), ("budget_nodes", budget_nodes)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-            raise ValueError(message("solver.bad_budget", name=name, value=value))
-    rules = frozenset(rules)
-    if not rules <= RULES:
-        raise ValueError(
-            message("solver.bad_rules", unknown=", ".join(sorted(rules - RULES)), known=", ".join(sorted(RULES)))
-        )
     started = time.perf_counter()
+    state = _as_state(game_or_state_or_deal)
+    _check_seconds(budget_seconds)
+    _check_count("budget_nodes", budget_nodes)
+    _check_count("restart_nodes", restart_nodes)
+    rules = _check_rules(rules)
     # the budget covers the whole call: stop searching early enough to free the search's table in time
     deadline = None if budget_seconds is None else started + budget_seconds - min(_TEARDOWN, budget_seconds / 20)
     pending_first = state.pending is not None
@@ -153,6 +169,37 @@ def solve(
     return Solution(found.outcome.value, moves, found.nodes, time.perf_counter() - started)
 
 
+def _check_seconds(value: object) -> None:
+    """A time budget is None or a positive finite number of seconds (nan, inf and bools refused)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise SolverArgumentError(message("solver.bad_budget", name="budget_seconds", value=quote(value)))
+
+
+def _check_count(name: str, value: object) -> None:
+    """A node count is None or a positive whole number (a bool is not a count)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise SolverArgumentError(message("solver.bad_count", name=name, value=quote(value)))
+
+
+def _check_rules(rules: object) -> frozenset[str]:
+    """A collection of rule names from :data:`RULES` (a single string is not one: it would read as letters)."""
+    if isinstance(rules, (str, bytes)) or not isinstance(rules, Iterable):
+        raise SolverArgumentError(message("solver.rules_not_collection", value=quote(rules)))
+    try:
+        names = frozenset(rules)
+    except TypeError:  # an element that is not hashable, so certainly not a rule name
+        raise SolverArgumentError(message("solver.rules_not_collection", value=quote(rules))) from None
+    unknown = names - RULES
+    if unknown:
+        listed = ", ".join(sorted(quote(name, limit=20) for name in unknown)[:5])
+        raise SolverArgumentError(message("solver.bad_rules", unknown=listed, known=", ".join(sorted(RULES))))
+    return names
+
+
 def _as_state(position: object) -> State:
     if isinstance(position, Game):
         return position.state
@@ -161,7 +208,7 @@ def _as_state(position: object) -> State:
     if isinstance(position, str):
         starters, stock = parse_deal(position)
         return State.initial(starters, stock)
-    raise TypeError(message("solver.bad_input", kind=type(position).__name__))
+    raise SolverArgumentError(message("solver.bad_input", kind=type(position).__name__))
 
 
 def _engine_moves(start: State, line: Iterable[tuple[int, int, int]]) -> tuple[Move, ...]:
@@ -218,13 +265,14 @@ def search_ranks(*args, **kwargs) -> tuple[str, list[tuple[int, int, int]], int]
 
 __all__ = [
     "LOST",
+    "OVERRUN",
     "RELAXED_LIMIT",
     "RESTART_NODES",
     "RULES",
     "UNKNOWN",
     "WON",
     "Solution",
-    "foundation_orders",
+    "SolverArgumentError",
     "search_ranks",
     "solve",
 ]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 
+from ..rules import NO_RANK
 from .position import _INF, Position
 from .witness import Witness
 
@@ -53,8 +54,8 @@ class Ordering:
     def _after(self, k: int) -> float:
         """How soon foundation k's need after its next card comes (-1: k completes with that card)."""
         position = self.position
-        q = position.p[k] + 1
-        return self.soon(position.order[k][q]) if q < position.ranks else -1
+        after = position.need[k][position.p[k] + 1]
+        return self.soon(after) if after != NO_RANK else -1
 
     def foundation_moves(self, tie: tuple[int, list[int]] | None) -> list[tuple[float, int, int]]:
         """``(how soon, source, foundation)`` for each foundation move to try, best first.

@@ -20,6 +20,8 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
+from ..rules import NO_RANK, orders, positions
+
 _INF = 1 << 30  # "never": no copy left in the stock
 
 
@@ -43,20 +45,13 @@ class Step(NamedTuple):
     marks: int
 
 
-def foundation_orders(ranks: int, foundations: int) -> tuple[tuple[int, ...], ...]:
-    """The rank order of each foundation in a game with ``ranks`` ranks: foundation k builds k, 2k, ..."""
-    return tuple(tuple(((j + 1) * step - 1) % ranks + 1 for j in range(ranks)) for step in range(1, foundations + 1))
+def order_places(order: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """``places[k][r]``: the index of rank r in foundation k's order (0-based), from the rules core's positions.
 
-
-def rank_positions(order: tuple[tuple[int, ...], ...]) -> list[list[int]]:
-    """``positions[k][r]``: where foundation k takes rank r (0-based), from the orders."""
-    positions = []
-    for row in order:
-        where = [0] * (len(row) + 1)
-        for j, r in enumerate(row):
-            where[r] = j
-        positions.append(where)
-    return positions
+    The search counts a foundation by the cards on it, so foundation k needs rank r now when it
+    holds ``places[k][r]`` cards, and still needs it while it holds no more.
+    """
+    return [[place - 1 for place in row] for row in positions(order, len(order[0]))]
 
 
 class Position:
@@ -77,8 +72,10 @@ class Position:
     def __init__(self, foundations: list[int], wastes: list[list[int]], stock: tuple[int, ...], ranks: int) -> None:
         R = self.ranks = ranks
         F = len(foundations)
-        self.order = foundation_orders(R, F)
-        self.pos = pos = rank_positions(self.order)
+        self.order = orders(R, F)
+        self.pos = pos = order_places(self.order)
+        # need[k][q]: the rank foundation k needs while it holds q cards; NO_RANK (no card has it) once complete
+        self.need = tuple((*row, NO_RANK) for row in self.order)
         self.FR = range(F)
         self.WR = range(len(wastes))
         # a waste card is named by its pile and depth: card = waste << card_shift | depth
@@ -99,12 +96,11 @@ class Position:
         for s in range(1, R + 1):
             self.rem[s] = sum(1 for k in self.FR if p[k] <= pos[k][s])
         self.needers = [0] * (R + 1)
-        self.wants = [0] * (R + 1)
+        self.wants = [0] * (R + 1)  # wants[NO_RANK]: the complete foundations, read by no card
         for k in self.FR:
             for j in range(p[k], R):
                 self.needers[self.order[k][j]] |= 1 << k
-            if p[k] < R:
-                self.wants[self.order[k][p[k]]] |= 1 << k
+            self.wants[self.need[k][p[k]]] |= 1 << k
         self.inwaste = [0] * (R + 1)
         for pile in piles:
             for r in pile:
@@ -137,19 +133,17 @@ class Position:
         self.wants[r] &= ~bit
         q = self.p[k] + 1
         self.p[k] = q
-        if q < self.ranks:
-            self.wants[self.order[k][q]] |= bit
+        self.wants[self.need[k][q]] |= bit
 
     def retreat(self, k: int) -> int:
         """Foundation k gives back its top card; returns the card's rank."""
         bit = 1 << k
         q = self.p[k]
-        order_k = self.order[k]
-        if q < self.ranks:
-            self.wants[order_k[q]] &= ~bit
+        need_k = self.need[k]
+        self.wants[need_k[q]] &= ~bit
         q -= 1
         self.p[k] = q
-        r = order_k[q]
+        r = need_k[q]
         self.needers[r] |= bit
         self.wants[r] |= bit
         return r
