@@ -156,6 +156,8 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
         return (text_or_cards,)
     if isinstance(text_or_cards, str):
         return tuple(Card.parse(token) for token in text_or_cards.translate(_SEPARATORS).split(" ") if token)
+    if not isinstance(text_or_cards, Iterable):
+        raise InvalidCard(message("card.bad", text=quote(text_or_cards)))
     return tuple(Card.parse(item) for item in text_or_cards)
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from .cards import Card, parse_cards
 from .deals import Seed, check_seed, deal, format_deal, new_seed, parse_deal
 from .engine import IllegalMove, InvalidMove, Move, State, render_text
-from .errors import MAX_SAVE_CHARS, CalcnbError, InvalidSave, check_length, quote
+from .errors import ASCII_SPACE, MAX_SAVE_CHARS, CalcnbError, InvalidSave, check_length, quote
 from .i18n import message
 
 SAVE_FORMAT = "calcnb-save"
@@ -166,13 +166,13 @@ class Game:
 
     def play_many(self, moves: Iterable[Move | str] | str) -> None:
         """Play several moves (a list, or text separated by spaces or commas); all or none."""
-        if isinstance(moves, str):
-            moves = moves.replace(",", " ").split()
-        parsed = [Move.parse(move) for move in moves]
+        if isinstance(moves, str):  # separated by ASCII whitespace or commas, as cards are
+            moves = [move for move in moves.translate(_SEPARATORS).split(" ") if move]
         state = self.state
-        states = []
-        for move in parsed:
-            state = state.apply(move)
+        states, parsed = [], []
+        for move in moves:  # parsed as played: the work stops at the first move that fails
+            parsed.append(Move.parse(move))
+            state = state.apply(parsed[-1])
             states.append(state)
         self._states.extend(states)
         self._history.extend(parsed)
@@ -301,6 +301,9 @@ class Game:
         if self.deal_code is None:
             where = "from_position"
         return f"<Game {where} moves={len(self._history)} score={self.score} status={self.status}>"
+
+
+_SEPARATORS = str.maketrans(dict.fromkeys(ASCII_SPACE + ",", " "))
 
 
 def _seed_of_save(seed: object, deal_code: str) -> Seed:

@@ -60,12 +60,14 @@ register(
             "study.negative_count": "a study cannot have a negative number of deals; got {value}",
             "study.bad_seeds": "seeds are a count or an iterable of seeds; got {value}",
             "study.bad_seed": "seed number {index} of the study: {reason}",
+            "study.bad_chunk": "chunk_size is a whole number of seeds, at least 1, or None; got {value}",
         },
         "pt": {
             "study.seeds_text": "as sementes são uma contagem ou um iterável de sementes, não um texto: {value} (study(jogador, [42]) estuda a semente 42)",  # noqa: E501
             "study.negative_count": "um estudo não pode ter um número negativo de distribuições; recebi {value}",
             "study.bad_seeds": "as sementes são uma contagem ou um iterável de sementes; recebi {value}",
             "study.bad_seed": "a semente número {index} do estudo: {reason}",
+            "study.bad_chunk": "chunk_size é um número inteiro de sementes, pelo menos 1, ou None; recebi {value}",
         },
     }
 )
@@ -263,6 +265,8 @@ def study(
     then be won on a fast or idle machine and unknown on a slow or busy one.
     """
     seed_list = _seed_list(seeds)
+    if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
+        raise CalcnbError(message("study.bad_chunk", value=quote(chunk_size)))
     if budget_seconds is None and budget_nodes is None:
         budget_nodes = STUDY_BUDGET_NODES
     worker = _worker(player_or_solver, budget_seconds, budget_nodes)
@@ -279,7 +283,7 @@ def study(
         else:
             executor = "serial"
     if executor != "serial" and not isinstance(executor, Executor):
-        raise ValueError(message("study.bad_executor", executor=quote(executor)))
+        raise CalcnbError(message("study.bad_executor", executor=quote(executor)))
 
     workers = 1 if executor == "serial" else max(2, getattr(executor, "_max_workers", 0) or 2)
     size = chunk_size or max(1, min(500, math.ceil(len(seed_list) / (workers * 8))))
@@ -347,7 +351,7 @@ def _worker(player_or_solver: object, budget_seconds: float, budget_nodes: int |
         return _SolveChunk(solve, budget_seconds, budget_nodes)
     if callable(player_or_solver):
         return _SolveChunk(player_or_solver, budget_seconds, budget_nodes)
-    raise TypeError(message("study.bad_player", player=quote(player_or_solver)))
+    raise CalcnbError(message("study.bad_player", player=quote(player_or_solver)))
 
 
 class _PlayChunk:

@@ -21,6 +21,7 @@ from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State, foundation
 from calcnb.cards import DECK
 from calcnb.deals import parse_deal
 from calcnb.engine import ALL_MOVES
+from calcnb.errors import quote
 
 # whole games are long examples: fewer of them, each playing to the end
 PLAY = settings(
@@ -170,7 +171,7 @@ def test_any_text_is_a_card_or_a_clear_value_error(text):
     try:
         card = Card.parse(text)
     except ValueError as error:
-        assert repr(text) in str(error)
+        assert quote(text) in str(error)  # the input, cut to 80 characters of its repr
     else:
         assert card in DECK
         assert Card.parse(card.ascii) is card
@@ -182,7 +183,7 @@ def test_any_text_is_a_move_or_an_invalid_move(text):
     try:
         move = Move.parse(text)
     except InvalidMove as error:
-        assert repr(text) in str(error)
+        assert quote(text) in str(error)  # the input, cut to 80 characters of its repr
     else:
         assert move in ALL_MOVES
         assert "".join(text.split()).upper() == move.text

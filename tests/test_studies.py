@@ -7,6 +7,7 @@ import pytest
 
 from calcnb import Game
 from calcnb.engine import Move
+from calcnb.errors import CalcnbError
 from calcnb.strategies import FirstFit, MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.studies import Row, StudyResult, study, wilson_interval
 
@@ -136,10 +137,13 @@ def test_a_solver_study_through_a_process_pool_names_the_function():
 
 
 def test_bad_arguments_are_refused_with_the_reason():
-    with pytest.raises(TypeError, match="a Player, a solve function or 'solver'"):
+    with pytest.raises(CalcnbError, match="a Player, a solve function or 'solver'"):
         study(42, 3)
     with pytest.raises(ValueError, match=r"executor must be None, 'serial' or a concurrent\.futures\.Executor"):
         study(FirstFit(), 3, executor="threads")
+    for chunk_size in (0, -1, 2.5, "7"):
+        with pytest.raises(CalcnbError, match="chunk_size is a whole number"):
+            study(FirstFit(), 3, executor="serial", chunk_size=chunk_size)
 
 
 def test_an_empty_study_is_an_empty_table():
