@@ -194,9 +194,9 @@ class Exercise(widgets.VBox):
         else:
             self.answer_box.value = answer
         verdict = judge(self.item, answer)
-        self._show(verdict)
-        self.last = verdict
         self.attempts += 1
+        self._show(verdict, str(self.attempts))
+        self.last = verdict
         self.show_button.layout.display = None
         misconception = verdict.misconception if verdict.correct is not None else "unreadable"
         correct = verdict.correct is True
@@ -210,12 +210,14 @@ class Exercise(widgets.VBox):
         if not self.attempts:
             return ""
         text = message("lessons.answer_is", answer=self.item.solution, why=self.item.why)
-        self._show(Feedback(None, text))
+        self._show(Feedback(None, text), f"{self.attempts}-answer")
         return text
 
-    def _show(self, verdict: Feedback) -> None:
+    def _show(self, verdict: Feedback, check: str) -> None:
+        """Replace the feedback; ``check`` numbers it, so the same words said twice still arrive as new."""
         colour = {True: _RIGHT_COLOUR, False: _WRONG_COLOUR}.get(verdict.correct, _UNREAD_COLOUR)
-        self.feedback.value = f"<span style='color:{colour}'>{html.escape(verdict.text)}</span>"
+        text = html.escape(verdict.text)
+        self.feedback.value = f"<span data-check='{check}' style='color:{colour}'>{text}</span>"
 
     def __repr__(self) -> str:
         return f"Exercise({self.exercise_id!r})"

@@ -1,0 +1,149 @@
+"""The lesson as a class meets it (notebooks/02_wraparound.ipynb in Voila): no answers on the page, own questions,
+feedback for wrong, odd and right answers; and the Portuguese twin in Portuguese."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+
+from calcnb import set_language
+from calcnb.lesson_content import BANK, LESSON_EXERCISES, student_items
+
+pytestmark = pytest.mark.browser
+
+# Screenshots land here when CALCNB_SHOTS names a folder (to look at them); otherwise in pytest's tmp_path.
+SHOTS = os.environ.get("CALCNB_SHOTS")
+
+
+def _every_item(language: str = "en"):
+    set_language(language)
+    try:
+        return [BANK[key].item(variant) for key in LESSON_EXERCISES for variant in range(len(BANK[key].variants))]
+    finally:
+        set_language("en")
+
+
+_QUESTIONS = """() => [...document.querySelectorAll('.calcnb-exercise')]
+    .map(exercise => exercise.querySelector('.widget-html').innerText.trim())"""
+
+
+class LessonApp:
+    """The lesson page: its exercises (each a question, an answer box, Check, Show answer, feedback)."""
+
+    def __init__(self, page: Page, url: str, check: str) -> None:
+        self.page = page
+        page.set_viewport_size({"width": 1366, "height": 768})
+        page.goto(url, wait_until="domcontentloaded")
+        self.exercises = page.locator(".calcnb-exercise")
+        page.wait_for_function(
+            "count => document.querySelectorAll('.calcnb-exercise').length === count", arg=len(LESSON_EXERCISES)
+        )
+        self.check = check
+
+    def text(self) -> str:
+        return self.page.locator("body").inner_text()
+
+    def questions(self) -> list[str]:
+        return [
+            self.exercises.nth(i).locator(".widget-html").first.inner_text().strip()
+            for i in range(self.exercises.count())
+        ]
+
+    def answer(self, index: int, text: str) -> str:
+        """Type ``text`` in exercise ``index``, press Check, and return the feedback of that very check."""
+        exercise = self.exercises.nth(index)
+        feedback = exercise.locator(".calcnb-feedback")
+        checks = feedback.locator("[data-check]")
+        before = checks.first.get_attribute("data-check") if checks.count() else "0"
+        box = exercise.locator("input")
+        box.fill(text)
+        box.press("Tab")  # the box sends its value when it loses focus
+        exercise.locator("button.jupyter-button", has_text=self.check).click()
+        number = int(before.split("-")[0]) + 1
+        feedback.locator(f"[data-check='{number}']").wait_for()
+        return feedback.inner_text().strip()
+
+    def shoot(self, folder: Path, name: str, index: int | None = None) -> Path:
+        """A screenshot of what the screen shows (with exercise ``index`` in the middle, when given)."""
+        if index is not None:
+            self.exercises.nth(index).evaluate("node => node.scrollIntoView({block: 'center'})")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+
+def _shots(tmp_path: Path) -> Path:
+    return Path(SHOTS) if SHOTS else tmp_path
+
+
+def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(page, voila_server, tmp_path):
+    app = LessonApp(page, voila_server.voila_page("02_wraparound.ipynb"), "Check")
+    shots = _shots(tmp_path)
+    app.shoot(shots, "lesson-en-top")
+    text = app.text()
+    # No answer key: no teacher's notes, no "Answer:" lines, and no exercise's reasoning anywhere on the page.
+    for words in ("Teacher", "Answer:", "The answer is"):
+        assert words not in text
+    shown = app.questions()
+    items = {item.question: item for item in _every_item()}
+    assert all(question in items for question in shown)
+    for question in shown:
+        assert items[question].why not in text
+    # Show answer waits for an attempt.
+    first = app.exercises.nth(0)
+    show = first.locator("button.jupyter-button", has_text="Show answer")
+    assert not show.is_visible()
+
+    # A name gives the student their own questions.
+    page.locator("input[placeholder='first name']").fill("Ana")
+    page.locator("button.jupyter-button", has_text="My questions").click()
+    ana = [item.question for item in student_items("Ana")]
+    page.wait_for_function(f"expected => JSON.stringify(({_QUESTIONS})()) === JSON.stringify(expected)", arg=ana)
+    assert app.questions() == ana
+    clock = student_items("Ana")[0]
+
+    said = app.answer(0, "0")
+    assert said.startswith("✗ Not 0") and "no 0" in said
+    assert show.is_visible()
+    for odd in ("²", "--5", "a whole paragraph of text " * 20):
+        said = app.answer(0, odd)
+        assert said.startswith("?") and "whole number" in said
+    said = app.answer(0, "99")
+    assert said.startswith("✗ Not 99") and "past 13" in said
+    app.shoot(shots, "lesson-en-wrong", 0)
+    said = app.answer(0, clock.solution.split()[0])
+    assert said.startswith("✓ Right")
+    show.click()
+    page.wait_for_function(
+        "node => node.innerText.startsWith('The answer is')", arg=first.locator(".calcnb-feedback").element_handle()
+    )
+    complete = LESSON_EXERCISES.index("next-complete")
+    app.exercises.nth(complete).scroll_into_view_if_needed()
+    (step,) = BANK["next-complete"].variants[student_items("Ana")[complete].variant]
+    said = app.answer(complete, str(step))  # the rank the clock would give after K
+    assert said.startswith(f"✗ Not {step}") and "complete" in said
+    assert app.answer(complete, "none").startswith("✓ Right")
+    app.shoot(shots, "lesson-en-complete", complete)
+    assert not [line for line in page.console_messages if line.startswith("pageerror")]
+
+
+def test_the_portuguese_lesson_app_speaks_portuguese(page, voila_server, tmp_path):
+    app = LessonApp(page, voila_server.voila_page("pt/02_wraparound.ipynb"), "Verificar")
+    shots = _shots(tmp_path)
+    text = app.text()
+    assert "O relógio de 13" in text and "congruentes módulo 13" in text
+    buttons = [label.strip() for label in page.locator("button.jupyter-button").all_inner_texts()]
+    assert "Verificar" in buttons and "As minhas perguntas" in buttons
+    assert "Check" not in buttons and "My questions" not in buttons
+    assert "Resposta:" not in text and "A resposta é" not in text
+    portuguese = {item.question for item in _every_item("pt")}
+    assert all(question in portuguese for question in app.questions())
+    said = app.answer(0, "²")
+    assert said.startswith("?") and "número inteiro" in said
+    said = app.answer(0, "0")
+    assert said.startswith("✗ Não é 0")
+    app.shoot(shots, "lesson-pt-wrong", 0)

@@ -1,0 +1,49 @@
+"""No answer to an exercise of the lesson can be read from an output on its own page, and the page has no key."""
+
+import json
+import re
+from pathlib import Path
+
+from calcnb.lesson_content import BANK
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+def _outputs(name: str) -> str:
+    notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+    texts = []
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            texts.append("".join(output.get("text", "")) + "".join(output.get("data", {}).get("text/plain", "")))
+    return "\n".join(texts)
+
+
+def _page(name: str) -> str:
+    notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+    return "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+
+
+def test_the_lesson_prints_nothing_an_exercise_asks():
+    shown = _outputs("02_wraparound.ipynb")
+    # the clock: no printed line works out where a question's number lands
+    for key in ("clock", "clock-king"):
+        for (total,) in BANK[key].variants:
+            assert not re.search(rf"(?<!\d){total} (=|≡)", shown), total
+    # the next card and the card at a place: the orders of +3 and +4 are never printed
+    assert not re.search(r"^\+[34] +\|", shown, re.MULTILINE)
+    # other clocks: the clock sizes asked about are not tabled
+    for _step, ranks in BANK["visits"].variants:
+        assert not re.search(rf"^{ranks} +\|", shown, re.MULTILINE)
+    # the inverse and the place of a rank: no inverse asked about is worked out, no place table printed
+    for (step,) in BANK["inverse"].variants:
+        assert f"{step}⁻¹" not in shown
+    assert "\\ rank" not in shown
+
+
+def test_the_student_pages_carry_no_answer_key_and_the_teacher_notes_do():
+    for name in ("02_wraparound.ipynb", "pt/02_wraparound.ipynb", "03_worked_example.ipynb"):
+        text = _page(name) + _outputs(name)
+        for words in ("Answer:", "Resposta:", "answer_key", "Teacher", "Professor"):
+            assert words not in text, (name, words)
+    teacher = _outputs("teacher/02_wraparound_teacher.ipynb")
+    assert "Answer:" in teacher and "off by one" in teacher
