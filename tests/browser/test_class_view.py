@@ -147,5 +147,11 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
                 view.locator("a.calcnb-export").click()
             saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
             assert saved == csv_text(rows)
+            # A late student joins: the open view shows it by itself within a few seconds.
+            late = open_class_log(database)
+            late.join("dani")
+            late.close()
+            view.get_by_text(f"4 joined, 2 answering, {len(rows)} answers checked").wait_for(timeout=30_000)
+            assert "dani" in view.locator(".calcnb-not-started").inner_text()
         finally:
             context.close()
