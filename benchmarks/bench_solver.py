@@ -1,29 +1,44 @@
-"""How often the solver decides a deal (won, or proven lost) within its budget, and how fast.
+"""How often the solver decides a deal within its budget, how fast, and how late it stops.
 
-Run: ``python benchmarks/bench_solver.py [--deals 200] [--start 0] [--budget 1.0] [--baseline-deals 20]``
+Run: ``python benchmarks/bench_solver.py [--deals 200] [--full] [--budget 1.0] [--compare PATH]
+[--overrun] [--ablations]``
 
-For seeds ``start .. start+deals-1`` it solves ``Game.new(seed)`` with ``budget`` seconds each and
-prints the share decided, the median time, and the counts won / lost / unknown. In the same run
-it measures two baselines under the same budget:
-
-- the same search as one attempt, without restarts (``restart_nodes=None``), on every deal;
-- the same search without the relaxed rule (``rules=RULES - {"relaxed"}``), on every deal;
-- on the first ``--baseline-deals`` seeds, a plain depth-first search with a transposition table
-  over the engine's own moves (every legal move in the documented order, states memoised).
-
-So the ratios compare the same deals on the same machine load.
+- **Decided share** (always): seeds ``0 ..`` and ``100000 ..`` (``--deals`` of each, 200 by
+  default; ``--full`` for the 2000 of each the solver's target is set on), ``--budget`` seconds
+  each; the share decided (won, or proven lost) with its Wilson 95% interval, and the counts.
+  Every reported win is replayed through the game.
+- ``--compare PATH``: the same solver code in another tree (``PATH`` on ``PYTHONPATH``, for
+  example the original code) measured in the same run, alternating the two trees: node counts
+  and outcomes deal by deal at a fixed node budget (an equivalence check: identical counts mean
+  the same search), the CPU seconds each takes for them (median of ``--repeats`` runs) and the
+  ratio; then the decided share at ``--budget`` of both on the first ``--compare-deals`` seeds.
+- ``--overrun``: the hardest deals known, solved with short budgets while a busy loop keeps the
+  other core loaded; prints the worst time past the budget against :data:`calcnb.solver.OVERRUN`.
+- ``--ablations``: the same search as one attempt (no restarts), without the relaxed rule, and a
+  plain depth-first search with a transposition table over the engine's moves, same budget.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
 import statistics
+import subprocess
+import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 from calcnb import Game, State
 from calcnb.solver import RESTART_NODES, RULES, solve
 from calcnb.studies import wilson_interval
+
+HARDEST = (8, 203, 299, 324, 643, 656, 688, 789, 933)
+"""Deals 0..999 the solver takes longest on (unknown within 1 s, or nearly)."""
+
+RANGES = ((0, "seeds 0.."), (100_000, "seeds 100000.."))
 
 
 class _Timeout(Exception):
@@ -50,14 +65,17 @@ def plain_dfs(state: State, budget_seconds: float) -> str:
 
     try:
         return "won" if win(state) else "lost"
-    except _Timeout:
+    except (_Timeout, RecursionError):
         return "unknown"
-    except RecursionError:
-        return "unknown"
+
+
+def share_line(decided: int, total: int) -> str:
+    low, high = wilson_interval(decided, total)
+    return f"{decided}/{total} = {decided / total:.2%} (95% CI {low:.2%}–{high:.2%})"
 
 
 def run_solver(
-    name: str, seeds: range, budget: float, restart_nodes: int | None, rules: frozenset[str] = RULES
+    name: str, seeds: range, budget: float, restart_nodes: int | None = RESTART_NODES, rules: frozenset[str] = RULES
 ) -> dict[int, str]:
     """Solve each deal, check every win through the game, print the summary; returns the outcomes."""
     outcomes: dict[int, str] = {}
@@ -73,10 +91,8 @@ def run_solver(
             assert game.status == "won", seed
     wall = time.perf_counter() - started
     counts = Counter(outcomes.values())
-    decided = counts["won"] + counts["lost"]
     print(f"{name}:")
-    low, high = wilson_interval(decided, len(seeds))
-    print(f"  decided within budget: {decided}/{len(seeds)} = {decided / len(seeds):.1%} (95% CI {low:.1%}–{high:.1%})")
+    print(f"  decided within {budget:g} s: {share_line(counts['won'] + counts['lost'], len(seeds))}")
     print(f"  won {counts['won']}  lost {counts['lost']}  unknown {counts['unknown']}")
     print(f"  median time {statistics.median(times):.3f} s, mean {statistics.mean(times):.3f} s, total {wall:.1f} s")
     unknown = [seed for seed, outcome in outcomes.items() if outcome == "unknown"]
@@ -85,39 +101,148 @@ def run_solver(
     return outcomes
 
 
+# ---------------------------------------------------------------- two trees side by side
+
+
+def worker(mode: str, seeds: list[int], budget: float) -> None:
+    """In a child process: one JSON line per deal (outcome, nodes, CPU seconds) for the calcnb on PYTHONPATH."""
+    for seed in seeds:
+        game = Game.new(seed)
+        started = time.process_time()
+        if mode == "nodes":
+            solution = solve(game, budget_seconds=None, budget_nodes=int(budget))
+        else:
+            solution = solve(game, budget_seconds=budget)
+        cpu = time.process_time() - started
+        print(json.dumps({"seed": seed, "outcome": solution.outcome, "nodes": solution.nodes, "cpu": cpu}), flush=True)
+
+
+def in_tree(tree: str | None, mode: str, seeds: list[int], budget: float) -> list[dict]:
+    """Run :func:`worker` in a fresh process with ``tree`` (None: this one) first on PYTHONPATH."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = tree or str(Path(__file__).resolve().parent.parent)
+    command = [sys.executable, __file__, "--worker", mode, "--budget", str(budget)]
+    command += ["--seeds", ",".join(map(str, seeds))]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in done.stdout.splitlines()]
+
+
+def compare(tree: str, seeds: list[int], node_budget: int, repeats: int, budget: float, deals: int) -> None:
+    """This tree against ``tree``: identical searches at a node budget, CPU time, decided share at a time budget."""
+    print(f"\nside by side with {tree} (alternating, same run)")
+    ours_cpu, theirs_cpu = [], []
+    for _ in range(repeats):
+        theirs = in_tree(tree, "nodes", seeds, node_budget)
+        ours = in_tree(None, "nodes", seeds, node_budget)
+        theirs_cpu.append(sum(row["cpu"] for row in theirs))
+        ours_cpu.append(sum(row["cpu"] for row in ours))
+    same = sum((a["outcome"], a["nodes"]) == (b["outcome"], b["nodes"]) for a, b in zip(ours, theirs))
+    print(f"  seeds {seeds[0]}..{seeds[-1]} at {node_budget} nodes:", end=" ")
+    print(f"identical outcome and node count on {same}/{len(seeds)}")
+    for a, b in zip(ours, theirs):
+        if (a["outcome"], a["nodes"]) != (b["outcome"], b["nodes"]):
+            here, there = f"{a['outcome']} in {a['nodes']} nodes", f"{b['outcome']} in {b['nodes']}"
+            print(f"    seed {a['seed']}: {here} here, {there} there")
+    mine, other = statistics.median(ours_cpu), statistics.median(theirs_cpu)
+    print(f"  CPU seconds for them (median of {repeats}): here {mine:.2f}, there {other:.2f}, ratio {mine / other:.3f}")
+    hard = list(HARDEST)
+    hard_budget = max(node_budget // 4, 1)
+    theirs_hard, ours_hard = [], []
+    for _ in range(repeats):
+        theirs_hard.append(sum(row["cpu"] for row in in_tree(tree, "nodes", hard, hard_budget)))
+        ours_hard.append(sum(row["cpu"] for row in in_tree(None, "nodes", hard, hard_budget)))
+    mine, other = statistics.median(ours_hard), statistics.median(theirs_hard)
+    print(f"  the hardest deals at {hard_budget} nodes, CPU seconds:", end=" ")
+    print(f"here {mine:.2f}, there {other:.2f}, ratio {mine / other:.3f}")
+    if deals:
+        subset = list(range(deals))
+        for name, where in (("there", tree), ("here", None)):
+            rows = in_tree(where, "seconds", subset, budget)
+            decided = sum(row["outcome"] != "unknown" for row in rows)
+            print(f"  {name}: decided within {budget:g} s on seeds 0..{deals - 1}: {share_line(decided, deals)}")
+
+
+# ---------------------------------------------------------------- overrun under load
+
+
+def _busy(stop_at: float) -> None:
+    while time.perf_counter() < stop_at:
+        pass
+
+
+def overrun(budgets: tuple[float, ...] = (0.2, 1.0), rounds: int = 2) -> None:
+    """Solve the hardest deals with short budgets while another process keeps a core busy; print how late."""
+    from calcnb.solver import OVERRUN  # not in older trees, which the workers may run
+
+    print(f"\ntime past the budget on the hardest deals {', '.join(map(str, HARDEST))}, another core kept busy:")
+    load = multiprocessing.Process(target=_busy, args=(time.perf_counter() + 3600,), daemon=True)
+    load.start()
+    try:
+        for budget in budgets:
+            late = []
+            for _ in range(rounds):
+                for seed in HARDEST:
+                    game = Game.new(seed)
+                    started = time.perf_counter()
+                    solve(game, budget_seconds=budget)
+                    late.append(time.perf_counter() - started - budget)
+            print(
+                f"  budget {budget:g} s, {len(late)} solves: worst {max(late) * 1000:+.1f} ms past it, "
+                f"median {statistics.median(late) * 1000:+.1f} ms (stated bound: +{OVERRUN * 1000:.0f} ms)"
+            )
+    finally:
+        load.terminate()
+        load.join()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=200, help="how many seeded deals (default 200)")
-    parser.add_argument("--start", type=int, default=0, help="first seed (default 0)")
+    parser.add_argument("--deals", type=int, default=200, help="deals of each seed range (default 200)")
+    parser.add_argument("--full", action="store_true", help="2000 deals of each seed range (the target's size)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per deal (default 1.0)")
-    parser.add_argument("--baseline-deals", type=int, default=20, help="deals for the baseline (default 20)")
+    parser.add_argument("--compare", metavar="PATH", help="another calcnb tree to measure side by side")
+    parser.add_argument("--compare-seeds", type=int, default=51, help="seeds 0..N-1 for the equivalence (default 51)")
+    parser.add_argument("--node-budget", type=int, default=20_000, help="nodes per deal for the equivalence")
+    parser.add_argument("--repeats", type=int, default=3, help="timing runs of each tree (default 3)")
+    parser.add_argument("--compare-deals", type=int, default=0, help="also the decided share of both on 0..N-1")
+    parser.add_argument("--overrun", action="store_true", help="measure the time past the budget under load")
+    parser.add_argument("--ablations", action="store_true", help="also one attempt, no relaxed rule, plain DFS")
+    parser.add_argument("--skip-share", action="store_true", help="skip the decided share (compare/overrun only)")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--seeds", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, [int(seed) for seed in args.seeds.split(",")], args.budget)
+        return
 
-    seeds = range(args.start, args.start + args.deals)
-    last = args.start + args.deals - 1
-    print(f"{args.deals} deals (seeds {args.start}..{last}), budget {args.budget:g} s each")
-    outcomes = run_solver("solver (restarts, the default)", seeds, args.budget, RESTART_NODES)
-    decided = sum(outcome != "unknown" for outcome in outcomes.values())
-    single = run_solver("same search, one attempt (no restarts)", seeds, args.budget, None)
-    single_decided = sum(outcome != "unknown" for outcome in single.values())
-    print(f"  ratio of decided deals, restarts / one attempt: {decided / max(single_decided, 1):.2f}x")
-    unrelaxed = run_solver(
-        "same search without the relaxed rule", seeds, args.budget, RESTART_NODES, RULES - {"relaxed"}
-    )
-    unrelaxed_decided = sum(outcome != "unknown" for outcome in unrelaxed.values())
-    print(f"  ratio of decided deals, with / without the relaxed rule: {decided / max(unrelaxed_decided, 1):.2f}x")
-
-    subset = list(seeds)[: args.baseline_deals]
-    if subset:
+    deals = 2000 if args.full else args.deals
+    if not args.skip_share:
+        for start, label in RANGES:
+            seeds = range(start, start + deals)
+            run_solver(f"{label}{start + deals - 1} ({deals} deals), budget {args.budget:g} s", seeds, args.budget)
+    if args.compare:
+        seeds = list(range(args.compare_seeds))
+        compare(args.compare, seeds, args.node_budget, args.repeats, args.budget, args.compare_deals)
+    if args.overrun:
+        overrun()
+    if args.ablations:
+        seeds = range(deals)
+        outcomes = {seed: solve(Game.new(seed), budget_seconds=args.budget).outcome for seed in seeds}
+        decided = sum(outcome != "unknown" for outcome in outcomes.values())
+        single = run_solver("same search, one attempt (no restarts)", seeds, args.budget, None)
+        single_decided = sum(outcome != "unknown" for outcome in single.values())
+        print(f"  ratio of decided deals, restarts / one attempt: {decided / max(single_decided, 1):.2f}x")
+        unrelaxed = run_solver(
+            "same search without the relaxed rule", seeds, args.budget, RESTART_NODES, RULES - {"relaxed"}
+        )
+        unrelaxed_decided = sum(outcome != "unknown" for outcome in unrelaxed.values())
+        print(f"  ratio of decided deals, with / without the relaxed rule: {decided / max(unrelaxed_decided, 1):.2f}x")
+        subset = list(seeds)[:20]
         base = Counter(plain_dfs(Game.new(seed).state, args.budget) for seed in subset)
         base_decided = base["won"] + base["lost"]
         ours = sum(outcomes[seed] != "unknown" for seed in subset)
-        print(f"baseline (plain DFS + transposition table, same budget) on the first {len(subset)} deals:")
-        print(f"  decided {base_decided}/{len(subset)} = {base_decided / len(subset):.1%}", end="")
-        print(f"  (won {base['won']}  lost {base['lost']}  unknown {base['unknown']})")
-        print(f"  solver on the same deals: decided {ours}/{len(subset)} = {ours / len(subset):.1%}", end="")
-        ratio = f"{ours / base_decided:.1f}x" if base_decided else f"{ours} vs 0 (baseline decided none)"
-        print(f"; ratio {ratio}")
+        print(f"plain DFS + transposition table, same budget, first {len(subset)} deals: decided {base_decided}")
+        print(f"  solver on the same deals: decided {ours}/{len(subset)}")
 
 
 if __name__ == "__main__":
