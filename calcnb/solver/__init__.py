@@ -44,18 +44,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..cards import RANK_COUNT
-from ..deals import parse_deal
 from ..engine import (
     STOCK_TO_FOUNDATION,
     STOCK_TO_WASTE,
     TURN,
     WASTE_TO_FOUNDATION,
+    HasState,
     Move,
     State,
+    as_state,
 )
 from ..errors import CalcnbError, quote
 from ..i18n import message, register
-from ..session import Game
 from .position import Kind, Position
 from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult
 from .witness import RELAXED_LIMIT
@@ -126,7 +126,7 @@ class Solution:
 
 
 def solve(
-    game_or_state_or_deal: Game | State | str,
+    game_or_state_or_deal: HasState | State | str,
     *,
     budget_seconds: float | None = 1.0,
     budget_nodes: int | None = None,
@@ -143,6 +143,7 @@ def solve(
     It returns within ``budget_seconds`` plus :data:`OVERRUN`. Anything else is refused with a
     :class:`SolverArgumentError` before the search starts.
 
+    >>> from calcnb import Game
     >>> solve(Game.new(6)).outcome
     'won'
     """
@@ -201,14 +202,11 @@ def _check_rules(rules: object) -> frozenset[str]:
 
 
 def _as_state(position: object) -> State:
-    if isinstance(position, Game):
-        return position.state
-    if isinstance(position, State):
-        return position
-    if isinstance(position, str):
-        starters, stock = parse_deal(position)
-        return State.initial(starters, stock)
-    raise SolverArgumentError(message("solver.bad_input", kind=type(position).__name__))
+    """The position to solve (:func:`calcnb.engine.as_state`), refused in the solver's words if it is none."""
+    try:
+        return as_state(position)  # type: ignore[arg-type]
+    except TypeError:
+        raise SolverArgumentError(message("solver.bad_input", kind=type(position).__name__)) from None
 
 
 def _engine_moves(start: State, line: Iterable[tuple[int, int, int]]) -> tuple[Move, ...]:
