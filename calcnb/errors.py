@@ -66,7 +66,7 @@ register(
             "save.bad_position": "a posição do jogo guardado não pode ser montada: {reason}",
             "save.bad_seed": "a semente do jogo guardado não pode ser lida: {reason}",
             "save.seed_mismatch": "a semente {seed} do jogo guardado não dá a sua distribuição: a carta {index} do monte é {saved} no jogo guardado mas {dealt} pela semente",
-            "position.not_pile": "{pile} tem de ser cartas (texto como 'A♠ 10D' ou uma lista de cartas); encontrei {value}",
+            "position.not_pile": "{pile} tem de ser cartas (texto como 'A♠ 10D' ou uma lista de cartas), não {value}",
             "position.pile_foundation": "a base {number}",
             "position.pile_waste": "o descarte {number}",
             "position.pile_stock": "o monte",

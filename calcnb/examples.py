@@ -69,7 +69,7 @@ register(
             "example.title.played": "{card} jogada sobre {top}",
             "example.title.awaits": "A base {foundation} espera um {need}",
             "example.title.buried": "Uma carta enterrada não pode ser tirada",
-            "example.position": "A base de passo {step} chegou a {top} por {path}; a base de passo {other} também está em {other_top}. {card} acabou de ser virada do monte e tem de ser colocada antes de virar outra.",  # noqa: E501
+            "example.position": "A base de passo {step} chegou a {top} por {path}; a base de passo {other} também está em {other_top}. Carta aberta do monte: {card}; coloque-a antes de virar a seguinte.",  # noqa: E501
             "example.fits": "{explanation}. Assim a base {foundation} precisa de {need} após {top}, e a carta virada {card} serve ali.",  # noqa: E501
             "example.not_fits": "Na base {foundation}, {top_value} + {step} = {need_value} ({need}): {reason}. A mesma carta {card} serve numa base e não noutra, porque cada uma conta no seu próprio passo.",  # noqa: E501
             "example.played": "{explanation}. {card} vai sobre {top} seja qual for o naipe: só os valores contam.",

@@ -788,7 +788,7 @@ register(
             "player.bad_game": "play precisa de uma semente, um Game ou um State; recebi {kind}",
             "hint.won": "O jogo está ganho: não há mais nada a fazer.",
             "hint.lost": "Não resta nenhuma jogada: o jogo está perdido.",
-            "hint.turn": "Vire a próxima carta (restam {left}): nenhuma carta à vista serve a uma base.",
+            "hint.turn": "Vire a próxima carta (restam {left}): nenhuma carta à vista serve numa base.",
             "hint.foundation": (
                 "Jogue {card} sobre {top} na base {foundation}: é o valor de que essa base precisa a "
                 "seguir, e uma carta numa base nunca se perde."
