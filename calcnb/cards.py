@@ -14,10 +14,20 @@ and rank ``r`` sits at position ``r * k⁻¹ (mod 13)`` of that order.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import ClassVar
 
-from .errors import ASCII_SPACE, CalcnbError, InvalidCard, InvalidPosition, ascii_upper, quote
+from .errors import (
+    ASCII_SPACE,
+    MAX_DEAL_CHARS,
+    CalcnbError,
+    InvalidCard,
+    InvalidPosition,
+    ascii_upper,
+    check_length,
+    quote,
+)
 from .i18n import message
 from .rules import RANK_COUNT, order_of, step_after
 
@@ -146,6 +156,7 @@ DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, RANK_COUNT 
 
 
 _SEPARATORS = str.maketrans(dict.fromkeys(ASCII_SPACE + ",", " "))
+_PACK_SIZE = 4 * RANK_COUNT  # no list of cards is longer than the pack
 
 
 def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
@@ -155,10 +166,14 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
     if isinstance(text_or_cards, Card):
         return (text_or_cards,)
     if isinstance(text_or_cards, str):
+        check_length(text_or_cards, MAX_DEAL_CHARS, "input.cards", InvalidCard)
         return tuple(Card.parse(token) for token in text_or_cards.translate(_SEPARATORS).split(" ") if token)
     if not isinstance(text_or_cards, Iterable):
         raise InvalidCard(message("card.bad", text=quote(text_or_cards)))
-    return tuple(Card.parse(item) for item in text_or_cards)
+    items = list(itertools.islice(text_or_cards, _PACK_SIZE + 1))  # a pack's worth, and one to tell
+    if len(items) > _PACK_SIZE:
+        raise InvalidCard(message("input.too_many_cards", limit=_PACK_SIZE))
+    return tuple(Card.parse(item) for item in items)
 
 
 # ---------------------------------------------------------------- arithmetic

@@ -21,7 +21,7 @@ Move notation (case-insensitive on input, canonical on output):
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sized
 from typing import ClassVar, NamedTuple, Protocol
 
 from .cards import Card, check_each_card_once, parse_cards, rank_name
@@ -449,7 +449,13 @@ def _read_piles(piles: object, kind: str) -> tuple[tuple[Card, ...], ...]:
     """The piles of ``kind`` (``"foundation"`` or ``"waste"``), each read by :func:`_read_pile`."""
     if isinstance(piles, (str, Card)) or not isinstance(piles, Iterable):
         raise InvalidPosition(message("position.not_pile", pile=message(f"position.pile_{kind}s"), value=quote(piles)))
-    return tuple(_read_pile(pile, kind, number) for number, pile in enumerate(piles, 1))
+    wanted = FOUNDATIONS if kind == "foundation" else WASTES
+    # the piles, and one more to tell there are too many: an endless iterable is not read to its end
+    read = tuple(itertools.islice(piles, wanted + 1))
+    if len(read) > wanted:
+        found = len(piles) if isinstance(piles, Sized) else f"{wanted + 1}+"
+        raise InvalidPosition(message("position.piles", what=f"{kind}s", count=found))
+    return tuple(_read_pile(pile, kind, number) for number, pile in enumerate(read, 1))
 
 
 def explain_foundation_step(card: Card, foundation: tuple[Card, ...], number: int) -> str:
