@@ -276,16 +276,20 @@ class ClassLog:
         return self
 
     def _create(self) -> None:
-        for _try in range(3):  # several kernels opening a new PostgreSQL log at once may race on CREATE
+        # Several kernels (or the app and the class view) opening a new log at once race between
+        # "is the table there?" and CREATE TABLE; the loser's CREATE fails, and on a second look
+        # the tables are there.
+        for attempt in range(5):
             try:
                 METADATA.create_all(self.engine, checkfirst=True)
                 with self.engine.begin() as connection:
                     if connection.execute(sa.select(sa.func.count()).select_from(SCHEMA_TABLE)).scalar() == 0:
                         connection.execute(sa.insert(SCHEMA_TABLE).values(id=1, version=SCHEMA_VERSION))
                 return
-            except (sa.exc.IntegrityError, sa.exc.ProgrammingError):
-                time.sleep(0.05)
-        METADATA.create_all(self.engine, checkfirst=True)
+            except sa.exc.DBAPIError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     def join(self, nickname: str, language: str = "en", *, when: float | None = None) -> str:
         """Note that a student joined the class under ``nickname``; returns the nickname as stored."""

@@ -222,11 +222,11 @@ WRITER = textwrap.dedent(
             self.correct, self.misconception, self.language = number % 3 == 0, None, "en"
             self.timestamp = time.time()
 
+    (folder / f"ready{writer}").touch()
+    while not (folder / "go").exists():  # every writer opens the new log and writes at the same moment
+        time.sleep(0.01)
     log = open_class_log(location, timeout=30)
     log.join(f"student{writer}")
-    (folder / f"ready{writer}").touch()
-    while not (folder / "go").exists():  # every writer starts writing at the same moment
-        time.sleep(0.01)
     for number in range(count):
         log.record(f"student{writer}", Attempt(number))
         time.sleep(random.random() * 0.02)
@@ -235,7 +235,8 @@ WRITER = textwrap.dedent(
 )
 
 
-def test_thirty_writers_at_once_lose_no_record(log, location, tmp_path):
+def test_thirty_writers_at_once_lose_no_record(location, tmp_path):
+    """Thirty processes open a new log at the same time (racing to create it), then all write at once."""
     writers, each = 30, 30
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
     processes = [
@@ -258,10 +259,12 @@ def test_thirty_writers_at_once_lose_no_record(log, location, tmp_path):
         if process.returncode:
             failures.append(errors.decode(errors="replace")[-500:])
     assert failures == []
+    log = open_class_log(location)
     rows = log.attempts()
     assert len(rows) == writers * each == log.count()
     assert {row["answer"] for row in rows} == {f"{w}:{n}" for w in range(writers) for n in range(each)}
     assert len(log.students()) == writers
+    log.close()
 
 
 # ---------------------------------------------------------------- databases that cannot be written
