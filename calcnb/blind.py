@@ -1,0 +1,252 @@
+"""The strongest blind player: imagine the face-down cards, ask the solver, keep the move that wins most.
+
+:class:`Determinized` sees only what a person sees (a :class:`~calcnb.strategies.PlayerView`:
+the table, the turned card and the *set* of face-down cards, never their order). At each
+decision it
+
+1. plays at once any move that can never hurt (the solver's ``safe`` rule: a card whose rank
+   every foundation that still needs it needs *now*, with one foundation to take it), and any
+   decision that leaves one sensible move (only a turn; interchangeable waste piles, such as
+   two empty ones, count once);
+2. otherwise imagines orders of the face-down cards (*determinizations*), the same orders for
+   every candidate move, and asks the solver (:func:`calcnb.solver.search_ranks`, the search
+   behind :func:`calcnb.solve`, with a small node budget) whether the position after each
+   candidate is won on that order: won counts 1, unknown one half, lost 0;
+3. races the candidates: after each round of orders, a candidate that can no longer catch the
+   leader even if it won every order left is dropped, and when every candidate still in the
+   race has won every order of the first rounds the choice does not matter on this evidence;
+   then plays the candidate with the most, breaking ties by reverse need (foundation moves
+   first, then the pile reverse need would choose).
+
+Why it is strong: on each imagined order the solver plays perfectly, so a candidate's score
+estimates the chance that the game is still won after it, averaged over what the player cannot
+see. It is optimistic (it assumes the rest of the order would then be known), which is the
+classic weakness of determinization; the races stay fair because every candidate faces the
+same orders.
+
+:func:`evaluate` is the shared measurement (the coach in :mod:`calcnb.coach` uses it too).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import RANK_COUNT
+from .solver import search_ranks
+from .strategies import _POSITION, _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _Table
+
+__all__ = ["Determinized", "Evaluation", "candidates", "evaluate", "hidden_orders"]
+
+WON, UNKNOWN = "won", "unknown"
+_REVERSE_NEED = ReverseNeed()
+_NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
+
+
+@dataclass
+class Evaluation:
+    """How one candidate move fared over the imagined orders: ``won``, ``unknown``, ``lost`` counts."""
+
+    move: int
+    won: int = 0
+    unknown: int = 0
+    lost: int = 0
+
+    @property
+    def futures(self) -> int:
+        """How many imagined orders were tried."""
+        return self.won + self.unknown + self.lost
+
+    @property
+    def points(self) -> float:
+        """Won counts 1, unknown one half."""
+        return self.won + 0.5 * self.unknown
+
+
+def _safe_move(table: _Table) -> int | None:
+    """A foundation move that can never hurt: the card's rank is needed now by every foundation that needs it.
+
+    Only when one foundation takes it (with two, which one is a real choice).
+    """
+    need, count = table.need, table.count
+    cards = [(table.pending, None)] if table.pending else []
+    cards += [(pile[-1], w) for w, pile in enumerate(table.wastes) if pile]
+    for rank, w in cards:
+        now = [k for k in range(4) if need[k] == rank]
+        if len(now) != 1:
+            continue
+        later = any(need[k] != rank and _still_needs(k, count[k], rank) for k in range(4))
+        if not later:
+            k = now[0]
+            return _S2F[k] if w is None else _W2F[w][k]
+    return None
+
+
+def _still_needs(k: int, count: int, rank: int) -> bool:
+    """Does foundation k (0-based, holding ``count`` cards) still need ``rank`` some time?"""
+    return count < RANK_COUNT and _POSITION[k][rank] > count
+
+
+def candidates(table: _Table) -> list[int]:
+    """The distinct legal moves worth comparing (ALL_MOVES indexes), in the engine's order.
+
+    A safe foundation move, when there is one, is the only candidate; waste piles holding the
+    same cards (two empty ones) are one place to put a card.
+    """
+    legal = table.legal()
+    if len(legal) <= 1:
+        return legal
+    safe = _safe_move(table)
+    if safe is not None:
+        return [safe]
+    if legal[0] == _TURN:
+        # turning first keeps every waste-to-foundation move open (they are legal while a card
+        # is pending) and shows one more card: it is never worse than any of them
+        return [_TURN]
+    seen: set[tuple[int, ...]] = set()
+    moves = []
+    for move in legal:
+        if move in _S2W:
+            pile = tuple(table.wastes[move - _S2W[0]])
+            if pile in seen:
+                continue
+            seen.add(pile)
+        moves.append(move)
+    return moves
+
+
+def hidden_orders(table: _Table, count: int, rng: random.Random) -> list[list[int]]:
+    """``count`` orders of the face-down ranks drawn at random: what the stock might be."""
+    hidden = [rank for rank in range(1, RANK_COUNT + 1) for _ in range(table.unseen[rank])]
+    orders = []
+    for _ in range(count):
+        rng.shuffle(hidden)
+        orders.append(hidden[:])
+    return orders
+
+
+def _after(table: _Table, move: int) -> _Table:
+    """The table after ``move`` (a turn changes nothing the solver reads: the order stays the same)."""
+    trial = table.copy()
+    if move == _TURN:
+        return trial
+    if move <= 4:
+        trial.place_on_foundation(move - 1, trial.pending)
+        trial.pending = 0
+    elif move <= 8:
+        trial.wastes[move - 5].append(trial.pending)
+        trial.pending = 0
+    else:
+        w, k = divmod(move - 9, 4)
+        trial.place_on_foundation(k, trial.wastes[w].pop())
+    return trial
+
+
+def solve_sample(table: _Table, order: Sequence[int], nodes: int) -> tuple[str, int]:
+    """Is the table won if the face-down cards come in ``order``? The answer and the search nodes used.
+
+    Reverse need plays the order first (a fraction of a millisecond): when it wins, that is the
+    proof; otherwise the solver decides within ``nodes``. The budget is in nodes, not seconds, so
+    the same position always gets the same answer on any machine.
+    """
+    trial = table.copy()
+    if trial.pending:
+        trial.stock_left += 1  # the pending card is turned again by the runner, as the first of the order
+        trial.unseen[trial.pending] += 1
+        stock = [trial.pending, *order]
+        trial.pending = 0
+    else:
+        stock = list(order)
+    _REVERSE_NEED._run(trial, stock, _NO_RANDOM)
+    if trial.score == 4 * RANK_COUNT:
+        return WON, 0
+    wastes = [pile[:] for pile in table.wastes]
+    outcome, _, used = search_ranks(table.count[:], wastes, stock, node_limit=nodes)
+    return outcome, used
+
+
+def evaluate(
+    table: _Table,
+    moves: Sequence[int],
+    orders: Sequence[Sequence[int]],
+    nodes: int,
+    *,
+    race: bool = False,
+    total_nodes: int | None = None,
+) -> dict[int, Evaluation]:
+    """Each move's evaluation on the same ``orders``, in rounds of four orders.
+
+    With ``race``, a move that cannot catch the leader any more is dropped, and the race ends
+    after two rounds in which every move left won every order. ``total_nodes`` ends it after
+    the round in which the solver's nodes passed that many (a budget that does not depend on
+    the machine, so the same position always gets the same answer).
+    """
+    spent = 0
+    results = {move: Evaluation(move) for move in moves}
+    after = {move: _after(table, move) for move in moves}
+    active = list(moves)
+    total = len(orders)
+    for start in range(0, total, 4):
+        for order in orders[start : start + 4]:
+            for move in active:
+                outcome, used = solve_sample(after[move], order, nodes)
+                spent += used
+                result = results[move]
+                if outcome == WON:
+                    result.won += 1
+                elif outcome == UNKNOWN:
+                    result.unknown += 1
+                else:
+                    result.lost += 1
+        if total_nodes is not None and spent >= total_nodes:
+            break
+        if not race:
+            continue
+        done = min(start + 4, total)
+        best = max(results[move].points for move in active)
+        active = [move for move in active if results[move].points + (total - done) >= best]
+        if len(active) == 1 or (done >= 8 and all(results[move].won == done for move in active)):
+            break
+    return results
+
+
+class Determinized(Player):
+    """Determinization on the solver: imagine ``samples`` orders of the face-down cards, solve each
+    candidate move on each with ``nodes`` search nodes, and play the one that wins most (see the module).
+    """
+
+    name = "determinized"
+    parallel_from = 2
+    uses_random = True
+
+    def __init__(self, samples: int = 16, nodes: int = 600, total_nodes: int | None = 6000) -> None:
+        self.samples = samples
+        self.nodes = nodes
+        self.total_nodes = total_nodes
+
+    def __repr__(self) -> str:
+        return f"Determinized(samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes})"
+
+    def __getstate__(self) -> dict:
+        return {"samples": self.samples, "nodes": self.nodes, "total_nodes": self.total_nodes}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(**state)
+
+    def _next(self, table: _Table, rng: random.Random) -> int | None:
+        moves = candidates(table)
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        orders = hidden_orders(table, self.samples, rng)
+        results = evaluate(table, moves, orders, self.nodes, race=True, total_nodes=self.total_nodes)
+        preferred = _preference(table)
+        return max(moves, key=lambda move: (results[move].points, move == preferred, -move))
+
+    def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:
+        return Player._run(self, table, stock, rng)
+
+
+def _preference(table: _Table) -> int:
+    """Reverse need's move here: the tie-break between candidates that did equally well."""
+    return _REVERSE_NEED._next(table.copy(), random.Random(0))

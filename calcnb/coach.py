@@ -1,0 +1,221 @@
+"""The coach: each move's chance of winning, and a review of a finished game.
+
+:func:`analyse` answers "what are my chances after each move?" for a position, seeing only
+what a person sees. It imagines orders of the face-down cards (*futures*), the same futures
+for every legal move, and asks the solver whether the game can still be won after the move in
+each future (:func:`calcnb.blind.evaluate`). A move's chance is the share of futures won (an
+undecided future counts one half), with a Wilson 95% interval that holds both readings of the
+undecided ones. It is the chance that a way to win *exists* after the move: a player who then
+played on blind could do no better, so read it as "how much this move leaves open".
+
+:func:`review` goes through a finished game and marks the decisions where the move played left
+the most winning chance behind the best move, with that better move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from dataclasses import dataclass
+
+from .blind import Evaluation, candidates, evaluate
+from .engine import ALL_MOVES, Move, State
+from .i18n import message, register
+from .session import Game
+from .strategies import PlayerView
+from .studies import wilson_interval
+
+__all__ = ["Mistake", "MoveChance", "Review", "analyse", "describe_move", "review"]
+
+ROUND = 4  # futures are added four at a time until the time or the number runs out
+
+
+@dataclass(frozen=True)
+class MoveChance:
+    """One legal move's estimated chance of winning, over ``futures`` imagined orders of the face-down cards."""
+
+    move: Move
+    won: int
+    unknown: int
+    futures: int
+
+    @property
+    def chance(self) -> float:
+        """The share of futures won, an undecided one counting one half."""
+        return (self.won + 0.5 * self.unknown) / self.futures if self.futures else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """Wilson 95% interval, from all undecided futures lost to all of them won."""
+        return wilson_interval(self.won, self.futures)[0], wilson_interval(self.won + self.unknown, self.futures)[1]
+
+    def __str__(self) -> str:
+        low, high = self.interval
+        return message(
+            "coach.chance",
+            what=describe_move(self.move),
+            per100=round(100 * self.chance),
+            low=round(100 * low),
+            high=round(100 * high),
+            futures=self.futures,
+        )
+
+
+def describe_move(move: Move) -> str:
+    """The move in plain words for students ("put it on waste 2")."""
+    if move.kind == Move.TURN_KIND:
+        return message("coach.move.turn")
+    if move.kind == Move.STOCK_TO_WASTE:
+        return message("coach.move.to_waste", waste=move.waste_index + 1)
+    if move.kind == Move.STOCK_TO_FOUNDATION:
+        return message("coach.move.to_foundation", foundation=move.foundation_index + 1)
+    return message("coach.move.waste_to_foundation", waste=move.waste_index + 1, foundation=move.foundation_index + 1)
+
+
+def analyse(
+    position: State | Game | PlayerView,
+    *,
+    seconds: float = 1.0,
+    futures: int = 64,
+    nodes: int = 300,
+    rng: random.Random | None = None,
+) -> list[MoveChance]:
+    """Each legal move's chance of winning, best first (ties in the engine's order).
+
+    Futures are added four at a time, the same for every move, until ``futures`` have been
+    tried or ``seconds`` have passed (at least four are always tried). ``nodes`` is the
+    solver's budget for one move in one future. Without ``rng`` the futures are seeded by what
+    is visible, so the same position gets the same futures. Empty when the game is over.
+    """
+    view = PlayerView.of(position)
+    table = view._table()
+    legal = table.legal()
+    if not legal:
+        return []
+    if rng is None:
+        rng = random.Random(hashlib.sha256(view._fingerprint().encode()).hexdigest())
+    results = _measure(table, legal, seconds, futures, nodes, rng)
+    chances = [MoveChance(ALL_MOVES[m], r.won, r.unknown, r.futures) for m, r in results.items()]
+    return sorted(chances, key=lambda c: -c.chance)
+
+
+def _measure(table, moves, seconds, futures, nodes, rng) -> dict[int, Evaluation]:
+    from .blind import hidden_orders
+
+    deadline = time.perf_counter() + seconds
+    total = {move: Evaluation(move) for move in moves}
+    done = 0
+    while done < futures and (done == 0 or time.perf_counter() < deadline):
+        orders = hidden_orders(table, min(ROUND, futures - done), rng) if table.stock_left else [[]]
+        for move, result in evaluate(table, moves, orders, nodes).items():
+            kept = total[move]
+            kept.won += result.won
+            kept.unknown += result.unknown
+            kept.lost += result.lost
+        done += len(orders)
+        if not table.stock_left:
+            break  # no face-down card: one future is the whole truth
+    return total
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A decision of a reviewed game: the move played and the best one, with their chances."""
+
+    index: int
+    """How many moves had been played before this decision."""
+    played: MoveChance
+    best: MoveChance
+
+    @property
+    def lost_chance(self) -> float:
+        """How much winning chance the move played left behind the best one."""
+        return max(0.0, self.best.chance - self.played.chance)
+
+    def __str__(self) -> str:
+        return message(
+            "coach.mistake",
+            number=self.index + 1,
+            played=describe_move(self.played.move),
+            played100=round(100 * self.played.chance),
+            best=describe_move(self.best.move),
+            best100=round(100 * self.best.chance),
+            futures=self.best.futures,
+        )
+
+
+@dataclass(frozen=True)
+class Review:
+    """A reviewed game: every decision examined, and the worst ones first."""
+
+    decisions: int
+    mistakes: tuple[Mistake, ...]
+
+    def __str__(self) -> str:
+        if not self.mistakes:
+            return message("coach.review.clean", decisions=self.decisions)
+        lines = [message("coach.review.head", decisions=self.decisions, count=len(self.mistakes))]
+        lines += [f"- {mistake}" for mistake in self.mistakes]
+        return "\n".join(lines)
+
+
+def review(game: Game, *, worst: int = 3, seconds: float = 0.25, futures: int = 16, nodes: int = 300) -> Review:
+    """Go through ``game``'s moves and return the ``worst`` decisions that lost most winning chance.
+
+    Only decisions with more than one sensible move are examined (see
+    :func:`calcnb.blind.candidates`); each is analysed with ``seconds``, ``futures`` and ``nodes``
+    as in :func:`analyse`. A decision is a mistake when the best move's chance is above the
+    played move's; the list is ordered by the chance lost, largest first.
+    """
+    found: list[Mistake] = []
+    examined = 0
+    for index, (state, move) in enumerate(zip(game.states, game.history, strict=False)):
+        table = PlayerView.of(state)._table()
+        if len(candidates(table)) <= 1:
+            continue
+        examined += 1
+        chances = analyse(state, seconds=seconds, futures=futures, nodes=nodes)
+        played = next(chance for chance in chances if chance.move == move)
+        best = chances[0]
+        if best.chance > played.chance:
+            found.append(Mistake(index, played, best))
+    found.sort(key=lambda mistake: (-mistake.lost_chance, mistake.index))
+    return Review(examined, tuple(found[:worst]))
+
+
+register(
+    {
+        "en": {
+            "coach.move.turn": "turn the next card",
+            "coach.move.to_waste": "put it on waste {waste}",
+            "coach.move.to_foundation": "put it on foundation {foundation}",
+            "coach.move.waste_to_foundation": "move the top of waste {waste} to foundation {foundation}",
+            "coach.chance": (
+                "{what}: wins about {per100} in 100 futures (between {low} and {high}; {futures} futures tried)"
+            ),
+            "coach.mistake": (
+                "move {number}: you chose to {played} (wins about {played100} in 100 futures); "
+                "better to {best} (about {best100} in 100; {futures} futures tried)"
+            ),
+            "coach.review.clean": "{decisions} decisions examined: no move left winning chance behind.",
+            "coach.review.head": "{decisions} decisions examined; the {count} that left the most winning chance:",
+        },
+        "pt": {
+            "coach.move.turn": "virar a próxima carta",
+            "coach.move.to_waste": "pô-la no descarte {waste}",
+            "coach.move.to_foundation": "pô-la na base {foundation}",
+            "coach.move.waste_to_foundation": "passar o topo do descarte {waste} para a base {foundation}",
+            "coach.chance": (
+                "{what}: ganha em cerca de {per100} de 100 futuros (entre {low} e {high}; {futures} futuros "
+                "experimentados)"
+            ),
+            "coach.mistake": (
+                "jogada {number}: escolheu {played} (ganha em cerca de {played100} de 100 futuros); "
+                "melhor seria {best} (cerca de {best100} em 100; {futures} futuros experimentados)"
+            ),
+            "coach.review.clean": "{decisions} decisões examinadas: nenhuma jogada deixou chance de ganhar para trás.",
+            "coach.review.head": "{decisions} decisões examinadas; as {count} que deixaram mais chance de ganhar:",
+        },
+    }
+)

@@ -1,0 +1,137 @@
+"""The stored study of the players: each plays the same seeded deals; one row per game, appended as it ends.
+
+Run::
+
+    python scripts/player_study.py --seeds 50100 50200 --players determinized "monte carlo" "next card"
+
+Writes ``data/player_study.csv`` (``player,seed,outcome,score,decisions,choices,think_median,
+think_p95,think_seconds``): ``decisions`` is every move the player chose, ``choices`` those with
+more than one sensible move, ``think_*`` the seconds spent on those choices (median, 95th
+percentile, total), in CPU seconds of this process (``time.process_time``), because on a shared
+machine the wall clock also counts other people's work. Seeds run in order and every player
+plays a seed before the next seed, so a stopped run leaves paired results; a rerun skips the
+games already in the file.
+
+``next card`` is the ceiling experiment, *not* a blind player: determinization that is told the
+next card of the stock (only that one) before each decision. Nobody who does not know the next
+card can do better than a player who does, with the same search; so its win rate is an upper
+bound for this kind of blind play.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from calcnb.blind import Determinized, candidates, evaluate
+from calcnb.cards import RANK_COUNT
+from calcnb.session import Game
+from calcnb.strategies import MonteCarlo, Player, _Table
+
+STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
+COLUMNS = ("player", "seed", "outcome", "score", "decisions", "choices", "think_median", "think_p95", "think_seconds")
+
+
+class NextCard(Determinized):
+    """Determinization told the next card of the stock (not blind: the ceiling experiment)."""
+
+    name = "next card"
+
+    def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:
+        moves: list[int] = []
+        position = 0
+        while True:
+            self._coming = stock[position] if position < len(stock) else 0
+            move = self._next(table, rng)
+            if move is None:
+                return moves
+            from calcnb.strategies import _apply
+
+            position = _apply(table, move, stock, position)
+            moves.append(move)
+
+    def _next(self, table: _Table, rng: random.Random) -> int | None:
+        moves = candidates(table)
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        hidden = [rank for rank in range(1, RANK_COUNT + 1) for _ in range(table.unseen[rank])]
+        coming = getattr(self, "_coming", 0)
+        if coming:
+            hidden.remove(coming)
+        orders = []
+        for _ in range(self.samples):
+            rng.shuffle(hidden)
+            orders.append(([coming] if coming else []) + hidden)
+        results = evaluate(table, moves, orders, self.nodes, race=True, total_nodes=self.total_nodes)
+        return max(moves, key=lambda move: (results[move].points, -move))
+
+
+def make(name: str) -> Player:
+    return {
+        "determinized": Determinized,
+        "monte carlo": lambda: MonteCarlo(samples=128),
+        "next card": NextCard,
+    }[name]()
+
+
+def timed_play(player: Player, seed: int) -> tuple[str, int, int, list[float]]:
+    """Play one deal; the seconds of each decision with more than one sensible move."""
+    thinking: list[float] = []
+    decisions = [0]
+    hook = "_place" if isinstance(player, MonteCarlo) else "_next"
+    inner = getattr(player, hook)
+
+    def watched(table: _Table, rng: random.Random) -> int | None:
+        decisions[0] += 1
+        several = isinstance(player, MonteCarlo) or len(candidates(table)) > 1
+        started = time.process_time()
+        move = inner(table, rng)
+        if several:
+            thinking.append(time.process_time() - started)
+        return move
+
+    setattr(player, hook, watched)
+    result = player.play(seed)
+    game = Game.new(seed)
+    game.play_many(result.moves)  # every game replays through the rules
+    assert game.score == result.score
+    return result.outcome, result.score, decisions[0], thinking
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs=2, default=(50100, 50200), metavar=("START", "STOP"))
+    parser.add_argument("--players", nargs="+", default=["determinized", "monte carlo"])
+    parser.add_argument("--out", type=Path, default=STUDY)
+    args = parser.parse_args()
+    done = set()
+    if args.out.exists():
+        with args.out.open(encoding="utf-8", newline="") as handle:
+            done = {(row["player"], int(row["seed"])) for row in csv.DictReader(handle) if row.get("think_seconds")}
+    fresh = not args.out.exists()
+    with args.out.open("a", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        if fresh:
+            writer.writerow(COLUMNS)
+        for seed in range(*args.seeds):
+            for name in args.players:
+                if (name, seed) in done:
+                    continue
+                outcome, score, decisions, thinking = timed_play(make(name), seed)
+                ordered = sorted(thinking)
+                median = statistics.median(ordered) if ordered else 0.0
+                p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+                row = [name, seed, outcome, score, decisions, len(ordered), f"{median:.3f}", f"{p95:.3f}"]
+                writer.writerow([*row, f"{sum(ordered):.1f}"])
+                handle.flush()
+                print(*row, f"{sum(ordered):.1f}", sep=",")
+                sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""The determinized player: blind to the stock order, legal, and its shortcuts are the sound ones."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from calcnb import Game, State
+from calcnb.blind import Determinized, candidates, evaluate, hidden_orders, solve_sample
+from calcnb.engine import ALL_MOVES, Move
+from calcnb.solver import solve
+from calcnb.strategies import _POSITION, PlayerView, ReverseNeed
+
+SMALL = Determinized(samples=4, nodes=100, total_nodes=2000)
+
+
+def _late(seed: int, left: int) -> Game:
+    """A game ``left`` cards before the end of the stock, reached by reverse need, with a card turned."""
+    game = Game.new(seed)
+    for move in ReverseNeed().play(seed).moves:
+        if len(game.state.stock) <= left and game.state.pending is not None:
+            break
+        game.play(move)
+    return game
+
+
+def _permuted_stock(state: State, rng: random.Random) -> State:
+    stock = list(state.stock)
+    rng.shuffle(stock)
+    return state._replace(stock=tuple(stock))
+
+
+@pytest.mark.parametrize("seed, left", [(0, 6), (3, 10), (7, 14)])
+def test_choice_does_not_change_when_the_stock_is_permuted(seed, left):
+    state = _late(seed, left).state
+    choice = SMALL.choose(state)
+    assert choice in state.legal_moves()
+    for trial in range(3):
+        assert SMALL.choose(_permuted_stock(state, random.Random(trial))) is choice
+
+
+def test_candidates_keep_one_of_interchangeable_piles_and_every_other_choice():
+    game = Game.new(5)
+    game.play("T")
+    table = PlayerView.of(game.state)._table()
+    moves = [ALL_MOVES[m] for m in candidates(table)]
+    assert Move.parse("S>W1") in moves and not {Move.parse(f"S>W{w}") for w in (2, 3, 4)} & set(moves)
+    state = _late(0, 6).state
+    moves = [ALL_MOVES[m] for m in candidates(PlayerView.of(state)._table())]
+    assert moves == [move for move in state.legal_moves() if move in moves]  # the engine's order
+    assert len(moves) > 2
+
+
+def _positions(seeds: range):
+    """Every position reverse need passes through on these deals, as lean tables."""
+    for seed in seeds:
+        game = Game.new(seed)
+        for move in ReverseNeed().play(seed).moves:
+            yield PlayerView.of(game.state)._table()
+            game.play(move)
+
+
+def _needed_later(table, rank: int) -> bool:
+    """Does a foundation that does not need ``rank`` now still need it later?"""
+    return any(table.need[k] != rank and table.count[k] < 13 and _POSITION[k][rank] > table.count[k] for k in range(4))
+
+
+def test_a_card_needed_now_by_every_foundation_that_needs_it_goes_there_at_once_and_no_other_is_forced():
+    safe = choice = 0
+    for table in _positions(range(30)):
+        rank = table.pending
+        if not rank or table.need.count(rank) != 1 or any(pile and pile[-1] in table.need for pile in table.wastes):
+            continue
+        found = candidates(table)
+        if _needed_later(table, rank):
+            choice += 1
+            assert 1 + table.need.index(rank) in found and 5 in found  # to the foundation, or keep it on a waste
+        else:
+            safe += 1
+            assert found == [1 + table.need.index(rank)]
+    assert safe > 50 and choice > 5
+
+
+def test_with_no_card_pending_turning_is_the_only_candidate_unless_a_move_is_safe():
+    seen = 0
+    for table in _positions(range(30)):
+        if table.pending or not table.stock_left:
+            continue
+        found = candidates(table)
+        assert found == [0] or (len(found) == 1 and found[0] >= 9)
+        seen += found == [0] and len(table.legal()) > 1
+    assert seen > 0
+
+
+def test_every_candidate_faces_the_same_orders_and_a_won_order_is_a_real_win():
+    state = _late(3, 10).state
+    table = PlayerView.of(state)._table()
+    moves = candidates(table)
+    orders = hidden_orders(table, 6, random.Random(2))
+    assert all(sorted(order) == sorted(orders[0]) for order in orders)
+    results = evaluate(table, moves, orders, 200)
+    assert all(result.futures == 6 for result in results.values())
+    # check the won answers against the full solver on the very position and order
+    for order in orders[:2]:
+        outcome, _ = solve_sample(table, order, 5000)
+        stock = [c for c in state.stock]
+        by_rank = {}
+        for card in stock:
+            by_rank.setdefault(card.rank, []).append(card)
+        real = state._replace(stock=tuple(by_rank[rank].pop() for rank in order))
+        truth = solve(real, budget_seconds=None, budget_nodes=50_000).outcome
+        assert outcome in (truth, "unknown")
+
+
+def test_a_game_replays_through_the_rules_and_the_player_pickles():
+    game = _late(2, 8)
+    result = SMALL.play(game)
+    game.play_many(result.moves)
+    assert game.status == result.outcome
+    assert pickle.loads(pickle.dumps(SMALL)) == SMALL

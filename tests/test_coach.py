@@ -1,0 +1,82 @@
+"""The coach: every legal move's chance with its interval, blind to the stock order; the review of a game."""
+
+from __future__ import annotations
+
+import random
+
+from calcnb import Game
+from calcnb.coach import Mistake, analyse, describe_move, review
+from calcnb.engine import Move
+from calcnb.i18n import set_language
+from calcnb.solver import solve
+from calcnb.strategies import FirstFit, ReverseNeed
+
+
+def _late(seed: int, left: int) -> Game:
+    game = Game.new(seed)
+    for move in ReverseNeed().play(seed).moves:
+        if len(game.state.stock) <= left and game.state.pending is not None:
+            break
+        game.play(move)
+    return game
+
+
+def test_analyse_gives_every_legal_move_once_best_first_with_an_interval_around_it():
+    game = _late(0, 8)
+    chances = analyse(game, seconds=0.1, futures=8)
+    assert sorted(map(str, (c.move for c in chances))) == sorted(map(str, game.legal_moves()))
+    assert [c.chance for c in chances] == sorted((c.chance for c in chances), reverse=True)
+    for chance in chances:
+        low, high = chance.interval
+        assert chance.futures >= 4 and chance.won + chance.unknown <= chance.futures
+        assert 0 <= low <= chance.chance <= high <= 1
+
+
+def test_analyse_does_not_look_at_the_stock_order():
+    game = _late(3, 10)
+    state = game.state
+    stock = list(state.stock)
+    random.Random(1).shuffle(stock)
+    shuffled = state._replace(stock=tuple(stock))
+    first = [(c.move, c.won, c.unknown) for c in analyse(state, seconds=0.0, futures=4)]
+    assert [(c.move, c.won, c.unknown) for c in analyse(shuffled, seconds=0.0, futures=4)] == first
+
+
+def test_with_the_stock_spent_one_future_is_the_whole_truth():
+    game = Game.new(6)
+    line = solve(game).moves
+    game.play_many(line[:-3])
+    chances = analyse(game)
+    assert all(c.futures == 1 for c in chances) and chances[0].chance == 1.0
+    game.play_many(line[-3:])
+    assert analyse(game) == []
+
+
+def test_chance_sentences_in_plain_words_in_both_languages():
+    chance = analyse(_late(0, 8), seconds=0.0, futures=4)[0]
+    text = str(chance)
+    assert f"wins about {round(100 * chance.chance)} in 100 futures" in text and "4 futures tried" in text
+    assert describe_move(Move.parse("S>W2")) == "put it on waste 2"
+    set_language("pt")
+    try:
+        assert "de 100 futuros" in str(chance)
+        assert describe_move(Move.parse("W1>F3")) == "passar o topo do descarte 1 para a base 3"
+    finally:
+        set_language("en")
+
+
+def test_review_marks_the_decisions_that_lost_most_chance_with_a_better_move():
+    start = _late(5, 12)  # reverse need's position, 12 cards before the end; then first fit plays on
+    game = Game.from_position(start.foundations, start.wastes, start.stock, start.pending)
+    game.play_many(FirstFit().play(game).moves)
+    result = review(game, worst=2, seconds=0.0, futures=8)
+    assert result.decisions > 0
+    assert len(result.mistakes) == 2
+    losses = [mistake.lost_chance for mistake in result.mistakes]
+    assert losses == sorted(losses, reverse=True) and all(loss > 0 for loss in losses)
+    for mistake in result.mistakes:
+        assert isinstance(mistake, Mistake)
+        assert mistake.played.move is game.history[mistake.index]
+        assert mistake.best.move in game.states[mistake.index].legal_moves()
+        assert describe_move(mistake.best.move) in str(mistake)
+    assert str(result).splitlines()[0].startswith(f"{result.decisions} decisions examined")
