@@ -33,9 +33,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import RANK_COUNT
+from .rules import POSITION, RANK_COUNT
 from .solver import search_ranks
-from .strategies import _POSITION, _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _Table
+from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table
 
 __all__ = ["Determinized", "Evaluation", "candidates", "evaluate", "hidden_orders"]
 
@@ -85,7 +85,7 @@ def _safe_move(table: _Table) -> int | None:
 
 def _still_needs(k: int, count: int, rank: int) -> bool:
     """Does foundation k (0-based, holding ``count`` cards) still need ``rank`` some time?"""
-    return count < RANK_COUNT and _POSITION[k][rank] > count
+    return count < RANK_COUNT and POSITION[k][rank] > count
 
 
 def candidates(table: _Table) -> list[int]:
@@ -129,17 +129,8 @@ def hidden_orders(table: _Table, count: int, rng: random.Random) -> list[list[in
 def _after(table: _Table, move: int) -> _Table:
     """The table after ``move`` (a turn changes nothing the solver reads: the order stays the same)."""
     trial = table.copy()
-    if move == _TURN:
-        return trial
-    if move <= 4:
-        trial.place_on_foundation(move - 1, trial.pending)
-        trial.pending = 0
-    elif move <= 8:
-        trial.wastes[move - 5].append(trial.pending)
-        trial.pending = 0
-    else:
-        w, k = divmod(move - 9, 4)
-        trial.place_on_foundation(k, trial.wastes[w].pop())
+    if move != _TURN:
+        _apply(trial, move, [], 0)
     return trial
 
 

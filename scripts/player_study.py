@@ -29,9 +29,9 @@ import time
 from pathlib import Path
 
 from calcnb.blind import Determinized, candidates, evaluate
-from calcnb.cards import RANK_COUNT
+from calcnb.rules import RANK_COUNT
 from calcnb.session import Game
-from calcnb.strategies import MonteCarlo, Player, _Table
+from calcnb.strategies import MonteCarlo, Player, _apply, _Table
 
 STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
 COLUMNS = ("player", "seed", "outcome", "score", "decisions", "choices", "think_median", "think_p95", "think_seconds")
@@ -50,8 +50,6 @@ class NextCard(Determinized):
             move = self._next(table, rng)
             if move is None:
                 return moves
-            from calcnb.strategies import _apply
-
             position = _apply(table, move, stock, position)
             moves.append(move)
 

@@ -10,8 +10,9 @@ import pytest
 from calcnb import Game, State
 from calcnb.blind import Determinized, candidates, evaluate, hidden_orders, solve_sample
 from calcnb.engine import ALL_MOVES, Move
+from calcnb.rules import POSITION
 from calcnb.solver import solve
-from calcnb.strategies import _POSITION, PlayerView, ReverseNeed
+from calcnb.strategies import PlayerView, ReverseNeed
 
 SMALL = Determinized(samples=4, nodes=100, total_nodes=2000)
 
@@ -64,7 +65,7 @@ def _positions(seeds: range):
 
 def _needed_later(table, rank: int) -> bool:
     """Does a foundation that does not need ``rank`` now still need it later?"""
-    return any(table.need[k] != rank and table.count[k] < 13 and _POSITION[k][rank] > table.count[k] for k in range(4))
+    return any(table.need[k] != rank and table.count[k] < 13 and POSITION[k][rank] > table.count[k] for k in range(4))
 
 
 def test_a_card_needed_now_by_every_foundation_that_needs_it_goes_there_at_once_and_no_other_is_forced():
