@@ -80,10 +80,15 @@ def lesson_app(class_log: str | None) -> Iterator[str]:
             stop_server(process, timeout=60)
 
 
-async def student(browser, url: str, number: int, recording: bool, seconds: float, times: list[float]) -> int:
-    """One student's visit: open, join when recording, check every 2 s; returns the number of checks."""
+async def student(
+    browser, url: str, number: int, recording: bool, seconds: float, times: list[float], errors: list[str]
+) -> int:
+    """One student's visit: open, join when recording, check every 2 s; returns the number of checks.
+
+    A page that fails (never shows the lesson, no feedback in 30 s) is counted in ``errors``.
+    """
     context = await browser.new_context(viewport={"width": 1366, "height": 768})
-    context.set_default_timeout(180_000)
+    context.set_default_timeout(300_000)
     page = await context.new_page()
     checks = 0
     try:
@@ -105,12 +110,16 @@ async def student(browser, url: str, number: int, recording: bool, seconds: floa
             times.append(await page.evaluate(_TIME_CHECK, [button, feedback]))
             checks += 1
             await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - tick)))
+    except Exception as error:
+        errors.append(f"student {number}: {str(error).splitlines()[0]}")
     finally:
         await context.close()
     return checks
 
 
-async def one_class(url: str, students: int, recording: bool, seconds: float) -> tuple[list[float], int]:
+async def one_class(
+    url: str, students: int, recording: bool, seconds: float, errors: list[str]
+) -> tuple[list[float], int]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
@@ -118,7 +127,7 @@ async def one_class(url: str, students: int, recording: bool, seconds: float) ->
         try:
             times: list[float] = []
             counts = await asyncio.gather(
-                *(student(browser, url, number, recording, seconds, times) for number in range(students))
+                *(student(browser, url, number, recording, seconds, times, errors) for number in range(students))
             )
         finally:
             await browser.close()
@@ -126,6 +135,9 @@ async def one_class(url: str, students: int, recording: bool, seconds: float) ->
 
 
 def percentile(values: list[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank); NaN when there are none."""
+    if not values:
+        return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
@@ -157,6 +169,7 @@ def main() -> None:
 
     results: dict[str, list[float]] = {"off": [], "on": []}
     made = recorded = 0
+    errors: list[str] = []
     with tempfile.TemporaryDirectory(prefix="calcnb-bench-class-log-") as scratch:
         for round_number in range(arguments.rounds):
             for mode in ("off", "on") if round_number % 2 == 0 else ("on", "off"):
@@ -165,7 +178,8 @@ def main() -> None:
                     location = arguments.postgresql or str(Path(scratch) / f"round{round_number}.db")
                     before = 0 if not arguments.postgresql else open_class_log(location).count()
                 with lesson_app(location) as url:
-                    times, checks = asyncio.run(one_class(url, arguments.students, mode == "on", arguments.seconds))
+                    visit = one_class(url, arguments.students, mode == "on", arguments.seconds, errors)
+                    times, checks = asyncio.run(visit)
                 results[mode] += times
                 if location:
                     made += checks
@@ -185,6 +199,7 @@ def main() -> None:
     ratio95 = percentile(results["on"], 0.95) / percentile(results["off"], 0.95)
     print(f"recording on / off: p50 x{ratio50:.2f}   p95 x{ratio95:.2f}   (target: p95 at most x1.10)")
     print(f"checks recorded: {recorded} of {made} made with recording on")
+    print(f"errors: {len(errors)}", *(f"\n  {error}" for error in errors[:10]))
     print(f"one write to the class log ({'PostgreSQL' if arguments.postgresql else 'SQLite'}), "
           f"in this process: median {single:.2f} ms")  # fmt: skip
 
