@@ -64,7 +64,7 @@ from urllib.parse import quote
 
 from .i18n import LANGUAGE_VARIABLE, LANGUAGES, message, register, set_language
 
-DEFAULT_APP_NOTEBOOK = "04_play.ipynb"
+DEFAULT_APP_NOTEBOOK = "play.ipynb"
 DEFAULT_APP_PORT = 8866
 DEFAULT_LAB_PORT = 8888
 LOCALHOST = "127.0.0.1"

@@ -17,7 +17,8 @@ follows :func:`calcnb.set_language`.
 
 Text is read back from the board, not from pixels: :func:`board_texts`, :func:`board_labels`
 (each :class:`Label` with its role, place, size and colour), :func:`board_marks` and
-:func:`text_overlaps`.
+:func:`text_overlaps`. They read the board's own artists (a :class:`LabelCollection` knows the labels
+it draws, a :class:`MarkCollection` the places it marks), found among the figure's collections.
 
 Speed (``benchmarks/bench_board.py``): labels are glyph outlines composed from cached characters
 and drawn as one collection, instead of ``Text`` artists that cost about 0.7 ms each to
@@ -61,11 +62,15 @@ from .rules import ORDERS, STEPS, is_complete
 __all__ = [
     "BoardRenderer",
     "Label",
+    "LabelCollection",
+    "MarkCollection",
     "PngEncoder",
     "board_labels",
     "board_marks",
     "board_texts",
     "draw",
+    "place_at",
+    "place_regions",
     "text_extents",
     "text_overlaps",
     "to_png",
@@ -91,6 +96,10 @@ register(
             "board.draw.last_move": "Last move",
             "board.draw.won": "Won! All 52 cards are on the foundations",
             "board.draw.lost": "Lost: no move is left",
+            "board.draw.moved_turn": "turned {card}",
+            "board.draw.moved_to_foundation": "{card} to F{foundation}",
+            "board.draw.moved_to_waste": "{card} to W{waste}",
+            "board.no_board": "this figure holds no calcnb board",
         },
         "pt": {
             "board.draw.title": "Cálculo",
@@ -99,17 +108,21 @@ register(
             "board.draw.status.lost": "perdido",
             "board.draw.score": "Pontos {score}/52",
             "board.draw.foundations": "Bases",
-            "board.draw.foundation": "F{number}  +{step}",
+            "board.draw.foundation": "B{number}  +{step}",
             "board.draw.next": "a seguir {rank}",
             "board.draw.complete": "completa",
             "board.draw.wastes": "Descartes",
-            "board.draw.waste": "W{number}",
+            "board.draw.waste": "D{number}",
             "board.draw.stock": "Monte",
             "board.draw.stock_left": "restam {count}",
             "board.draw.pending": "Carta virada",
             "board.draw.last_move": "Última jogada",
             "board.draw.won": "Ganhou! As 52 cartas estão nas bases",
             "board.draw.lost": "Perdeu: não há mais jogadas",
+            "board.draw.moved_turn": "virou {card}",
+            "board.draw.moved_to_foundation": "{card} para B{foundation}",
+            "board.draw.moved_to_waste": "{card} para D{waste}",
+            "board.no_board": "esta figura não tem nenhum tabuleiro calcnb",
         },
     }
 )
@@ -289,6 +302,9 @@ class Label:
         )
 
 
+BOARD_GID = "calcnb.board"  # the gid of every artist of a board, so drawing again replaces them
+
+
 class LabelCollection(PathCollection):
     """All the board's texts as one collection of glyph outlines; ``labels`` says what each one reads."""
 
@@ -343,6 +359,12 @@ class _Marks:
     legal: list[str] = field(default_factory=list)
     hint: list[str] = field(default_factory=list)
     last: list[str] = field(default_factory=list)
+
+
+class MarkCollection(PathCollection):
+    """The frames of marked places; ``places`` says which places it marks, by kind (legal, hint, last)."""
+
+    places: dict[str, tuple[str, ...]] = {}  # noqa: RUF012  # replaced whole, never mutated
 
 
 # ---------------------------------------------------------------- inputs
@@ -412,6 +434,29 @@ def _landed(state: State, move: Move) -> tuple[Box, str]:
     if move.kind == Move.STOCK_TO_WASTE:
         return _waste_box(state, move.waste_index), f"W{move.waste}"
     return _foundation_box(state, move.foundation_index, top=True), f"F{move.foundation}"
+
+
+def place_regions() -> dict[str, Box]:
+    """Where a click picks each place, in inches from the bottom left: ``stock``, ``pending``, ``F1``..``F4``
+    (a foundation's whole column) and ``W1``..``W4`` (a waste pile's whole column, however tall it is).
+
+    The regions never depend on the position, so a click means the same place all game long.
+    """
+    regions: dict[str, Box] = {"stock": STOCK_CARD, "pending": PENDING_CARD}
+    column_bottom = NEXT_Y - 0.25
+    for f, x in enumerate(FOUNDATION_X):
+        regions[f"F{f + 1}"] = (x, column_bottom, CELL_W, HEADER_Y + 0.2 - column_bottom)
+    for w, x in enumerate(WASTE_X):
+        regions[f"W{w + 1}"] = (x, WASTE_BOTTOM, WASTE_CARD_W, HEADER_Y + 0.2 - WASTE_BOTTOM)
+    return regions
+
+
+def place_at(x: float, y: float) -> str | None:
+    """The place (as :func:`place_regions` names it) under the point ``(x, y)`` in inches, or None."""
+    for place, (left, bottom, width, height) in place_regions().items():
+        if left <= x <= left + width and bottom <= y <= bottom + height:
+            return place
+    return None
 
 
 # ---------------------------------------------------------------- the picture of one state
@@ -553,7 +598,24 @@ def _middle(scene: _Scene, state: State, last_move: Move | None) -> None:
     if last_move is not None:
         scene.label("last.title", message("board.draw.last_move"), x, LAST_MOVE_Y + 0.42, 12, fit=MIDDLE_FIT)
         frame = (CARD_FACE, LAST_COLOUR, 3.0)
-        scene.label("last.move", last_move.text, x, LAST_MOVE_Y, 16, box=frame, pad=0.1, weight="bold")
+        said = moved_text(state, last_move)
+        scene.label("last.move", said, x, LAST_MOVE_Y, 16, fit=MIDDLE_FIT, box=frame, pad=0.1, weight="bold")
+
+
+def moved_text(state: State, move: Move) -> str:
+    """The move just played, in the board's own names (``9♣ to F3``, ``turned K♥``), read from ``state`` after it.
+
+    The board speaks in the places it labels rather than in notation: ``S>F3`` and ``W2>F3`` both read
+    ``9♣ to F3``. A move that cannot have led to ``state`` reads as its notation.
+    """
+    if move.kind == Move.TURN_KIND:
+        card = state.pending
+        return message("board.draw.moved_turn", card=card) if card is not None else move.text
+    if move.kind == Move.STOCK_TO_WASTE:
+        pile = state.wastes[move.waste_index]
+        return message("board.draw.moved_to_waste", card=pile[-1], waste=move.waste) if pile else move.text
+    pile = state.foundations[move.foundation_index]
+    return message("board.draw.moved_to_foundation", card=pile[-1], foundation=move.foundation)
 
 
 def _wastes(scene: _Scene, state: State) -> None:
@@ -614,7 +676,9 @@ class _BoardArtists:
         ax.set_xlim(0, WIDTH)
         ax.set_ylim(0, HEIGHT)
         ax.set_axis_off()
-        table = ax.add_patch(Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor=NO_COLOUR, zorder=0))
+        table = ax.add_patch(
+            Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor=NO_COLOUR, zorder=0, gid=BOARD_GID)
+        )
         self.empty = PathCollection([], transform=ax.transData, linestyle=EMPTY_DASHES, zorder=1)
         self.rects = PathCollection([], transform=ax.transData, zorder=1.1)
         points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # follows the dpi of savefig
@@ -622,12 +686,12 @@ class _BoardArtists:
             [], offsets=np.zeros((0, 2)), offset_transform=ax.transData, transform=points, zorder=2
         )
         self.labels.set_edgecolor(NO_COLOUR)
-        self.legal = PathCollection([], transform=ax.transData, linestyle=LEGAL_DASHES, zorder=3)
-        self.frames = PathCollection([], transform=ax.transData, zorder=3.1)
+        self.legal = MarkCollection([], transform=ax.transData, linestyle=LEGAL_DASHES, zorder=3)
+        self.frames = MarkCollection([], transform=ax.transData, zorder=3.1)
         self.artists = (table, self.empty, self.rects, self.labels, self.legal, self.frames)  # in drawing order
         for collection in self.artists[1:]:
+            collection.set_gid(BOARD_GID)
             ax.add_collection(collection, autolim=False)
-        self.marks = _Marks()
 
     def update(self, state: State, highlight: tuple[Move, ...], last_move: Move | None) -> None:
         """Make the artists show ``state`` with the given hint and last move."""
@@ -637,7 +701,9 @@ class _BoardArtists:
         self.labels.set_labels(scene.labels)
         scene.legal.push(self.legal)
         scene.frames.push(self.frames)
-        self.marks = scene.marks
+        marks = scene.marks
+        self.legal.places = {"legal": tuple(marks.legal)}
+        self.frames.places = {"hint": tuple(marks.hint), "last": tuple(marks.last)}
 
 
 # ---------------------------------------------------------------- public API
@@ -667,12 +733,10 @@ def draw(
     last = Move.parse(last_move) if last_move is not None else game_last
     if ax is None:
         ax = _new_figure().add_axes((0, 0, 1, 1))
-    elif hasattr(ax, "_calcnb_board"):  # drawing again into the same axes replaces the board
-        for artist in ax._calcnb_board.artists:
+    else:  # drawing again into the same axes replaces the board
+        for artist in ax.findobj(lambda artist: artist.get_gid() == BOARD_GID):
             artist.remove()
-    board = _BoardArtists(ax)
-    board.update(state, _moves(highlight), last)
-    ax._calcnb_board = board  # type: ignore[attr-defined]  # read back by board_marks
+    _BoardArtists(ax).update(state, _moves(highlight), last)
     return ax.figure
 
 
@@ -769,7 +833,6 @@ class BoardRenderer:
         self.figure = _new_figure()
         self.ax = self.figure.add_axes((0, 0, 1, 1))
         self._board = _BoardArtists(self.ax)
-        self.ax._calcnb_board = self._board  # type: ignore[attr-defined]
         self.canvas: FigureCanvasAgg = self.figure.canvas  # type: ignore[assignment]
         self._encoder = PngEncoder()
 
@@ -807,16 +870,16 @@ class BoardRenderer:
 # ---------------------------------------------------------------- reading a drawn board back
 
 
-def _boards(figure: Figure) -> list[_BoardArtists]:
-    boards = [ax._calcnb_board for ax in figure.axes if hasattr(ax, "_calcnb_board")]
-    if not boards:
-        raise ValueError("this figure holds no calcnb board")
-    return boards
+def _collections(figure: Figure, kind: type) -> list[tuple[Axes, PathCollection]]:
+    found = [(ax, c) for ax in figure.axes for c in ax.collections if isinstance(c, kind)]
+    if not found:
+        raise ValueError(message("board.no_board"))
+    return found
 
 
 def board_labels(figure: Figure) -> list[Label]:
     """Every text the figure's board shows, as :class:`Label` (role, text, place, size, colour)."""
-    return [label for board in _boards(figure) for label in board.labels.labels]
+    return [label for _ax, labels in _collections(figure, LabelCollection) for label in labels.labels]
 
 
 def board_texts(figure: Figure) -> list[str]:
@@ -830,17 +893,20 @@ def board_marks(figure: Figure) -> dict[str, list[str]]:
     Places are ``F1``..``F4`` (the needed cell, or the top cell for the last move), ``W1``..``W4``
     (the top card, or where the next card lands), ``stock`` and ``pending``.
     """
-    marks = _boards(figure)[0].marks
-    return {"legal": list(marks.legal), "hint": list(marks.hint), "last": list(marks.last)}
+    marks: dict[str, list[str]] = {"legal": [], "hint": [], "last": []}
+    for _ax, collection in _collections(figure, MarkCollection)[:2]:  # the first board's two
+        for kind, places in collection.places.items():
+            marks[kind] = list(places)
+    return marks
 
 
 def text_extents(figure: Figure) -> list[tuple[Label, Bbox]]:
     """Each label with the window extent (pixels) of its drawn glyphs, wherever its axes sits."""
     result = []
-    for board in _boards(figure):
-        pixels_per_point = figure.dpi / 72
-        for label in board.labels.labels:
-            x, y = board.ax.transData.transform((label.x, label.y))
+    pixels_per_point = figure.dpi / 72
+    for ax, labels in _collections(figure, LabelCollection):
+        for label in labels.labels:
+            x, y = ax.transData.transform((label.x, label.y))
             ink = _glyphs(label.text, label.weight, label.ha, label.va, label.size)[1]
             box = Bbox.from_extents(
                 x + ink.x0 * pixels_per_point,

@@ -713,6 +713,10 @@ def _why(view: PlayerView, table: _Table, move: Move, player: Player, evaluation
     if isinstance(player, MonteCarlo) and w in evaluation:
         wins, total = evaluation[w]
         samples = player.samples
+        if not table.stock_left:  # nothing left unseen: every imagined order is the same one
+            return message(
+                "hint.monte_carlo_last", card=card, waste=w + 1, choices=len(evaluation), score=round(total / samples)
+            )
         return message(
             "hint.monte_carlo",
             card=card,
@@ -777,6 +781,10 @@ register(
                 "Put {card} on waste {waste}, on top of {top}: every pile would bury a card needed sooner, "
                 "and {top} is needed latest (foundation {top_foundation}, after {top_wait} more cards)."
             ),
+            "hint.monte_carlo_last": (
+                "Put {card} on waste {waste}: no card is left to turn, and of the {choices} choices this one "
+                "ends with the most cards on the foundations ({score})."
+            ),
             "hint.monte_carlo": (
                 "Put {card} on waste {waste}: over {samples} imagined orders of the {unseen} unseen cards "
                 "this wins {wins} of them and averages {average} cards on the foundations, the best of "
@@ -817,6 +825,10 @@ register(
                 "Ponha {card} no descarte {waste}, sobre {top}: todos os descartes tapariam uma carta "
                 "necessária mais cedo, e {top} é a necessária mais tarde (base {top_foundation}, daqui a "
                 "{top_wait} cartas)."
+            ),
+            "hint.monte_carlo_last": (
+                "Ponha {card} no descarte {waste}: já não há cartas para virar, e das {choices} escolhas esta "
+                "é a que acaba com mais cartas nas bases ({score})."
             ),
             "hint.monte_carlo": (
                 "Ponha {card} no descarte {waste}: em {samples} ordens imaginadas das {unseen} cartas por "

@@ -1,35 +1,44 @@
 """The play widgets: :class:`PlayBoard` to play a game, :class:`Stepper` to walk through a lesson.
 
-Both are ipywidgets ``VBox`` subclasses that show the board as a PNG image drawn
-by one reused :class:`~calcnb.board.BoardRenderer`, so a click only updates the
-board's artists and re-encodes the picture.
+Both are ipywidgets boxes that show the board as a picture drawn by one reused
+:class:`~calcnb.board.BoardRenderer` (a click only updates the board's artists and re-encodes the
+picture), with the text board (``print(game)``) as the picture's alternative text, so a screen
+reader reads the same position a sighted player sees.
 
-The widgets hold no game logic. A :class:`PlayBoard` asks its
-:class:`~calcnb.session.Game` which moves are legal (``why_illegal``), what a
-move does (``explain``, asked before playing it), and plays, undoes and redoes
-through it. Every button is made once and then only its ``disabled``,
-``tooltip`` and ``description`` change, so a click never rebuilds the view.
+The widgets hold no game logic. A :class:`PlayBoard` asks its :class:`~calcnb.session.Game` which
+moves are legal (``why_illegal``), what a move does (``explain``, asked before playing it), and
+plays, undoes and redoes through it. Every click first checks that the board on screen still shows
+the game's position: when code changed the game behind the board, the click plays nothing, the
+board is brought up to date and the message line says so.
 
-``board.buttons`` maps move notation (``T``, ``S>F1`` .. ``S>W4``, ``W1>F1`` ..
-``W4>F4``) and ``undo``, ``redo``, ``hint``, ``new`` to the Button a person
-clicks; tests and notebooks click the same ones (``board.buttons["S>F2"].click()``).
+A person plays with the mouse on the cards (click the turned card or a waste top, then the pile where
+it goes; double-click a card that fits exactly one foundation; click the stock to turn, through
+ipyevents on the picture) or with the buttons beside the board, which the keyboard and screen readers
+reach. ``board.buttons`` maps move notation (``T``, ``S>F1`` .. ``S>W4``, ``W1>F1`` .. ``W4>F4``) and
+``undo``, ``redo``, ``hint``, ``new`` to the Button a person clicks; ``board.click_place("W2")`` and
+``board.double_click_place("pending")`` do what a click on the picture does. The app itself speaks
+in sentences and the board's own names (F1..F4 and W1..W4 in English, B1..B4 and D1..D4 in
+Portuguese); the notation is for code and the notebooks that teach it.
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Sequence
 from html import escape
 
 import ipywidgets as widgets
+from ipyevents import Event
 
-from .board import BoardRenderer
+from .board import HEIGHT, WIDTH, BoardRenderer, place_at
+from .cards import rank_name
 from .deals import Seed
 from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
 from .examples import Step
 from .i18n import message, register
 from .session import Game
 
-__all__ = ["PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
+__all__ = ["BoardPicture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
 
 register(
     {
@@ -37,36 +46,61 @@ register(
             "widget.turn": "Turn",
             "widget.turn_tip": "Turn the next card of the stock ({count} left)",
             "widget.stock_row": "Stock, {count} left:",
+            "widget.stock_row_empty": "Stock: all turned",
             "widget.pending_row": "Turned card {card} to:",
-            "widget.no_pending_row": "Turned card (none) to:",
+            "widget.no_pending_row": "Turned card: none",
+            "widget.pending_waste_row": "or onto a waste pile:",
             "widget.waste_row": "Top of W{waste}, {card}, to:",
-            "widget.empty_waste_row": "W{waste} (empty) to:",
-            "widget.to_foundation": "F{foundation} (+{foundation})",
+            "widget.empty_waste_row": "W{waste}: empty",
+            "widget.to_foundation": "F{foundation}",
             "widget.to_waste": "W{waste}",
             "widget.undo": "Undo",
             "widget.redo": "Redo",
             "widget.hint": "Hint",
             "widget.new": "New deal",
             "widget.seed": "Seed",
-            "widget.seed_placeholder": "seed or deal code; empty = random",
-            "widget.dealt_code": "Dealt from the deal code. Click Turn to begin.",
-            "widget.bad_deal": "That deal code cannot be dealt: {error}",
+            "widget.seed_placeholder": "seed, or empty for a random deal",
+            "widget.more": "Why?",
+            "widget.board_label": "The board",
+            "widget.ready": "Click the stock, or the Turn button, to turn the first card.",
+            "widget.ready_position": "Your move.",
+            "widget.say.turn": "You turned {card}. Put it on a foundation that needs it, or on a waste pile.",
+            "widget.say.to_foundation": "Put {card} on foundation {foundation}.",
+            "widget.say.to_waste": "Put {card} on waste pile {waste}.",
+            "widget.undone": "Took back your last move: {card} is back where it was.",
+            "widget.undone_turn": "Took back the turn: {card} is face down on the stock again.",
+            "widget.redone": "Played it again. {sentence}",
+            "widget.hint.turn": "Hint: turn the next card.",
+            "widget.hint.to_foundation": "Hint: put {card} on foundation {foundation}.",
+            "widget.hint.to_waste": "Hint: put {card} on waste pile {waste}.",
+            "widget.hint.none": "No hint: the game is over.",
+            "widget.refused": "That move is not possible: {reason}.",
+            "widget.why.nothing_pending": "no card is turned yet; click the stock to turn one",
+            "widget.why.pending_first": "put the turned card {card} on a pile first",
+            "widget.why.stock_empty": "every card of the stock has been turned, and it is turned only once",
+            "widget.why.waste_empty": "waste pile {waste} is empty",
+            "widget.why.waste_to_waste": "a card on a waste pile may only go to a foundation",
+            "widget.pick": "You picked {card}: now click the pile where it goes.",
+            "widget.pick_first": "Click the turned card or the top of a waste pile first, then the pile where it goes.",
+            "widget.no_card_there": "There is no card there to pick up.",
+            "widget.put_back": "{card} is put back: pick a card again.",
+            "widget.fits_none": "{card} fits no foundation now.",
+            "widget.fits_many": "{card} fits foundations {first} and {second}: click the one you want.",
+            "widget.needs": "Foundation {foundation} needs {need}.",
+            "widget.complete": "Foundation {foundation} is complete.",
+            "widget.stale": "The game changed behind the board, so that click played nothing: the board now shows the current position.",  # noqa: E501
+            "widget.new_deal": "New deal (seed {seed}). Click the stock, or Turn, to begin.",
+            "widget.dealt_code": "Dealt from the deal code. Click the stock, or Turn, to begin.",
+            "widget.bad_deal": "That deal code cannot be dealt, so the game goes on as before: {error}",
+            "widget.bad_seed": "That seed cannot be dealt, so the game goes on as before: {error}",
             "widget.loaded": "Game loaded: {moves} moves played, score {score}/52.",
-            "widget.undo_tip": "Take back {move}",
+            "widget.undo_tip": "Take back your last move",
             "widget.nothing_to_undo": "Nothing to undo: no move has been played",
-            "widget.redo_tip": "Play {move} again",
+            "widget.redo_tip": "Play the move you took back again",
             "widget.nothing_to_redo": "Nothing to redo: no move has been taken back",
             "widget.hint_tip": "Suggest a move, judged only from what you can see",
-            "widget.new_tip": "Deal a new game from the seed or deal code in the field (random when empty)",
+            "widget.new_tip": "Deal a new game from the seed in the field (random when empty)",
             "widget.game_over": "The game is over",
-            "widget.ready": "Seed {seed}. Click Turn to turn the first card; a greyed-out button says why in its tooltip.",  # noqa: E501
-            "widget.ready_position": "Your move: a greyed-out button says why in its tooltip.",
-            "widget.undone": "Took back {move}: {card} is back where it was.",
-            "widget.undone_turn": "Took back the turn: {card} is face down on the stock again.",
-            "widget.redone": "Played {move} again. {explanation}",
-            "widget.hint_says": "Hint: {move}. {why}",
-            "widget.new_deal": "New deal, seed {seed} (type it in the seed field to deal this game again). Click Turn to begin.",  # noqa: E501
-            "widget.not_now": "{move} cannot be played now: {reason}.",
             "widget.won": "Won! All 52 cards are on the foundations.",
             "widget.lost": "Lost: no move is left. Score {score}/52.",
             "widget.prev": "◀ Previous",
@@ -81,36 +115,61 @@ register(
             "widget.turn": "Virar",
             "widget.turn_tip": "Virar a carta seguinte do monte (restam {count})",
             "widget.stock_row": "Monte, restam {count}:",
+            "widget.stock_row_empty": "Monte: todo virado",
             "widget.pending_row": "Carta virada {card} para:",
-            "widget.no_pending_row": "Carta virada (nenhuma) para:",
+            "widget.no_pending_row": "Carta virada: nenhuma",
+            "widget.pending_waste_row": "ou para um descarte:",
             "widget.waste_row": "Topo do D{waste}, {card}, para:",
-            "widget.empty_waste_row": "D{waste} (vazio) para:",
-            "widget.to_foundation": "B{foundation} (+{foundation})",
+            "widget.empty_waste_row": "D{waste}: vazio",
+            "widget.to_foundation": "B{foundation}",
             "widget.to_waste": "D{waste}",
             "widget.undo": "Desfazer",
             "widget.redo": "Refazer",
             "widget.hint": "Dica",
             "widget.new": "Nova distribuição",
             "widget.seed": "Semente",
-            "widget.seed_placeholder": "semente ou código; vazio = ao acaso",
-            "widget.dealt_code": "Distribuído a partir do código. Clique em Virar para começar.",
-            "widget.bad_deal": "Esse código de distribuição não serve: {error}",
+            "widget.seed_placeholder": "semente, ou vazio para ao acaso",
+            "widget.more": "Porquê?",
+            "widget.board_label": "O tabuleiro",
+            "widget.ready": "Clique no monte, ou no botão Virar, para virar a primeira carta.",
+            "widget.ready_position": "É a sua vez.",
+            "widget.say.turn": "Virou {card}. Ponha-a numa base que precise dela, ou num descarte.",
+            "widget.say.to_foundation": "Pôs {card} na base {foundation}.",
+            "widget.say.to_waste": "Pôs {card} no descarte {waste}.",
+            "widget.undone": "Desfez a última jogada: {card} voltou para onde estava.",
+            "widget.undone_turn": "Desfez a viragem: {card} voltou, tapada, para o monte.",
+            "widget.redone": "Jogou outra vez. {sentence}",
+            "widget.hint.turn": "Dica: vire a carta seguinte.",
+            "widget.hint.to_foundation": "Dica: ponha {card} na base {foundation}.",
+            "widget.hint.to_waste": "Dica: ponha {card} no descarte {waste}.",
+            "widget.hint.none": "Não há dica: o jogo terminou.",
+            "widget.refused": "Essa jogada não é possível: {reason}.",
+            "widget.why.nothing_pending": "ainda não há carta virada; clique no monte para virar uma",
+            "widget.why.pending_first": "ponha primeiro a carta virada {card} numa pilha",
+            "widget.why.stock_empty": "todas as cartas do monte já foram viradas, e o monte só se vira uma vez",
+            "widget.why.waste_empty": "o descarte {waste} está vazio",
+            "widget.why.waste_to_waste": "uma carta de um descarte só pode ir para uma base",
+            "widget.pick": "Pegou em {card}: agora clique na pilha para onde vai.",
+            "widget.pick_first": "Clique primeiro na carta virada ou no topo de um descarte, depois na pilha para onde vai.",  # noqa: E501
+            "widget.no_card_there": "Não há ali nenhuma carta para pegar.",
+            "widget.put_back": "{card} voltou ao lugar: escolha de novo uma carta.",
+            "widget.fits_none": "{card} não serve agora em nenhuma base.",
+            "widget.fits_many": "{card} serve nas bases {first} e {second}: clique na que quiser.",
+            "widget.needs": "A base {foundation} precisa de {need}.",
+            "widget.complete": "A base {foundation} está completa.",
+            "widget.stale": "O jogo mudou por trás do tabuleiro, por isso esse clique não jogou nada: o tabuleiro mostra agora a posição atual.",  # noqa: E501
+            "widget.new_deal": "Nova distribuição (semente {seed}). Clique no monte, ou em Virar, para começar.",
+            "widget.dealt_code": "Distribuído a partir do código. Clique no monte, ou em Virar, para começar.",
+            "widget.bad_deal": "Esse código não se pode distribuir, por isso o jogo continua como estava: {error}",
+            "widget.bad_seed": "Essa semente não se pode distribuir, por isso o jogo continua como estava: {error}",
             "widget.loaded": "Jogo carregado: {moves} jogadas feitas, pontos {score}/52.",
-            "widget.undo_tip": "Desfazer {move}",
+            "widget.undo_tip": "Desfazer a última jogada",
             "widget.nothing_to_undo": "Nada a desfazer: ainda não se jogou nada",
-            "widget.redo_tip": "Jogar {move} outra vez",
+            "widget.redo_tip": "Jogar outra vez a jogada desfeita",
             "widget.nothing_to_redo": "Nada a refazer: nenhuma jogada foi desfeita",
             "widget.hint_tip": "Sugerir uma jogada, julgada só pelo que se vê",
-            "widget.new_tip": "Distribuir um jogo novo da semente ou do código no campo (ao acaso se vazio)",
+            "widget.new_tip": "Distribuir um jogo novo da semente no campo (ao acaso se vazio)",
             "widget.game_over": "O jogo terminou",
-            "widget.ready": "Semente {seed}. Clique em Virar para virar a primeira carta; um botão desativado diz porquê na sua dica.",  # noqa: E501
-            "widget.ready_position": "É a sua vez: um botão desativado diz porquê na sua dica.",
-            "widget.undone": "Desfez {move}: {card} voltou para onde estava.",
-            "widget.undone_turn": "Desfez a viragem: {card} voltou, tapada, para o monte.",
-            "widget.redone": "Jogou {move} outra vez. {explanation}",
-            "widget.hint_says": "Dica: {move}. {why}",
-            "widget.new_deal": "Nova distribuição, semente {seed} (escreva-a no campo da semente para voltar a este jogo). Clique em Virar para começar.",  # noqa: E501
-            "widget.not_now": "{move} não pode ser jogada agora: {reason}.",
             "widget.won": "Ganhou! As 52 cartas estão nas bases.",
             "widget.lost": "Perdeu: não há mais jogadas. Pontos {score}/52.",
             "widget.prev": "◀ Anterior",
@@ -124,11 +183,14 @@ register(
     }
 )
 
-# Sizes chosen for a classroom projector: the board is 960 px wide, buttons big enough to hit.
-_BOARD_LAYOUT = {"width": "100%", "max_width": "960px"}
-_ROW_LABEL_WIDTH = "15em"
-_MOVE_BUTTON_WIDTH = "7.5em"
-_CONTROL_WIDTH = "10em"
+# The board column grows to fill the width beside the controls, but never so tall that the page must
+# scroll at 768 px high (the picture is 3:2); below 768 px wide the controls wrap under the board.
+_BOARD_COLUMN = {"flex": "1 1 520px", "min_width": "300px", "max_width": "min(960px, calc((100vh - 56px) * 1.5))"}
+_SIDE_PANEL = {"flex": "0 0 390px", "max_width": "100%", "margin": "0 0 0 12px"}
+_ROW_LABEL_WIDTH = "12em"
+_MOVE_BUTTON_WIDTH = "3.6em"
+_CONTROL_WIDTH = "7em"
+_MESSAGE_HEIGHT = "9.5em"  # room for a long sentence, its detail and the end of the game: nothing below moves
 
 
 def parse_seed(text: str) -> Seed | None:
@@ -147,11 +209,7 @@ def css_class(name: str) -> str:
     return "calcnb-btn-" + name.replace(">", "-")
 
 
-def _html_line(text: str) -> str:
-    return f"<div style='font-size:1.1em;min-height:1.5em'>{escape(text)}</div>"
-
-
-def _row(label: widgets.Label, buttons: Sequence[widgets.Button]) -> widgets.HBox:
+def _row(label: widgets.Label, buttons: Sequence[widgets.Widget]) -> widgets.HBox:
     return widgets.HBox([label, *buttons])
 
 
@@ -176,13 +234,73 @@ def end_of_game(state: State) -> str | None:
     return None
 
 
+def move_sentence(state: State, move: Move) -> str:
+    """What playing ``move`` from ``state`` does, as a short sentence: ``Put 9♣ on foundation 3.``"""
+    card = state.card_moved_by(move)
+    if move.kind == Move.TURN_KIND:
+        return message("widget.say.turn", card=card)
+    if move.kind == Move.STOCK_TO_WASTE:
+        return message("widget.say.to_waste", card=card, waste=move.waste)
+    return message("widget.say.to_foundation", card=card, foundation=move.foundation)
+
+
+def refusal_reason(state: State, move: Move) -> str | None:
+    """Why ``move`` cannot be played from ``state``, in the app's words (no notation); None when it can."""
+    reason = state.why_illegal(move)
+    if reason is None:
+        return None
+    if move.kind == Move.TURN_KIND:
+        if state.pending is not None:
+            return message("widget.why.pending_first", card=state.pending)
+        return message("widget.why.stock_empty")
+    if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE) and state.pending is None:
+        return message("widget.why.nothing_pending")
+    if move.kind == Move.WASTE_TO_FOUNDATION and not state.wastes[move.waste_index]:
+        return message("widget.why.waste_empty", waste=move.waste)
+    return reason  # the engine's own words: a foundation's need, or a complete foundation
+
+
+def hint_sentence(state: State, move: Move | None) -> str:
+    """A hint as one short sentence: ``Hint: put 9♣ on foundation 3.``"""
+    if move is None:
+        return message("widget.hint.none")
+    card = state.card_moved_by(move)
+    if move.kind == Move.TURN_KIND:
+        return message("widget.hint.turn")
+    if move.kind == Move.STOCK_TO_WASTE:
+        return message("widget.hint.to_waste", card=card, waste=move.waste)
+    return message("widget.hint.to_foundation", card=card, foundation=move.foundation)
+
+
+class BoardPicture(widgets.HTML):
+    """The board as a PNG ``<img>`` whose alternative text is the text board, updated with every picture."""
+
+    def __init__(self, **layout: str) -> None:
+        super().__init__(layout=widgets.Layout(**layout))
+        self.add_class("calcnb-board")
+        self.png = b""
+        self.alt = ""
+
+    def show(self, png: bytes, alt: str) -> None:
+        """Show the picture ``png`` described by ``alt``."""
+        self.png, self.alt = png, alt
+        data = base64.b64encode(png).decode("ascii")
+        self.value = (
+            f'<img class="calcnb-board-image" src="data:image/png;base64,{data}" alt="{escape(alt)}" '
+            f'style="display:block;width:100%;height:auto" draggable="false">'
+        )
+
+
 class PlayBoard(widgets.VBox):
-    """Play a game of Calculation with buttons; the board redraws after every click.
+    """Play a game of Calculation by clicking the cards or the buttons; the board redraws after every click.
 
     ``PlayBoard()`` deals a random game, ``PlayBoard(seed=7)`` deal 7, ``PlayBoard(game)`` drives a
     given :class:`~calcnb.session.Game`. Attributes: ``game`` (the Game being played), ``buttons``
     (move notation and ``undo``, ``redo``, ``hint``, ``new`` to their Button), ``image`` (the board
-    picture), ``message`` (the text of the message line), ``seed_input`` (the seed field).
+    picture, a :class:`BoardPicture`), ``message`` (the message line's sentence), ``detail`` (what
+    "Why?" opens), ``ending`` (the end of the game, on its own line), ``seed_input`` (the seed field),
+    ``selected`` (the place whose card was picked by a click: ``pending`` or ``W1``..``W4``).
+    :meth:`add_panel` puts more controls beside the board or under it.
     After :func:`calcnb.set_language`, :meth:`refresh` shows the board in the new language.
     """
 
@@ -191,15 +309,16 @@ class PlayBoard(widgets.VBox):
             raise ValueError(message("widget.game_and_seed"))
         self.game: Game = game if game is not None else Game.new(seed)
         self.renderer = BoardRenderer()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(**_BOARD_LAYOUT))
+        self.image = BoardPicture(width="100%")
         self.hinted: Move | None = None
+        self.selected: str | None = None
         self.displayed_state: State | None = None
-        """The state the image shows (it is redrawn from ``game.state`` after every click)."""
-        self._message = ""
-        self._message_line = widgets.HTML()
-        self._message_line.add_class("calcnb-message")
-        self.image.add_class("calcnb-board-image")
-
+        """The state the board shows; a click on a board showing another state plays nothing."""
+        self._message, self._detail = "", ""
+        self._message_area = widgets.HTML(layout=widgets.Layout(min_height=_MESSAGE_HEIGHT, width="100%"))
+        self._message_area.add_class("calcnb-message-area")
+        self._events = Event(source=self.image, watched_events=["click", "dblclick"])
+        self._events.on_dom_event(self._on_board_event)
         self.buttons: dict[str, widgets.Button] = {}
         for move in ALL_MOVES:
             button = widgets.Button(layout=widgets.Layout(width=_MOVE_BUTTON_WIDTH))
@@ -217,54 +336,89 @@ class PlayBoard(widgets.VBox):
             button.add_class(css_class(name))
             button.on_click(lambda _button, action=action: action())
             self.buttons[name] = button
-        self.buttons["new"].button_style = "primary"
-        self.seed_input = widgets.Text(layout=widgets.Layout(width="16em"))
+        self.buttons["new"].layout.width = "auto"
+        self.seed_input = widgets.Text(layout=widgets.Layout(width="12em"))
+        self.panel = widgets.VBox(self._control_rows(), layout=widgets.Layout(**_SIDE_PANEL))
+        self.panel.add_class("calcnb-controls")
+        self.board_column = widgets.VBox([self.image], layout=widgets.Layout(**_BOARD_COLUMN))
+        self.below = widgets.VBox()
+        table = widgets.HBox(
+            [self.board_column, self.panel], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+        )
+        super().__init__([table, self.below])
+        self.add_class("calcnb-play")
+        self._say(message("widget.ready") if game is None else message("widget.ready_position"))
+        self.refresh()
 
-        # One row per source of a card, as a person reads the table: the stock, the turned card, each waste top.
+    def _control_rows(self) -> list[widgets.Widget]:
+        """The buttons, one row per card that can move, as a person reads the table; then the rest."""
         self._stock_label = _row_label()
         self._pending_label = _row_label()
+        self._pending_waste_label = _row_label()
         self._waste_labels = [_row_label() for _ in range(4)]
         b = self.buttons
-        rows = [
+        return [
             _row(self._stock_label, [b[TURN.text]]),
-            _row(
-                self._pending_label,
-                [b[m.text] for m in STOCK_TO_FOUNDATION] + [widgets.Label(" ")] + [b[m.text] for m in STOCK_TO_WASTE],
-            ),
+            _row(self._pending_label, [b[m.text] for m in STOCK_TO_FOUNDATION]),
+            _row(self._pending_waste_label, [b[m.text] for m in STOCK_TO_WASTE]),
             *(_row(label, [b[m.text] for m in WASTE_TO_FOUNDATION[w]]) for w, label in enumerate(self._waste_labels)),
+            widgets.HBox([b["undo"], b["redo"], b["hint"]]),
+            self._message_area,
+            widgets.HBox([b["new"], self.seed_input]),
         ]
-        control_row = widgets.HBox([b["undo"], b["redo"], b["hint"], widgets.Label("  "), b["new"], self.seed_input])
-        super().__init__([self.image, self._message_line, *rows, control_row])
-        if game is None:
-            self._say(message("widget.ready", seed=self.game.seed))
+
+    def add_panel(self, widget: widgets.Widget, *, beside: bool = True) -> None:
+        """Add ``widget`` under the controls beside the board (``beside``), or under the board and controls."""
+        if beside:
+            self.panel.children = (*self.panel.children, widget)
         else:
-            self._say(message("widget.ready_position"))
-        self.refresh()
+            self.below.children = (*self.below.children, widget)
 
     # ------------------------------------------------------------ what is shown
 
     @property
     def message(self) -> str:
-        """The text of the message line: what the last click did, and the end of the game when it came."""
+        """The message line: what the last click did, or why it did nothing."""
         return self._message
 
-    def _say(self, text: str) -> None:
-        end = end_of_game(self.game.state)
-        if end is not None and end not in text:
-            text = f"{text} {end}"
-        self._message = text
-        self._message_line.value = _html_line(text)
+    @property
+    def detail(self) -> str:
+        """The detail one click away ("Why?") under the message line: the arithmetic, a hint's reasons."""
+        return self._detail
+
+    @property
+    def ending(self) -> str:
+        """The end of the game (won, or lost with the score), on its own line; empty while it goes on."""
+        return end_of_game(self.game.state) or ""
+
+    def _say(self, text: str, detail: str = "") -> None:
+        self._message, self._detail = text, detail
+        self._show_message()
+
+    def _show_message(self) -> None:
+        parts = [f"<div class='calcnb-message' role='status' style='font-size:1.1em'>{escape(self._message)}</div>"]
+        if self._detail:
+            parts.append(
+                f"<details class='calcnb-detail'><summary>{escape(message('widget.more'))}</summary>"
+                f"{escape(self._detail)}</details>"
+            )
+        ending = self.ending
+        if ending:
+            parts.append(f"<div class='calcnb-ending' style='font-size:1.2em;font-weight:bold'>{escape(ending)}</div>")
+        _set(self._message_area, value="".join(parts))
 
     def refresh(self) -> None:
-        """Bring every button, label and the board image up to date with the game (and the language)."""
+        """Bring every button, label and the board picture up to date with the game (and the language)."""
         game = self.game
         state = game.state
+        if self.selected is not None and not self._source_moves(state, self.selected):
+            self.selected = None
         for move in ALL_MOVES:
-            reason = state.why_illegal(move)
+            reason = refusal_reason(state, move)
             button = self.buttons[move.text]
             if reason is None:
                 # The turn's tooltip must not name the card: the stock is face down.
-                tip = message("widget.turn_tip", count=len(state.stock)) if move is TURN else state.explain(move)
+                tip = message("widget.turn_tip", count=len(state.stock)) if move is TURN else move_sentence(state, move)
             else:
                 tip = reason
             _set(
@@ -277,8 +431,16 @@ class PlayBoard(widgets.VBox):
             )
         self._refresh_controls()
         self._refresh_row_labels(state)
-        self.image.value = self.renderer.render_png(game, highlight=self.hinted)
+        self._show_message()
+        self.image.show(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
         self.displayed_state = state
+
+    def _highlight(self, state: State) -> tuple[Move, ...]:
+        if self.hinted is not None:
+            return (self.hinted,)
+        if self.selected is not None:
+            return tuple(self._source_moves(state, self.selected))
+        return ()
 
     @staticmethod
     def _move_label(move: Move) -> str:
@@ -296,13 +458,13 @@ class PlayBoard(widgets.VBox):
             b["undo"],
             description=message("widget.undo"),
             disabled=not history,
-            tooltip=message("widget.undo_tip", move=history[-1]) if history else message("widget.nothing_to_undo"),
+            tooltip=message("widget.undo_tip") if history else message("widget.nothing_to_undo"),
         )
         _set(
             b["redo"],
             description=message("widget.redo"),
             disabled=not redo,
-            tooltip=message("widget.redo_tip", move=redo[0]) if redo else message("widget.nothing_to_redo"),
+            tooltip=message("widget.redo_tip") if redo else message("widget.nothing_to_redo"),
         )
         over = game.state.is_terminal()
         _set(
@@ -312,14 +474,18 @@ class PlayBoard(widgets.VBox):
             tooltip=message("widget.game_over") if over else message("widget.hint_tip"),
         )
         _set(b["new"], description=message("widget.new"), tooltip=message("widget.new_tip"))
-        _set(self.seed_input, description=message("widget.seed"), placeholder=message("widget.seed_placeholder"))
+        _set(self.seed_input, placeholder=message("widget.seed_placeholder"), tooltip=message("widget.seed"))
 
     def _refresh_row_labels(self, state: State) -> None:
-        _set(self._stock_label, value=message("widget.stock_row", count=len(state.stock)))
+        if state.stock:
+            _set(self._stock_label, value=message("widget.stock_row", count=len(state.stock)))
+        else:
+            _set(self._stock_label, value=message("widget.stock_row_empty"))
         if state.pending is None:
             _set(self._pending_label, value=message("widget.no_pending_row"))
         else:
             _set(self._pending_label, value=message("widget.pending_row", card=state.pending))
+        _set(self._pending_waste_label, value=message("widget.pending_waste_row"))
         for number, (label, pile) in enumerate(zip(self._waste_labels, state.wastes), start=1):
             if pile:
                 _set(label, value=message("widget.waste_row", waste=number, card=pile[-1]))
@@ -328,84 +494,197 @@ class PlayBoard(widgets.VBox):
 
     # ------------------------------------------------------------ what a click does
 
+    def _current(self) -> bool:
+        """True when the board shows the game's position; else bring it up to date, say so, and return False."""
+        if self.game.state is self.displayed_state:
+            return True
+        self.hinted, self.selected = None, None
+        self._say(message("widget.stale"))
+        self.refresh()
+        return False
+
     def _move_handler(self, move: Move) -> Callable[[widgets.Button], None]:
-        def on_click(_button: widgets.Button) -> None:
-            self._play(move)
+        def on_click(button: widgets.Button) -> None:
+            if self._current():
+                self._play(move)
 
         return on_click
 
     def _play(self, move: Move) -> None:
         state = self.game.state
-        reason = state.why_illegal(move)
+        reason = refusal_reason(state, move)
         if reason is not None:
-            # Only a stale view (or code clicking a disabled button) gets here: say why, change nothing.
-            self._say(message("widget.not_now", move=move, reason=reason))
+            # A disabled button clicked from code, or a card dropped where it does not fit: say why, change nothing.
+            self.selected = None
+            self._say(message("widget.refused", reason=reason))
             self.refresh()
             return
-        explanation = state.explain(move)  # asked before playing: it describes the move from here
+        sentence = move_sentence(state, move)  # asked before playing: it describes the move from here
+        detail = "" if move is TURN else state.explain(move)
         self.game.play(move)
-        self.hinted = None
-        self._say(explanation)
+        self.hinted, self.selected = None, None
+        self._say(sentence, detail)
         self.refresh()
 
     def _undo(self) -> None:
+        if not self._current():
+            return
         move = self.game.undo()
         if move is None:
             self._say(message("widget.nothing_to_undo"))
         else:
             card = self.game.state.card_moved_by(move)
-            key = "widget.undone_turn" if move is TURN else "widget.undone"
-            self._say(message(key, move=move, card=card))
-        self.hinted = None
+            self._say(message("widget.undone_turn" if move is TURN else "widget.undone", card=card))
+        self.hinted, self.selected = None, None
         self.refresh()
 
     def _redo(self) -> None:
+        if not self._current():
+            return
         upcoming = self.game.redo_moves
         if not upcoming:
             self._say(message("widget.nothing_to_redo"))
         else:
-            explanation = self.game.explain(upcoming[0])
-            move = self.game.redo()
-            self._say(message("widget.redone", move=move, explanation=explanation))
-        self.hinted = None
+            state = self.game.state
+            sentence = move_sentence(state, upcoming[0])
+            detail = "" if upcoming[0] is TURN else state.explain(upcoming[0])
+            self.game.redo()
+            self._say(message("widget.redone", sentence=sentence), detail)
+        self.hinted, self.selected = None, None
         self.refresh()
 
     def _hint(self) -> None:
+        if not self._current():
+            return
         from .strategies import hint  # the strategies load only when a hint is first asked for
 
-        move, why = hint(self.game.state)
-        self.hinted = move
-        if move is None:
-            self._say(why)  # the strategy says why there is no move (the game is over)
-        else:
-            self._say(message("widget.hint_says", move=move, why=why))
+        state = self.game.state
+        move, why = hint(state)
+        self.hinted, self.selected = move, None
+        self._say(hint_sentence(state, move), why if move is not None else "")
         self.refresh()
 
     def load(self, game: Game) -> None:
         """Drive ``game`` from now on: a loaded save, a deal code's game, a lesson position."""
         self.game = game
-        self.hinted = None
+        self.hinted, self.selected = None, None
         self._say(message("widget.loaded", moves=len(game.history), score=game.score))
         self.refresh()
 
     def _new_deal(self) -> None:
         text = self.seed_input.value
-        if "|" in text:  # a deal code rather than a seed
-            try:
-                game = Game.from_deal(text)
-            except ValueError as error:
-                self._say(message("widget.bad_deal", error=error))
-                return
-            self.load(game)
-            self._say(message("widget.dealt_code"))
+        try:
+            if "|" in text:  # a deal code rather than a seed
+                game, said = Game.from_deal(text), message("widget.dealt_code")
+            else:
+                game = Game.new(parse_seed(text))
+                said = message("widget.new_deal", seed=game.seed)
+        except ValueError as error:
+            # Nothing is dealt: the game on the board goes on, and the board shows it as it is.
+            key = "widget.bad_deal" if "|" in text else "widget.bad_seed"
+            self._say(message(key, error=error))
+            self.refresh()
             return
-        self.game = Game.new(parse_seed(text))
-        self.hinted = None
-        self._say(message("widget.new_deal", seed=self.game.seed))
+        self.game = game
+        self.hinted, self.selected = None, None
+        self._say(said)
+        self.refresh()
+
+    # ------------------------------------------------------------ clicks on the cards
+
+    @staticmethod
+    def _source_moves(state: State, place: str) -> list[Move]:
+        """The legal moves of the card at ``place`` (``pending`` or ``W1``..``W4``)."""
+        moves = state.legal_moves()
+        if place == "pending":
+            return [m for m in moves if m.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE)]
+        return [m for m in moves if m.kind == Move.WASTE_TO_FOUNDATION and f"W{m.waste}" == place]
+
+    @staticmethod
+    def _card_at(state: State, place: str | None):
+        if place == "pending":
+            return state.pending
+        if place is not None and place.startswith("W"):
+            pile = state.wastes[int(place[1]) - 1]
+            return pile[-1] if pile else None
+        return None
+
+    def _on_board_event(self, event: dict) -> None:
+        width = event.get("boundingRectWidth") or 0
+        if not width:
+            return
+        scale = WIDTH / width  # inches per pixel on screen; the picture keeps its 3:2 shape
+        place = place_at(event.get("relativeX", -1) * scale, HEIGHT - event.get("relativeY", -1) * scale)
+        if event.get("type") == "dblclick":
+            self.double_click_place(place)
+        else:
+            self.click_place(place)
+
+    def click_place(self, place: str | None) -> None:
+        """What a click on the board at ``place`` does (a name of :func:`calcnb.board.place_regions`, or None).
+
+        The stock turns a card. The turned card or a waste top is picked up (framed on the board with
+        where it may go); the next click on a pile puts it there, or says why it cannot go. A click
+        beside every pile puts a picked card back.
+        """
+        if not self._current():
+            return
+        state = self.game.state
+        if place == "stock":
+            self.selected = None
+            self._play(TURN)
+            return
+        if self.selected is not None and place is not None and place != self.selected:
+            if place.startswith("F") or self.selected == "pending":
+                prefix = "S" if self.selected == "pending" else self.selected
+                self._play(Move.parse(f"{prefix}>{place}"))  # played, or refused with the reason
+            else:  # from one waste pile to another
+                self.selected = None
+                self._say(message("widget.refused", reason=message("widget.why.waste_to_waste")))
+                self.refresh()
+            return
+        if place == self.selected and place is not None:
+            return  # the second click of a double-click: the card stays picked up
+        card = self._card_at(state, place)
+        if place is None or (card is None and place.startswith("F")):
+            said = message("widget.put_back", card=self._card_at(state, self.selected)) if self.selected else None
+            self.selected = None
+            self._say(said or message("widget.pick_first"))
+        elif card is None:
+            self.selected = None
+            self._say(message("widget.no_card_there"))
+        else:
+            self.selected, self.hinted = place, None
+            self._say(message("widget.pick", card=card))
+        self.refresh()
+
+    def double_click_place(self, place: str | None) -> None:
+        """What a double-click at ``place`` does: a card that fits exactly one foundation goes there."""
+        if not self._current():
+            return
+        state = self.game.state
+        card = self._card_at(state, place)
+        if card is None:
+            return  # the two clicks already said what there is
+        fits = [m for m in self._source_moves(state, place) if m.kind != Move.STOCK_TO_WASTE]
+        if len(fits) == 1:
+            self._play(fits[0])
+            return
+        if fits:
+            numbers = [m.foundation for m in fits]
+            said = message("widget.fits_many", card=card, first=", ".join(map(str, numbers[:-1])), second=numbers[-1])
+            self._say(said)
+        else:
+            needs = [
+                message("widget.complete", foundation=k) if need is None else message("widget.needs", foundation=k,
+                                                                                       need=rank_name(need))
+                for k, need in enumerate(state.needs(), start=1)
+            ]  # fmt: skip
+            self._say(message("widget.fits_none", card=card), " ".join(needs))
         self.refresh()
 
 
-class Stepper(widgets.VBox):
+class Stepper(widgets.HBox):
     """Walk through a script of :class:`~calcnb.examples.Step`: the board and a caption at each step.
 
     ``script`` is a list of steps, or a function returning one (such as
@@ -413,6 +692,9 @@ class Stepper(widgets.VBox):
     :meth:`refresh`, so the captions follow :func:`calcnb.set_language`.
     ``stepper.buttons`` holds ``prev``, ``next`` and ``reset``; ``stepper.index``
     is the step shown (0-based), ``stepper.step`` that Step, ``stepper.caption`` its caption.
+
+    The board sits on the left and the buttons at the top of the column beside it, above the caption,
+    so a caption of any length never moves them; in a narrow window the column wraps under the board.
     """
 
     def __init__(self, script: Sequence[Step] | Callable[[], Sequence[Step]], *, start: int = 0) -> None:
@@ -423,16 +705,15 @@ class Stepper(widgets.VBox):
         if not 0 <= start < len(self.script):
             raise ValueError(message("widget.bad_start", last=len(self.script) - 1, start=start))
         self.renderer = BoardRenderer()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(**_BOARD_LAYOUT))
+        self.image = BoardPicture(**_BOARD_COLUMN)
         self._counter = widgets.Label()
         self._title = widgets.HTML()
         self._caption = widgets.HTML()
         self.buttons: dict[str, widgets.Button] = {
-            name: widgets.Button(layout=widgets.Layout(width=_CONTROL_WIDTH)) for name in ("prev", "next", "reset")
+            name: widgets.Button(layout=widgets.Layout(width="auto")) for name in ("prev", "next", "reset")
         }
         for name, button in self.buttons.items():
             button.add_class(css_class(name))
-        self.image.add_class("calcnb-board-image")
         self._counter.add_class("calcnb-counter")
         self._caption.add_class("calcnb-caption")
         self.buttons["prev"].on_click(lambda _button: self.go(self.index - 1))
@@ -440,8 +721,12 @@ class Stepper(widgets.VBox):
         self.buttons["reset"].on_click(lambda _button: self.go(0))
         self.buttons["next"].button_style = "primary"
         self.index = start
-        controls = widgets.HBox([self.buttons["prev"], self.buttons["next"], self.buttons["reset"], self._counter])
-        super().__init__([self._title, self._caption, controls, self.image])
+        controls = widgets.HBox([self.buttons["prev"], self.buttons["next"], self.buttons["reset"]])
+        column = widgets.VBox(
+            [controls, self._counter, self._title, self._caption], layout=widgets.Layout(**_SIDE_PANEL)
+        )
+        super().__init__([self.image, column], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.add_class("calcnb-stepper")
         self.go(start)
 
     @property
@@ -465,8 +750,9 @@ class Stepper(widgets.VBox):
         _set(b["reset"], description=message("widget.reset"), disabled=self.index == 0)
         _set(self._counter, value=message("widget.step_of", number=self.index + 1, count=len(self.script)))
         self._title.value = f"<h3 style='margin:0.3em 0'>{escape(step.title)}</h3>" if step.title else ""
-        self._caption.value = f"<p style='font-size:1.15em;max-width:48em'>{escape(step.caption)}</p>"
-        self.image.value = self.renderer.render_png(step.state, highlight=step.highlight, last_move=step.last_move)
+        self._caption.value = f"<p style='font-size:1.15em'>{escape(step.caption)}</p>"
+        png = self.renderer.render_png(step.state, highlight=step.highlight, last_move=step.last_move)
+        self.image.show(png, str(step.state))
 
     def refresh(self) -> None:
         """Redraw in the current language (a script made by a function is made again)."""

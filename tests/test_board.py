@@ -121,7 +121,17 @@ def assert_board_shows(figure: Figure, state: State, last_move: Move | None = No
     if last_move is None:
         assert "last.move" not in labels
     else:
-        assert labels["last.move"].text == last_move.text
+        # said in the board's own names, never in notation: the card moved and where it went
+        said = labels["last.move"].text
+        assert ">" not in said
+        if last_move.kind == Move.TURN_KIND:
+            assert said == message("board.draw.moved_turn", card=state.pending)
+        elif last_move.kind == Move.STOCK_TO_WASTE:
+            card = state.wastes[last_move.waste_index][-1]
+            assert said == message("board.draw.moved_to_waste", card=card, waste=last_move.waste)
+        else:
+            card = state.foundations[last_move.foundation_index][-1]
+            assert said == message("board.draw.moved_to_foundation", card=card, foundation=last_move.foundation)
     # every card of the table is somewhere in the text, once for each pile it is in
     table = [card for pile in (*state.foundations, *state.wastes) for card in pile]
     for card in table:
@@ -222,7 +232,7 @@ def test_highlight_and_last_move_are_marked() -> None:
     assert marks["hint"] == ["W1", "F1"]
     assert marks["last"] == ["W2"]
     labels = labels_by_role(draw(state, highlight=[Move.parse("T"), "W1>F1"], last_move=Move.parse("S>W2")))
-    assert labels["last.move"].text == "S>W2"
+    assert labels["last.move"].text == "8♠ to W2"  # the board's names, not the notation S>W2
 
     game = Game.new(seed=1)
     game.play_many(["T", "S>W3"])
@@ -245,6 +255,9 @@ def test_labels_follow_the_language() -> None:
     set_language("pt")
     texts = board_texts(draw(game))
     assert "Monte" in texts and "Carta virada" in texts and "Descartes" in texts
+    # one naming system per language: bases B1..B4 and descartes D1..D4, as the buttons and messages say
+    assert "B1  +1" in texts and "D4" in texts
+    assert not any(text.startswith(("F1", "W1")) for text in texts)
     assert text_overlaps(draw(tall_waste_state(30))) == []
     assert text_overlaps(draw(won_state())) == []
     set_language("en")
@@ -337,6 +350,13 @@ def test_overlap_check_catches_crowded_text() -> None:
     figure = Figure(figsize=(4, 3))
     draw(tall_waste_state(30), figure.add_subplot())
     assert text_overlaps(figure)
+
+
+def test_drawn_boards_are_read_back_from_their_own_artists_only() -> None:
+    figure = draw(Game.new(seed=1))
+    assert not any(hasattr(ax, "_calcnb_board") for ax in figure.axes)  # nothing hung on matplotlib's Axes
+    with pytest.raises(ValueError, match="no calcnb board"):
+        board_texts(Figure())
 
 
 def test_png_encoder_reuses_bands_and_stays_exact() -> None:

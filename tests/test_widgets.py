@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import random
+import re
 
 import ipywidgets as widgets
 import pytest
 
-from calcnb import Game, State, set_language
+from calcnb import Game, Move, State, set_language
 from calcnb.board import BoardRenderer, board_labels, board_marks, draw
 from calcnb.cards import DECK, SUITS, Card, foundation_order
 from calcnb.engine import ALL_MOVES
 from calcnb.examples import worked_example
 from calcnb.i18n import catalogue
-from calcnb.widgets import PlayBoard, Stepper, parse_seed
+from calcnb.widgets import BoardPicture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
 
 MOVE_NAMES = [move.text for move in ALL_MOVES]
+NOTATION = re.compile(r"\b(S|W\d)>[FW]\d|\bT\b")  # what the app never says: S>F1, W2>F3, T
 CONTROLS = ["undo", "redo", "hint", "new"]
 
 
@@ -90,7 +92,8 @@ def assert_buttons_match(board: PlayBoard) -> None:
         reason = state.why_illegal(move)
         assert button.disabled == (reason is not None), (move, state)
         if reason is not None:
-            assert button.tooltip == reason
+            assert button.tooltip == refusal_reason(state, move)
+            assert not NOTATION.search(button.tooltip), button.tooltip
             assert button.button_style == ""
         else:
             assert button.button_style == ("warning" if move is board.hinted else "info")
@@ -106,7 +109,7 @@ def test_the_board_has_a_button_for_every_move_and_control():
     assert set(board.buttons) == set(MOVE_NAMES) | set(CONTROLS)
     assert all(isinstance(button, widgets.Button) for button in board.buttons.values())
     assert isinstance(board.game, Game) and board.game.seed == 3
-    assert isinstance(board.image, widgets.Image) and board.image.format == "png"
+    assert isinstance(board.image, BoardPicture) and "<img" in board.image.value
     assert bytes(board.renderer.real.render_png(board.game)).startswith(b"\x89PNG")
 
 
@@ -122,7 +125,8 @@ def test_buttons_carry_css_classes_for_pages_to_find_them():
     assert "calcnb-btn-S-F1" in board.buttons["S>F1"]._dom_classes
     assert "calcnb-btn-W4-F2" in board.buttons["W4>F2"]._dom_classes
     assert "calcnb-btn-undo" in board.buttons["undo"]._dom_classes
-    assert "calcnb-message" in board._message_line._dom_classes
+    assert "calcnb-message-area" in board._message_area._dom_classes
+    assert "calcnb-message" in board._message_area.value
     stepper = Stepper(worked_example)
     assert "calcnb-btn-next" in stepper.buttons["next"]._dom_classes
 
@@ -133,26 +137,27 @@ def test_every_button_is_on_screen_once_in_learner_order():
     for name, button in board.buttons.items():
         assert sum(widget is button for widget in shown) == 1, name
     assert board.image in shown
-    rows = [child for child in board.children if isinstance(child, widgets.HBox)]
+    rows = [child for child in board.panel.children if isinstance(child, widgets.HBox)]
     row_of = {name: index for index, row in enumerate(rows) for name, b in board.buttons.items() if b in row.children}
-    assert row_of["T"] < row_of["S>F1"] == row_of["S>W4"] < row_of["W1>F1"] < row_of["W4>F4"]
+    assert row_of["T"] < row_of["S>F1"] < row_of["S>W4"] < row_of["W1>F1"] < row_of["W4>F4"] < row_of["new"]
     assert len({row_of[f"W{w}>F1"] for w in range(1, 5)}) == 4  # one row per waste pile
-    assert [b.description for b in rows[row_of["S>F1"]].children if isinstance(b, widgets.Button)] == [
-        "F1 (+1)",
-        "F2 (+2)",
-        "F3 (+3)",
-        "F4 (+4)",
-        "W1",
-        "W2",
-        "W3",
-        "W4",
-    ]
+    names = [b.description for b in rows[row_of["S>F1"]].children if isinstance(b, widgets.Button)]
+    assert names == ["F1", "F2", "F3", "F4"]  # the board's own names for the foundations
+    names = [b.description for b in rows[row_of["S>W1"]].children if isinstance(b, widgets.Button)]
+    assert names == ["W1", "W2", "W3", "W4"]
+    # the board, then the controls beside it: the message area comes after every move button
+    assert board.panel.children.index(board._message_area) > max(row_of[f"W{w}>F4"] for w in range(1, 5))
 
 
 def test_the_first_board_is_drawn_for_real():
     board = PlayBoard(seed=5)
-    assert bytes(board.image.value).startswith(b"\x89PNG")
+    assert board.image.png.startswith(b"\x89PNG")
     assert board.displayed_state is board.game.state
+    # the picture's alternative text is the text board, and follows every move
+    assert board.image.alt == str(board.game.state)
+    assert f'alt="{board.image.alt.splitlines()[0]}' in board.image.value
+    board.buttons["T"].click()
+    assert board.image.alt == str(board.game.state) and str(board.game.state.pending) in board.image.alt
     assert board_labels(board.renderer.figure) == board_labels(draw(board.game))
 
 
@@ -193,12 +198,13 @@ def test_the_message_line_explains_each_move_before_it_was_played():
     board = quick_board(seed=1)
     before = board.game.state
     board.buttons["T"].click()
-    assert board.message == before.explain("T")
+    assert board.message == move_sentence(before, Move.parse("T"))
     turned = board.game.state
+    assert board.message.startswith(f"You turned {turned.pending}.")
     board.buttons["S>W2"].click()
-    assert board.message == turned.explain("S>W2")
-    assert str(turned.pending) in board.message
-    assert board.buttons["S>W2"].tooltip == board.game.state.why_illegal("S>W2")  # nothing is turned now
+    assert board.message == f"Put {turned.pending} on waste pile 2."
+    assert board.detail == turned.explain("S>W2")  # the rule behind it, one click away
+    assert board.buttons["S>W2"].tooltip == "no card is turned yet; click the stock to turn one"
 
 
 def test_enabled_tooltips_explain_and_the_turn_keeps_the_stock_secret():
@@ -212,7 +218,7 @@ def test_enabled_tooltips_explain_and_the_turn_keeps_the_stock_secret():
     state = board.game.state
     for move in state.legal_moves():
         if move.text != "T":
-            assert board.buttons[move.text].tooltip == state.explain(move)
+            assert board.buttons[move.text].tooltip == move_sentence(state, move)
 
 
 def test_a_disabled_button_clicked_from_code_changes_nothing_and_says_why():
@@ -221,7 +227,8 @@ def test_a_disabled_button_clicked_from_code_changes_nothing_and_says_why():
     assert board.buttons["S>W1"].disabled
     board.buttons["S>W1"].click()
     assert board.game.state == before and board.game.history == ()
-    assert before.why_illegal("S>W1") in board.message
+    assert refusal_reason(before, Move.parse("S>W1")) in board.message
+    assert board.message.startswith("That move is not possible: no card is turned yet")
 
 
 def test_undo_and_redo_through_buttons_restore_exact_states():
@@ -258,10 +265,10 @@ def test_undo_and_redo_say_what_they_did():
     turned = board.game.state.pending
     board.buttons["S>W3"].click()
     board.buttons["undo"].click()
-    assert "S>W3" in board.message and str(turned) in board.message
+    assert str(turned) in board.message and not NOTATION.search(board.message)
     explanation = board.game.state.explain("S>W3")
     board.buttons["redo"].click()
-    assert explanation in board.message
+    assert f"Put {turned} on waste pile 3." in board.message and board.detail == explanation
     board.buttons["undo"].click()
     board.buttons["undo"].click()
     assert str(turned) in board.message and board.game.state.pending is None
@@ -305,9 +312,10 @@ def test_hint_proposes_a_legal_move_highlights_it_and_clears_when_played():
     board.buttons["hint"].click()
     move = board.hinted
     assert move in board.game.legal_moves()
-    assert board.message.startswith(f"Hint: {move}.") and len(board.message) > len(f"Hint: {move}. ")
+    assert board.message == hint_sentence(board.game.state, move)  # one short sentence
+    assert board.detail and "unseen" not in board.message  # the reasons are one click away
     assert board.buttons[move.text].button_style == "warning"
-    assert board.renderer.calls[-1][1] is move
+    assert board.renderer.calls[-1][1] == (move,)
     assert board_marks(board.renderer.real.figure)["hint"]
     board.buttons[move.text].click()
     assert board.hinted is None and board.buttons[move.text].button_style != "warning"
@@ -318,8 +326,9 @@ def test_winning_is_said_plainly():
     board = quick_board(near_end("K♣", ["", "", "", ""]))
     board.buttons["S>F1"].click()
     assert board.game.status == "won"
-    assert board.message.endswith("Won! All 52 cards are on the foundations.")
-    assert "13 (K)" in board.message  # the explanation of the last move comes first
+    assert board.ending == "Won! All 52 cards are on the foundations."  # a line of its own
+    assert board.message == "Put K♣ on foundation 1." and "13 (K)" in board.detail
+    assert "calcnb-ending" in board._message_area.value
     assert all(board.buttons[name].disabled for name in MOVE_NAMES)
     assert board.buttons["hint"].disabled and not board.buttons["undo"].disabled
 
@@ -328,15 +337,16 @@ def test_losing_is_said_plainly_with_the_score():
     board = quick_board(near_end("K♣", ["Q♣", "", "", ""]))
     board.buttons["S>W1"].click()  # K onto Q buries the Q that foundation 1 needs
     assert board.game.status == "lost"
-    assert board.message.endswith("Lost: no move is left. Score 50/52.")
+    assert board.ending == "Lost: no move is left. Score 50/52."
+    assert "Lost" not in board.message  # the move's own sentence is not glued to the ending
     assert all(board.buttons[name].disabled for name in MOVE_NAMES)
     board.buttons["undo"].click()
-    assert "Lost" not in board.message
+    assert board.ending == "" and "Lost" not in board._message_area.value
 
 
 def test_a_board_opened_on_a_finished_game_says_so():
     board = quick_board(near_end(None, ["Q♣ K♣", "", "", ""]))
-    assert "Lost: no move is left. Score 50/52." in board.message
+    assert board.ending == "Lost: no move is left. Score 50/52."
 
 
 def test_a_game_and_a_seed_together_are_refused():
@@ -357,12 +367,13 @@ def test_fuzz_two_thousand_random_clicks():
         assert sorted(all_cards(state)) == sorted(DECK)
         assert board.displayed_state is state
         drawn_state, highlight, _ = board.renderer.calls[-1]
-        assert drawn_state is state and highlight is board.hinted
+        assert drawn_state is state and highlight == ((board.hinted,) if board.hinted else ())
+        assert not NOTATION.search(board.message) and not re.search(r"\b0 unseen", board.detail)
     assert_buttons_match(board)
     # the board finally shown, drawn for real, is the game's board
     board.renderer = BoardRenderer()
     board.refresh()
-    assert bytes(board.image.value).startswith(b"\x89PNG")
+    assert board.image.png.startswith(b"\x89PNG")
     expected = draw(board.game, highlight=board.hinted)
     assert board_labels(board.renderer.figure) == board_labels(expected)
     assert board_marks(board.renderer.figure) == board_marks(expected)
@@ -431,14 +442,17 @@ def test_portuguese_labels_after_set_language():
     assert board.buttons["redo"].description == "Refazer"
     assert board.buttons["hint"].description == "Dica"
     assert board.buttons["new"].description == "Nova distribuição"
-    assert board.buttons["S>F2"].description == "B2 (+2)"
-    assert board.buttons["W3>F1"].description == "B1 (+1)"
+    assert board.buttons["S>F2"].description == "B2"  # as the board names the bases
+    assert board.buttons["W3>F1"].description == "B1"
     assert board.buttons["S>W4"].description == "D4"
-    assert board.seed_input.description == "Semente"
-    assert board.message.startswith("Semente 1.")
+    assert board.seed_input.tooltip == "Semente"
+    assert board.message.startswith("Clique no monte")
     board.buttons["T"].click()
     assert board.message.startswith("Virou")
-    assert board.buttons["T"].tooltip.startswith("a carta virada")
+    assert board.buttons["T"].tooltip.startswith("ponha primeiro a carta virada")
+    board.click_place("pending")
+    board.click_place("W2")
+    assert board.message.endswith("no descarte 2.")
 
 
 def test_an_existing_board_and_stepper_refresh_into_portuguese():
@@ -493,8 +507,10 @@ def test_a_bad_deal_code_is_refused_and_the_game_goes_on():
     board.seed_input.value = "A♣ 2♦ 3♥ 4♠ | 7♠ 7♠"
     board.buttons["new"].click()
     assert board.game.state == before
-    assert "cannot be dealt" in board.message
+    assert "cannot be dealt" in board.message and "goes on as before" in board.message
     assert "7♠ appears more than once" in board.message
+    # and the board shows the game that goes on, not a half-dealt one
+    assert board.displayed_state is board.game.state and board.image.alt == str(before)
 
 
 def test_load_drives_another_game_from_its_current_position():
@@ -505,3 +521,147 @@ def test_load_drives_another_game_from_its_current_position():
     assert board.game.state == saved.state
     assert board.buttons["T"].disabled  # a card is pending in the loaded game
     assert "3 moves played" in board.message
+
+
+# ---------------------------------------------------------------- clicking the cards
+
+
+def test_clicking_the_stock_turns_and_the_turned_card_goes_where_it_is_dropped():
+    board = quick_board(seed=2)
+    board.click_place("stock")
+    turned = board.game.state.pending
+    assert board.game.history == (Move.parse("T"),)
+    board.click_place("pending")
+    assert board.selected == "pending" and str(turned) in board.message
+    # the picked card is framed on the board with every place it may go
+    assert set(board.renderer.calls[-1][1]) == set(board._source_moves(board.game.state, "pending"))
+    board.click_place("W3")
+    assert board.game.history[-1] == Move.parse("S>W3") and board.selected is None
+    assert board.message == f"Put {turned} on waste pile 3."
+
+
+def test_a_card_dropped_where_it_does_not_fit_stays_and_the_message_says_why():
+    board = quick_board(seed=2)
+    board.click_place("stock")
+    state = board.game.state
+    wrong = next(m for m in (Move.parse(f"S>F{k}") for k in range(1, 5)) if not state.is_legal(m))
+    board.click_place("pending")
+    board.click_place(f"F{wrong.foundation}")
+    assert board.game.state is state
+    assert board.message == f"That move is not possible: {state.why_illegal(wrong)}."
+    assert board.selected is None
+
+
+def test_waste_tops_go_to_foundations_never_to_other_wastes():
+    game = Game.from_position(
+        foundations=[["A♣"], ["2♣"], ["3♣"], ["4♣"]],
+        wastes=[["5♦", "2♦"], ["K♠"], [], []],
+        stock=[card for card in DECK if str(card) not in {"A♣", "2♣", "3♣", "4♣", "5♦", "2♦", "K♠"}],
+    )
+    board = quick_board(game)
+    board.click_place("W1")
+    board.click_place("W2")
+    assert board.game.history == () and "only go to a foundation" in board.message
+    board.click_place("W1")
+    board.click_place("W3")  # an empty waste: still waste to waste
+    assert board.game.history == () and "only go to a foundation" in board.message
+    board.click_place("F1")
+    assert "Click the turned card or the top of a waste pile first" in board.message
+    board.click_place("W1")
+    board.click_place("F1")  # 2♦ onto A♣
+    assert board.game.history == (Move.parse("W1>F1"),)
+    board.click_place("W4")
+    assert board.message == "There is no card there to pick up." and board.selected is None
+
+
+def test_a_double_click_sends_a_card_that_fits_exactly_one_foundation():
+    game = Game.from_position(
+        foundations=[["A♣"], ["2♣"], ["3♣"], ["4♣"]],
+        wastes=[["5♦", "2♦"], ["K♠"], ["6♥"], []],
+        stock=[card for card in DECK if str(card) not in {"A♣", "2♣", "3♣", "4♣", "5♦", "2♦", "K♠", "6♥"}],
+    )
+    board = quick_board(game)
+    board.click_place("W2")
+    board.click_place("W2")  # a double-click's two clicks: the card stays picked up
+    board.double_click_place("W2")
+    assert board.game.history == () and board.message.startswith("K♠ fits no foundation now.")
+    assert "Foundation 1 needs 2." in board.detail
+    board.double_click_place("W1")
+    assert board.game.history == (Move.parse("W1>F1"),)
+    # a turned 4 fits foundation 3 (3 + 1)? no: foundation 1 needs 3 now, foundation 2 needs 4 and 4 needs 8
+    two = Game.from_position(
+        foundations=[["A♣", "2♠"], ["2♣"], ["3♣"], ["4♣"]],
+        wastes=[[], [], [], []],
+        stock=[card for card in DECK if str(card) not in {"A♣", "2♠", "2♣", "3♣", "4♣", "3♦", "6♦"}] + ["3♦"],
+        pending="6♦",
+    )
+    board = quick_board(two)
+    board.double_click_place("pending")  # 6 fits foundation 3 (3 + 3) only
+    assert board.game.history == (Move.parse("S>F3"),)
+
+
+def test_a_double_click_on_a_card_fitting_two_foundations_asks_which():
+    game = Game.from_position(
+        foundations=[["A♣", "2♠", "3♠"], ["2♣"], ["3♣"], ["4♣"]],
+        wastes=[[], [], [], []],
+        stock=[card for card in DECK if str(card) not in {"A♣", "2♠", "3♠", "2♣", "3♣", "4♣", "4♦"}],
+        pending="4♦",
+    )
+    board = quick_board(game)
+    board.double_click_place("pending")  # 4 follows 3 on foundation 1 and 2 on foundation 2
+    assert board.game.history == ()
+    assert board.message == "4♦ fits foundations 1 and 2: click the one you want."
+
+
+def test_a_whole_game_by_clicking_places_only():
+    board = quick_board(seed=8)
+    rng = random.Random(8)
+    for _ in range(400):
+        state = board.game.state
+        moves = state.legal_moves()
+        if not moves:
+            break
+        move = rng.choice(moves)
+        if move.kind == Move.TURN_KIND:
+            board.click_place("stock")
+        else:
+            source = "pending" if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE) else f"W{move.waste}"
+            target = f"F{move.foundation}" if move.foundation else f"W{move.waste}"
+            board.click_place(source)
+            board.click_place(target)
+        assert board.game.state == state.apply(move)
+    assert board.game.state.is_terminal() and board.ending
+
+
+def test_a_click_on_a_board_showing_an_old_position_plays_nothing():
+    board = quick_board(seed=4)
+    assert board.buttons["S>W1"].disabled
+    board.game.play("T")  # code changes the game behind the board: S>W1 became legal meanwhile
+    board.buttons["S>W1"].click()  # the greyed-out button on screen
+    assert board.game.history == (Move.parse("T"),)
+    assert board.message.startswith("The game changed behind the board")
+    assert board.displayed_state is board.game.state and not board.buttons["S>W1"].disabled
+    board.buttons["S>W1"].click()  # now the board is current: it plays
+    assert board.game.history[-1] == Move.parse("S>W1")
+    board.game = Game.new(seed=5)  # a whole other game behind the board
+    for act in (lambda: board.buttons["undo"].click(), lambda: board.click_place("stock")):
+        act()
+        assert board.game.history == () and board.message.startswith("The game changed")
+        board.game = Game.new(seed=6)
+
+
+def test_more_controls_can_be_added_beside_or_below_the_board():
+    board = quick_board(seed=1)
+    extra, under = widgets.Button(description="Analyse"), widgets.HTML("notes")
+    board.add_panel(extra)
+    board.add_panel(under, beside=False)
+    assert extra in board.panel.children and under in board.below.children
+    assert under in _shown(board) and extra in _shown(board)
+
+
+def test_the_last_cards_hint_never_counts_unseen_cards():
+    board = quick_board(near_end("K♣", ["J♣ Q♣", "", "", ""]))  # the stock is spent; the K must go on a waste
+    board.buttons["hint"].click()
+    assert board.hinted.kind == Move.STOCK_TO_WASTE
+    assert board.message == f"Hint: put K♣ on waste pile {board.hinted.waste}."
+    assert "unseen" not in board.detail and "no card is left to turn" in board.detail

@@ -38,17 +38,7 @@ def live_move(enabled: list[str], clicks: int) -> str:
     return wastes[clicks % len(wastes)]
 
 
-# The English descriptions the play widget gives its buttons, in BOARD_BUTTONS order.
-_FOUNDATION_TEXTS = [f"F{k} (+{k})" for k in range(1, 5)]
-EXPECTED_TEXTS = (
-    ["Turn"]
-    + _FOUNDATION_TEXTS
-    + [f"W{w}" for w in range(1, 5)]
-    + _FOUNDATION_TEXTS * 4
-    + ["Undo", "Redo", "Hint", "New deal"]
-)
-
-# The smallest widget box holding both the Turn button and an image: the play board.
+# The smallest widget box holding both a button reading ``buttonText`` and an image: a widget's root.
 _FIND_ROOT = """
 ([buttonText, marker]) => {
     const buttons = [...document.querySelectorAll('button.jupyter-button')]
@@ -62,6 +52,14 @@ _FIND_ROOT = """
     }
     return false;
 }
+"""
+
+_ENABLED = """
+(root, classes) => classes.map(c => { const b = root.querySelector('button.' + c); return !!b && !b.disabled; })
+"""
+
+_SHOWS = """
+([root, alt]) => { const img = root.querySelector('img.calcnb-board-image'); return !!img && img.alt === alt; }
 """
 
 _DIGEST = """
@@ -108,51 +106,106 @@ def open_app(page: Page, server: Server, notebook: str, button_text: str, marker
 
 
 class PlayApp:
-    """The play widget in a page: buttons by move name, the board image, the message line."""
+    """The play widget in a page: buttons by move name, the board picture, the message area."""
 
-    def __init__(self, page: Page, server: Server, notebook: str = "04_play.ipynb") -> None:
+    def __init__(self, page: Page, server: Server, notebook: str = "play.ipynb") -> None:
         self.page = page
-        self.root = open_app(page, server, notebook, "Turn", "play")
-        self.image = _preferred(self.root, "img.calcnb-board-image", "img")
+        assert (server.root / notebook).exists(), f"notebooks/{notebook} is missing"
+        page.goto(server.voila_page(notebook), wait_until="domcontentloaded")
+        self.root = page.locator(".calcnb-play").first
+        self.image = self.root.locator("img.calcnb-board-image")
+        self.board = self.root.locator(".calcnb-board")  # the picture's box: it stays while pictures change
         self.image.wait_for(state="visible")
-        buttons = self.root.locator("button.jupyter-button")
-        texts = [text.strip() for text in buttons.all_inner_texts()]
-        assert texts[: len(EXPECTED_TEXTS)] == EXPECTED_TEXTS, f"the play board's buttons changed: {texts}"
-        self.buttons: dict[str, Locator] = {}
-        for index, name in enumerate(BOARD_BUTTONS):
-            by_class = self.root.locator(f"button.calcnb-btn-{css_name(name)}")
-            self.buttons[name] = by_class if by_class.count() == 1 else buttons.nth(index)
-        # Without a class, the message line is the first HTML widget after the image.
-        self.message_line = _preferred(self.root, ".calcnb-message", ".widget-html")
+        self.buttons: dict[str, Locator] = {
+            name: self.root.locator(f"button.calcnb-btn-{css_name(name)}") for name in BOARD_BUTTONS
+        }
+        self.buttons["T"].wait_for(state="visible")
+        self.message_line = self.root.locator(".calcnb-message")
+        self.seed_input = self.root.locator(".calcnb-controls input[type=text]")
 
     # ------------------------------------------------------------ reading
 
     def message(self) -> str:
         return self.message_line.inner_text().strip()
 
+    def ending(self) -> str:
+        ending = self.root.locator(".calcnb-ending")
+        return ending.inner_text().strip() if ending.count() else ""
+
+    def alt(self) -> str:
+        """The picture's alternative text: the text board."""
+        return self.image.get_attribute("alt") or ""
+
     def image_src(self) -> str:
         return self.image.get_attribute("src") or ""
 
     def image_digest(self) -> str:
-        """SHA-256 of the PNG the board image shows (blob URLs change on every update; the bytes may not)."""
+        """SHA-256 of the PNG the board picture shows."""
         return self.image.evaluate(_DIGEST)
 
     def enabled(self) -> list[str]:
         """The names of the enabled buttons, in board order."""
-        states = self.root.locator("button.jupyter-button").evaluate_all("bs => bs.map(b => !b.disabled)")
-        return [name for name, on in zip(BOARD_BUTTONS, states) if on]
+        classes = [f"calcnb-btn-{css_name(name)}" for name in BOARD_BUTTONS]
+        on = self.root.evaluate(
+            _ENABLED,
+            classes,
+        )
+        return [name for name, enabled in zip(BOARD_BUTTONS, on) if enabled]
 
     def tooltip(self, name: str) -> str:
         return self.buttons[name].get_attribute("title") or ""
 
+    def place_point(self, place: str) -> dict[str, float]:
+        """Where to click ``place`` (a name of calcnb.board.place_regions) on the picture, in CSS pixels."""
+        from calcnb.board import HEIGHT, WIDTH, place_regions
+
+        left, bottom, width, height = place_regions()[place]
+        box = self.board.bounding_box()
+        assert box is not None
+        scale = box["width"] / WIDTH
+        # the top of a waste pile's column is where its first cards lie; the middle of anything else
+        y = bottom + height - 0.6 if place.startswith("W") else bottom + height / 2
+        return {"x": (left + width / 2) * scale, "y": (HEIGHT - y) * scale}
+
     # ------------------------------------------------------------ acting
 
-    def click(self, name: str) -> str:
-        """Click an enabled button and wait for the board image to be replaced; return the new message."""
-        before = self.image_src()
-        self.buttons[name].click()
-        wait_for_new_src(self.page, self.image, before)
+    def wait_for_board(self, text_board: str) -> None:
+        """Wait until the picture shows the position whose text board is ``text_board`` (its alt text)."""
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            self.page.wait_for_function(_SHOWS, arg=[self.root.element_handle(), text_board])
+        except PlaywrightTimeout:
+            raise AssertionError(f"the board shows\n{self.alt()}\ninstead of\n{text_board}\n({self.message()})") from None
+
+    def wait_for_message(self, before: str) -> str:
+        """Wait until the message line says something other than ``before``; return it."""
+        self.page.wait_for_function(  # the line is made anew with each message: find it each time
+            "([root, before]) => { const line = root.querySelector('.calcnb-message');"
+            " return !!line && line.innerText.trim() !== before; }",
+            arg=[self.root.element_handle(), before],
+        )
         return self.message()
+
+    def click(self, name: str) -> str:
+        """Click an enabled button and wait for the board picture to be replaced; return the new message."""
+        marked = self.image.evaluate("img => { img.dataset.old = '1'; return true; }")
+        assert marked
+        self.buttons[name].click()
+        self.page.wait_for_function(
+            "root => { const img = root.querySelector('img.calcnb-board-image'); return img && !img.dataset.old; }",
+            arg=self.root.element_handle(),
+        )
+        return self.message()
+
+    def deal(self, seed: int) -> None:
+        """Deal the game of ``seed`` through the seed field and New deal."""
+        from calcnb import Game
+
+        self.seed_input.fill(str(seed))
+        self.buttons["new"].click()
+        self.wait_for_board(str(Game.new(seed).state))
+        assert f"seed {seed}" in self.message(), self.message()
 
 
 def _preferred(root: Locator, by_class: str, fallback: str) -> Locator:
