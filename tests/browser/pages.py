@@ -176,7 +176,8 @@ class PlayApp:
         try:
             self.page.wait_for_function(_SHOWS, arg=[self.root.element_handle(), text_board])
         except PlaywrightTimeout:
-            raise AssertionError(f"the board shows\n{self.alt()}\ninstead of\n{text_board}\n({self.message()})") from None
+            shown = f"the board shows\n{self.alt()}\ninstead of\n{text_board}\n({self.message()})"
+            raise AssertionError(shown) from None
 
     def wait_for_message(self, before: str) -> str:
         """Wait until the message line says something other than ``before``; return it."""
