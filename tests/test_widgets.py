@@ -453,6 +453,8 @@ def test_portuguese_labels_after_set_language():
     board.click_place("pending")
     board.click_place("W2")
     assert board.message.endswith("no descarte 2.")
+    # the text board under the picture names the piles as the picture and the buttons do
+    assert "B1 (+1)" in board.image.alt and "D2: " in board.image.alt and "F1" not in board.image.alt
 
 
 def test_an_existing_board_and_stepper_refresh_into_portuguese():
