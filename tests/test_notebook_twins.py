@@ -1,6 +1,7 @@
 """The Portuguese notebooks are twins of the English ones: the same code, the same exercises, Portuguese prose.
 
-A Portuguese notebook (``notebooks/pt/NAME.ipynb``) has exactly the code cells of ``notebooks/NAME.ipynb``,
+A Portuguese notebook (``notebooks/pt/NAME.ipynb``, ``notebooks/pt/teacher/NAME.ipynb``) has exactly the code
+cells of ``notebooks/NAME.ipynb`` (``notebooks/teacher/NAME.ipynb``),
 after one first cell that switches calcnb to Portuguese; so the two languages cannot drift apart.
 """
 
@@ -12,7 +13,7 @@ import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 LANGUAGE_CELL = 'from calcnb import set_language\n\nset_language("pt")'
-TWINS = sorted(path.name for path in (NOTEBOOKS / "pt").glob("*.ipynb"))
+TWINS = sorted(str(path.relative_to(NOTEBOOKS / "pt")) for path in (NOTEBOOKS / "pt").rglob("*.ipynb"))
 EXERCISE_CALL = re.compile(r"quiz\.show\(([^)]*)\)")
 
 
@@ -26,7 +27,8 @@ def _exercise_ids(code: list[str]) -> list[str]:
 
 
 def test_the_lesson_notebooks_have_portuguese_twins():
-    assert {"01_rules.ipynb", "02_wraparound.ipynb", "03_worked_example.ipynb", "04_play.ipynb"} <= set(TWINS)
+    lessons = {"01_rules.ipynb", "02_wraparound.ipynb", "03_worked_example.ipynb", "04_play.ipynb"}
+    assert lessons | {"teacher/02_wraparound_teacher.ipynb"} <= set(TWINS)
 
 
 @pytest.mark.parametrize("name", TWINS)
