@@ -499,3 +499,15 @@ def test_a_solver_study_on_a_node_budget_gives_the_same_table_every_time():
     again = study("solver", [2, 8, 39], executor="serial", budget_nodes=300)
     assert first == again
     assert "unknown" in [row.outcome for row in first.rows]  # the budget binds, so equality is not luck
+
+
+def test_endless_or_huge_piles_are_refused_without_being_read_to_the_end():
+    import itertools
+
+    starters = [["A♣"], ["2♦"], ["3♥"], ["4♠"]]
+    with pytest.raises(CalcnbError, match=r"foundations must be 4 piles; found 5\+"):
+        State.from_position(itertools.repeat([]))
+    with pytest.raises(CalcnbError, match="more than 52 cards"):
+        State.from_position(starters, stock=itertools.repeat("5♣"))
+    with pytest.raises(CalcnbError, match="longer than any real one"):
+        State.from_position(starters, stock="5♣ " * 1_000_000)
