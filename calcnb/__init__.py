@@ -10,6 +10,7 @@ from types import ModuleType
 
 from .cards import Card, foundation_order, modular_inverse, next_rank, position_in_order, rank_name
 from .engine import IllegalMove, InvalidMove, Move, State
+from .errors import CalcnbError
 from .i18n import get_language, set_language
 from .session import Game
 
@@ -99,6 +100,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "CalcnbError",
     "Card",
     "FirstFit",
     "Game",
