@@ -41,12 +41,12 @@ register(
             "classroom.unavailable": "The class log cannot be opened, so nothing is recorded. The exercises work as usual.",  # noqa: E501
         },
         "pt": {
-            "classroom.notice": "O teu professor está a recolher as respostas aos exercícios desta lição. Para cada resposta que verificas, o registo da turma guarda: a alcunha que escreves abaixo, o exercício, a tua resposta tal como a escreveste, se estava certa, e a hora. Nada mais sobre ti. Usa uma alcunha, não o teu nome completo. Nada é registado antes de entrares.",  # noqa: E501
+            "classroom.notice": "O seu professor está a recolher as respostas aos exercícios desta lição. Para cada resposta que verificar, o registo da turma guarda: a alcunha que escrever abaixo, o exercício, a sua resposta tal como a escreveu, se estava certa, e a hora. Nada mais sobre si. Use uma alcunha, não o seu nome completo. Nada é registado antes de entrar na turma.",  # noqa: E501
             "classroom.nickname": "Alcunha:",
             "classroom.placeholder": "uma alcunha",
             "classroom.join": "Entrar na turma",
-            "classroom.joined": "Entraste como {nickname}: as tuas respostas estão a ser registadas para o teu professor.",  # noqa: E501
-            "classroom.stopped": "O registo parou: as tuas respostas já não são recolhidas (o registo da turma não pode ser escrito). Os exercícios continuam a funcionar como antes.",  # noqa: E501
+            "classroom.joined": "Entrou como {nickname}: as suas respostas estão a ser registadas para o seu professor.",  # noqa: E501
+            "classroom.stopped": "O registo parou: as suas respostas já não são recolhidas (o registo da turma não pode ser escrito). Os exercícios continuam a funcionar como antes.",  # noqa: E501
             "classroom.unavailable": "O registo da turma não pode ser aberto, por isso nada é registado. Os exercícios funcionam como sempre.",  # noqa: E501
         },
     }

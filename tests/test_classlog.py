@@ -657,3 +657,16 @@ def test_the_class_view_command_serves_only_the_teacher_notebook():
     assert (notebooks_dir() / CLASS_VIEW_NOTEBOOK).is_file()
     arguments = build_parser().parse_args(["class-view", "lesson.db"])
     assert arguments.host == "127.0.0.1" and arguments.port == 8867 and arguments.log == "lesson.db"
+
+
+def test_the_students_page_speaks_portuguese(log):
+    from calcnb.classroom import ClassRecorder
+    from calcnb.i18n import set_language
+
+    set_language("pt")
+    recorder = ClassRecorder(log)
+    recorder.join("ana")
+    assert "alcunha" in recorder.notice.value and "Entrou como ana" in recorder.status.value
+    assert recorder.join_button.description == "Entrar na turma"
+    assert log.students() == ["ana"]
+    recorder.close()
