@@ -224,6 +224,7 @@ register(
             "lessons.fits.no": "{reason}.",
             # is this move legal
             "lessons.legal.question": "May you play {move} here? (yes or no)",
+            "lessons.legal.question_waste": "May the top card of waste {waste} go to foundation {foundation} now? (yes or no)",
             "lessons.legal.why_yes": "{explanation}",
             "lessons.legal.why_no": "{reason}",
             "lessons.legal.buried": "{card} would fit foundation {foundation}, but it is buried under {top} in waste {waste}: only the top card of a waste pile may move.",
@@ -339,6 +340,7 @@ register(
             "lessons.fits.waste_but": "um descarte aceita-a sempre, mas a base {foundations} precisa agora de {rank}.",
             "lessons.fits.no": "{reason}.",
             "lessons.legal.question": "Pode jogar {move} aqui? (sim ou não)",
+            "lessons.legal.question_waste": "A carta do topo do descarte {waste} pode ir agora para a base {foundation}? (sim ou não)",
             "lessons.legal.why_yes": "{explanation}",
             "lessons.legal.why_no": "{reason}",
             "lessons.legal.buried": "{card} serviria na base {foundation}, mas está enterrada sob {top} no descarte {waste}: só a carta do topo de um descarte se pode mover.",
@@ -1057,7 +1059,11 @@ def _legal_item(variant: int, position: Callable[[], Game], move_text: str) -> d
         else:
             wrong["yes"] = (None, message("lessons.legal.it_is_illegal", reason=reason))
     return dict(
-        question=message("lessons.legal.question", move=move.text),
+        question=(
+            message("lessons.legal.question_waste", waste=move.waste, foundation=move.foundation)
+            if move.kind == Move.WASTE_TO_FOUNDATION
+            else message("lessons.legal.question", move=move.text)
+        ),
         kind="yes_no",
         accepted=frozenset({"yes" if legal else "no"}),
         solution=message("lessons.yes") if legal else message("lessons.no"),

@@ -41,7 +41,7 @@ def test_the_answer_sheet_holds_each_answer_and_its_reasoning():
 def test_a_class_sheet_shows_suits_and_speaks_portuguese():
     positions = ["fits-past-the-king", "legal-buried"]
     page = _pages(worksheet_pdf(exercise_ids=positions))[0]
-    assert "A♠" in page and "W2>F1" in page and "Name: ____" in page
+    assert "A♠" in page and "top card of waste 2 go to foundation 1" in page and "Name: ____" in page
     set_language("pt")
     page = _pages(answer_sheet_pdf(exercise_ids=["next-complete"]))[0]
     assert "O relógio de 13: respostas" in page and "toda a turma" in page
