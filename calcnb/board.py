@@ -57,7 +57,7 @@ except ImportError:  # older matplotlib, still allowed by the project's requirem
 from .cards import RANK_COUNT, Card, rank_name
 from .engine import Move, State
 from .i18n import message, register
-from .rules import ORDERS, STEPS, is_complete
+from .rules import ORDERS, STEPS, MoveKind, is_complete
 
 __all__ = [
     "BoardRenderer",
@@ -412,26 +412,26 @@ def _waste_box(state: State, w: int) -> Box:
 
 
 def _source(state: State, move: Move) -> tuple[Box, str]:
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         return STOCK_CARD, "stock"
-    if move.kind == Move.WASTE_TO_FOUNDATION:
+    if move.kind == MoveKind.WASTE_TO_FOUNDATION:
         return _waste_box(state, move.waste_index), f"W{move.waste}"
     return PENDING_CARD, "pending"
 
 
 def _target(state: State, move: Move) -> tuple[Box, str]:
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         return PENDING_CARD, "pending"
-    if move.kind == Move.STOCK_TO_WASTE:
+    if move.kind == MoveKind.STOCK_TO_WASTE:
         return _waste_box(state, move.waste_index), f"W{move.waste}"
     return _foundation_box(state, move.foundation_index, top=False), f"F{move.foundation}"
 
 
 def _landed(state: State, move: Move) -> tuple[Box, str]:
     """Where the card moved by ``move`` lies now that it has been played."""
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         return PENDING_CARD, "pending"
-    if move.kind == Move.STOCK_TO_WASTE:
+    if move.kind == MoveKind.STOCK_TO_WASTE:
         return _waste_box(state, move.waste_index), f"W{move.waste}"
     return _foundation_box(state, move.foundation_index, top=True), f"F{move.foundation}"
 
@@ -608,10 +608,10 @@ def moved_text(state: State, move: Move) -> str:
     The board speaks in the places it labels rather than in notation: ``S>F3`` and ``W2>F3`` both read
     ``9♣ to F3``. A move that cannot have led to ``state`` reads as its notation.
     """
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         card = state.pending
         return message("board.draw.moved_turn", card=card) if card is not None else move.text
-    if move.kind == Move.STOCK_TO_WASTE:
+    if move.kind == MoveKind.STOCK_TO_WASTE:
         pile = state.wastes[move.waste_index]
         return message("board.draw.moved_to_waste", card=pile[-1], waste=move.waste) if pile else move.text
     pile = state.foundations[move.foundation_index]
@@ -654,9 +654,9 @@ def _marks(scene: _Scene, state: State, highlight: tuple[Move, ...], last_move: 
     # Where things may legally go: the pending card's places, else each waste top's (and the turn).
     pending = state.pending is not None
     for move in state.legal_moves():
-        if move.kind == Move.TURN_KIND:
+        if move.kind == MoveKind.TURN:
             scene.mark("legal", STOCK_CARD, "stock")
-        elif pending != (move.kind == Move.WASTE_TO_FOUNDATION):
+        elif pending != (move.kind == MoveKind.WASTE_TO_FOUNDATION):
             scene.mark("legal", *_target(state, move))
             box, place = _source(state, move)
             if place not in scene.marks.legal:

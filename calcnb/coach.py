@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from .blind import Evaluation, candidates, evaluate
 from .engine import ALL_MOVES, Move, State
 from .i18n import message, register
+from .rules import MoveKind
 from .session import Game
 from .strategies import PlayerView
 from .studies import wilson_interval
@@ -64,11 +65,11 @@ class MoveChance:
 
 def describe_move(move: Move) -> str:
     """The move in plain words for students ("put it on waste 2")."""
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         return message("coach.move.turn")
-    if move.kind == Move.STOCK_TO_WASTE:
+    if move.kind == MoveKind.STOCK_TO_WASTE:
         return message("coach.move.to_waste", waste=move.waste_index + 1)
-    if move.kind == Move.STOCK_TO_FOUNDATION:
+    if move.kind == MoveKind.STOCK_TO_FOUNDATION:
         return message("coach.move.to_foundation", foundation=move.foundation_index + 1)
     return message("coach.move.waste_to_foundation", waste=move.waste_index + 1, foundation=move.foundation_index + 1)
 

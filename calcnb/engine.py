@@ -28,7 +28,22 @@ from .cards import Card, check_each_card_once, parse_cards, rank_name
 from .deals import parse_deal
 from .errors import ASCII_SPACE, CalcnbError, InvalidPosition, ascii_upper, quote
 from .i18n import message
-from .rules import COMPLETE, FOUNDATIONS, NEED_BY_COUNT, NEXT, RANK_COUNT, WASTES, WIN_SCORE, Status, is_complete
+from .rules import (
+    COMPLETE,
+    FOUNDATIONS,
+    NEED_BY_COUNT,
+    NEXT,
+    RANK_COUNT,
+    STOCK_TO_FOUNDATION_IDS,
+    STOCK_TO_WASTE_IDS,
+    WASTE_TO_FOUNDATION_IDS,
+    WASTES,
+    WIN_SCORE,
+    MoveId,
+    MoveKind,
+    Status,
+    is_complete,
+)
 
 PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
 
@@ -58,14 +73,11 @@ class Move:
     numbers or None.
     """
 
-    __slots__ = ("foundation", "foundation_index", "kind", "text", "waste", "waste_index")
-    TURN_KIND = "turn"
-    STOCK_TO_FOUNDATION = "stock_to_foundation"
-    STOCK_TO_WASTE = "stock_to_waste"
-    WASTE_TO_FOUNDATION = "waste_to_foundation"
+    __slots__ = ("foundation", "foundation_index", "id", "kind", "text", "waste", "waste_index")
     _by_text: ClassVar[dict[str, Move]] = {}
 
-    kind: str
+    id: MoveId
+    kind: MoveKind
     waste: int | None
     foundation: int | None
     text: str
@@ -74,13 +86,15 @@ class Move:
         return cls.parse(text)
 
     @classmethod
-    def _make(cls, kind: str, waste: int | None, foundation: int | None, text: str) -> Move:
+    def _make(cls, move_id: MoveId) -> Move:
+        """The one Move object of the rules core's ``move_id``."""
         move = object.__new__(cls)
-        move.kind, move.waste, move.foundation, move.text = kind, waste, foundation, text
-        # zero-based indexes for the hot path
-        move.waste_index = None if waste is None else waste - 1
-        move.foundation_index = None if foundation is None else foundation - 1
-        cls._by_text[text] = move
+        move.id, move.kind, move.text = move_id, move_id.kind, move_id.text
+        # zero-based indexes for the hot path, one-based pile numbers for people
+        move.waste_index, move.foundation_index = move_id.waste_index, move_id.foundation_index
+        move.waste = None if move.waste_index is None else move.waste_index + 1
+        move.foundation = None if move.foundation_index is None else move.foundation_index + 1
+        cls._by_text[move.text] = move
         return move
 
     @classmethod
@@ -107,7 +121,7 @@ class Move:
     @property
     def source(self) -> str:
         """Where the card comes from: ``"stock"`` (turn and pending card) or ``"W1"`` .. ``"W4"``."""
-        return "stock" if self.waste is None or self.kind == self.STOCK_TO_WASTE else f"W{self.waste}"
+        return "stock" if self.waste is None or self.kind is MoveKind.STOCK_TO_WASTE else f"W{self.waste}"
 
     def __str__(self) -> str:
         return self.text
@@ -151,18 +165,14 @@ def _why_not_a_move(text: str, cleaned: str) -> str:
     return message("move.bad", text=text)
 
 
-TURN = Move._make(Move.TURN_KIND, None, None, "T")
-STOCK_TO_FOUNDATION = tuple(Move._make(Move.STOCK_TO_FOUNDATION, None, k, f"S>F{k}") for k in range(1, 5))
-STOCK_TO_WASTE = tuple(Move._make(Move.STOCK_TO_WASTE, w, None, f"S>W{w}") for w in range(1, 5))
-WASTE_TO_FOUNDATION = tuple(
-    tuple(Move._make(Move.WASTE_TO_FOUNDATION, w, k, f"W{w}>F{k}") for k in range(1, 5)) for w in range(1, 5)
-)
-ALL_MOVES: tuple[Move, ...] = (
-    TURN,
-    *STOCK_TO_FOUNDATION,
-    *STOCK_TO_WASTE,
-    *tuple(m for row in WASTE_TO_FOUNDATION for m in row),
-)
+ALL_MOVES: tuple[Move, ...] = tuple(Move._make(move_id) for move_id in MoveId)
+"""The 25 moves in the documented order: ``ALL_MOVES[move_id]`` is the Move of a rules-core MoveId."""
+# The moves grouped by kind (tuples of Move objects; a move's kind itself is a MoveKind).
+TURN = ALL_MOVES[MoveId.T]
+STOCK_TO_FOUNDATION = tuple(ALL_MOVES[move_id] for move_id in STOCK_TO_FOUNDATION_IDS)
+STOCK_TO_WASTE = tuple(ALL_MOVES[move_id] for move_id in STOCK_TO_WASTE_IDS)
+WASTE_TO_FOUNDATION = tuple(tuple(ALL_MOVES[move_id] for move_id in row) for row in WASTE_TO_FOUNDATION_IDS)
+_TURNING, _ONTO_FOUNDATION, _ONTO_WASTE = MoveKind.TURN, MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE
 
 # The hot path marks, for each rank, which foundations take it next as a 4-bit mask (bit k for
 # foundation k+1); these give the moves for each mask, already in the documented order.
@@ -284,15 +294,15 @@ class State(NamedTuple):
         """Why ``move`` may not be played here, in game terms; None when it is legal."""
         move = Move.parse(move)
         kind = move.kind
-        if kind == Move.TURN_KIND:
+        if kind == MoveKind.TURN:
             if self.pending is not None:
                 return message("illegal.pending_first", card=self.pending)
             if not self.stock:
                 return message("illegal.stock_empty")
             return None
-        if kind == Move.STOCK_TO_WASTE:
+        if kind == MoveKind.STOCK_TO_WASTE:
             return None if self.pending is not None else message("illegal.nothing_pending")
-        if kind == Move.STOCK_TO_FOUNDATION:
+        if kind == MoveKind.STOCK_TO_FOUNDATION:
             if self.pending is None:
                 return message("illegal.nothing_pending")
             card = self.pending
@@ -308,7 +318,7 @@ class State(NamedTuple):
         if card.rank == need:
             return None
         values = dict(foundation=move.foundation, need=rank_name(need), top=rank_name(foundation[-1].rank), card=card)
-        if kind == Move.STOCK_TO_FOUNDATION:
+        if kind == MoveKind.STOCK_TO_FOUNDATION:
             return message("illegal.needs_pending", **values)
         return message("illegal.needs_waste", waste=move.waste, **values)
 
@@ -326,10 +336,10 @@ class State(NamedTuple):
         kind = move.kind
         # Decide legality inline (the common, legal case costs a few lookups); the reason is
         # worked out by why_illegal only when the move is refused.
-        if kind == "turn":
+        if kind is _TURNING:
             if pending is None and stock:
                 return _new_tuple(State, (foundations, wastes, stock[1:], stock[0]))
-        elif kind == "stock_to_waste":
+        elif kind is _ONTO_WASTE:
             if pending is not None:
                 w = move.waste_index
                 new_wastes = list(wastes)
@@ -339,7 +349,7 @@ class State(NamedTuple):
             k = move.foundation_index
             foundation = foundations[k]
             need = NEED_BY_COUNT[k][len(foundation)]
-            if kind == "stock_to_foundation":
+            if kind is _ONTO_FOUNDATION:
                 if pending is not None and pending.rank == need:
                     new_foundations = list(foundations)
                     new_foundations[k] = (*foundation, pending)
@@ -359,16 +369,16 @@ class State(NamedTuple):
         """The state after a move already known to be legal (the hot path of search)."""
         foundations, wastes, stock, pending = self
         kind = move.kind
-        if kind == "turn":
+        if kind is _TURNING:
             return _new_tuple(State, (foundations, wastes, stock[1:], stock[0]))
-        if kind == "stock_to_waste":
+        if kind is _ONTO_WASTE:
             w = move.waste_index
             new_wastes = list(wastes)
             new_wastes[w] = wastes[w] + (pending,)
             return _new_tuple(State, (foundations, tuple(new_wastes), stock, None))
         k = move.foundation_index
         new_foundations = list(foundations)
-        if kind == "stock_to_foundation":
+        if kind is _ONTO_FOUNDATION:
             new_foundations[k] = foundations[k] + (pending,)
             return _new_tuple(State, (tuple(new_foundations), wastes, stock, None))
         w = move.waste_index
@@ -403,9 +413,9 @@ class State(NamedTuple):
     def card_moved_by(self, move: Move | str) -> Card | None:
         """The card ``move`` would move (the next stock card for ``T``), or None if there is none."""
         move = Move.parse(move)
-        if move.kind == Move.TURN_KIND:
+        if move.kind == MoveKind.TURN:
             return self.stock[0] if self.stock else None
-        if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE):
+        if move.kind in (MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE):
             return self.pending
         pile = self.wastes[move.waste_index]
         return pile[-1] if pile else None
@@ -421,9 +431,9 @@ class State(NamedTuple):
         if reason is not None:
             raise IllegalMove(move, reason)
         card = self.card_moved_by(move)
-        if move.kind == Move.TURN_KIND:
+        if move.kind == MoveKind.TURN:
             return message("explain.turn", card=card, left=len(self.stock) - 1)
-        if move.kind == Move.STOCK_TO_WASTE:
+        if move.kind == MoveKind.STOCK_TO_WASTE:
             pile = self.wastes[move.waste_index]
             if pile:
                 return message("explain.to_waste_on", card=card, waste=move.waste, under=pile[-1])

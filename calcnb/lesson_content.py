@@ -44,7 +44,7 @@ from .cards import (
 from .deals import SeededRandom
 from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, IllegalMove, InvalidMove, Move, State, render_text
 from .i18n import message, register
-from .rules import STEPS, order_of
+from .rules import STEPS, MoveKind, order_of
 from .session import Game
 
 __all__ = [
@@ -1030,7 +1030,7 @@ def _fits_item(variant: int, position: Callable[[], Game]) -> dict:
 
 def _buried(state: State, move: Move) -> tuple[Card, Card, int] | None:
     """For a waste-to-foundation move: a card the foundation needs lying under the waste top, if any."""
-    if move.kind != Move.WASTE_TO_FOUNDATION:
+    if move.kind != MoveKind.WASTE_TO_FOUNDATION:
         return None
     pile = state.wastes[move.waste_index]
     need = state.needs()[move.foundation_index]

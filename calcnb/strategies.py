@@ -37,10 +37,7 @@ from .cards import Card, rank_name
 from .deals import Seed, deal
 from .engine import (
     ALL_MOVES,
-    STOCK_TO_FOUNDATION,
-    STOCK_TO_WASTE,
     TURN,
-    WASTE_TO_FOUNDATION,
     HasState,
     Move,
     State,
@@ -59,6 +56,7 @@ from .rules import (
     WASTE_TO_FOUNDATION_IDS,
     WIN_SCORE,
     MoveId,
+    MoveKind,
     Status,
 )
 
@@ -84,8 +82,6 @@ _TURN = MoveId.T
 _S2F = STOCK_TO_FOUNDATION_IDS
 _S2W = STOCK_TO_WASTE_IDS
 _W2F = WASTE_TO_FOUNDATION_IDS
-assert ALL_MOVES[_TURN] is TURN and ALL_MOVES[_S2F[2]] is STOCK_TO_FOUNDATION[2]
-assert ALL_MOVES[_S2W[1]] is STOCK_TO_WASTE[1] and ALL_MOVES[_W2F[3][2]] is WASTE_TO_FOUNDATION[3][2]
 
 _FAR = 99  # "not needed by any foundation" (only once every foundation is complete)
 # _WAIT[k][c][r]: with c cards on foundation k, how soon it needs rank r (1 = next), or _FAR if it holds r already.
@@ -690,8 +686,8 @@ def _foundations_text(numbers: list[int]) -> str:
 def _why(view: PlayerView, table: _Table, move: Move, player: Player, evaluation: Evaluation) -> str:
     if move is TURN:
         return message("hint.turn", left=table.stock_left)
-    if move.kind != Move.STOCK_TO_WASTE:
-        card = view.pending if move.kind == Move.STOCK_TO_FOUNDATION else view.wastes[move.waste_index][-1]
+    if move.kind != MoveKind.STOCK_TO_WASTE:
+        card = view.pending if move.kind == MoveKind.STOCK_TO_FOUNDATION else view.wastes[move.waste_index][-1]
         k = move.foundation_index
         top = view.foundations[k][-1]
         rivals = [other + 1 for other in range(4) if other != k and table.need[other] == card.rank]

@@ -36,6 +36,7 @@ from .deals import Seed
 from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
 from .examples import Step
 from .i18n import message, register
+from .rules import MoveKind
 from .session import Game
 
 __all__ = ["BoardPicture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
@@ -237,9 +238,9 @@ def end_of_game(state: State) -> str | None:
 def move_sentence(state: State, move: Move) -> str:
     """What playing ``move`` from ``state`` does, as a short sentence: ``Put 9♣ on foundation 3.``"""
     card = state.card_moved_by(move)
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         return message("widget.say.turn", card=card)
-    if move.kind == Move.STOCK_TO_WASTE:
+    if move.kind == MoveKind.STOCK_TO_WASTE:
         return message("widget.say.to_waste", card=card, waste=move.waste)
     return message("widget.say.to_foundation", card=card, foundation=move.foundation)
 
@@ -249,13 +250,13 @@ def refusal_reason(state: State, move: Move) -> str | None:
     reason = state.why_illegal(move)
     if reason is None:
         return None
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         if state.pending is not None:
             return message("widget.why.pending_first", card=state.pending)
         return message("widget.why.stock_empty")
-    if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE) and state.pending is None:
+    if move.kind in (MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE) and state.pending is None:
         return message("widget.why.nothing_pending")
-    if move.kind == Move.WASTE_TO_FOUNDATION and not state.wastes[move.waste_index]:
+    if move.kind == MoveKind.WASTE_TO_FOUNDATION and not state.wastes[move.waste_index]:
         return message("widget.why.waste_empty", waste=move.waste)
     return reason  # the engine's own words: a foundation's need, or a complete foundation
 
@@ -265,9 +266,9 @@ def hint_sentence(state: State, move: Move | None) -> str:
     if move is None:
         return message("widget.hint.none")
     card = state.card_moved_by(move)
-    if move.kind == Move.TURN_KIND:
+    if move.kind == MoveKind.TURN:
         return message("widget.hint.turn")
-    if move.kind == Move.STOCK_TO_WASTE:
+    if move.kind == MoveKind.STOCK_TO_WASTE:
         return message("widget.hint.to_waste", card=card, waste=move.waste)
     return message("widget.hint.to_foundation", card=card, foundation=move.foundation)
 
@@ -446,7 +447,7 @@ class PlayBoard(widgets.VBox):
     def _move_label(move: Move) -> str:
         if move is TURN:
             return message("widget.turn")
-        if move.kind == Move.STOCK_TO_WASTE:
+        if move.kind == MoveKind.STOCK_TO_WASTE:
             return message("widget.to_waste", waste=move.waste)
         return message("widget.to_foundation", foundation=move.foundation)
 
@@ -597,8 +598,8 @@ class PlayBoard(widgets.VBox):
         """The legal moves of the card at ``place`` (``pending`` or ``W1``..``W4``)."""
         moves = state.legal_moves()
         if place == "pending":
-            return [m for m in moves if m.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE)]
-        return [m for m in moves if m.kind == Move.WASTE_TO_FOUNDATION and f"W{m.waste}" == place]
+            return [m for m in moves if m.kind in (MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE)]
+        return [m for m in moves if m.kind == MoveKind.WASTE_TO_FOUNDATION and f"W{m.waste}" == place]
 
     @staticmethod
     def _card_at(state: State, place: str | None):
@@ -666,7 +667,7 @@ class PlayBoard(widgets.VBox):
         card = self._card_at(state, place)
         if card is None:
             return  # the two clicks already said what there is
-        fits = [m for m in self._source_moves(state, place) if m.kind != Move.STOCK_TO_WASTE]
+        fits = [m for m in self._source_moves(state, place) if m.kind != MoveKind.STOCK_TO_WASTE]
         if len(fits) == 1:
             self._play(fits[0])
             return

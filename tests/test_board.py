@@ -30,6 +30,7 @@ from calcnb.board import (
 )
 from calcnb.cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, rank_name
 from calcnb.i18n import catalogue, message
+from calcnb.rules import MoveKind
 
 
 def random_walk(seed: int, moves: int | None = None) -> list[Game]:
@@ -124,9 +125,9 @@ def assert_board_shows(figure: Figure, state: State, last_move: Move | None = No
         # said in the board's own names, never in notation: the card moved and where it went
         said = labels["last.move"].text
         assert ">" not in said
-        if last_move.kind == Move.TURN_KIND:
+        if last_move.kind == MoveKind.TURN:
             assert said == message("board.draw.moved_turn", card=state.pending)
-        elif last_move.kind == Move.STOCK_TO_WASTE:
+        elif last_move.kind == MoveKind.STOCK_TO_WASTE:
             card = state.wastes[last_move.waste_index][-1]
             assert said == message("board.draw.moved_to_waste", card=card, waste=last_move.waste)
         else:
@@ -206,7 +207,7 @@ def test_legal_places_are_marked() -> None:
     marks = board_marks(draw(game))
     # a pending card: every waste, the foundations that need it, and the card itself
     expected = {"pending", "W1", "W2", "W3", "W4"} | {
-        f"F{move.foundation}" for move in game.legal_moves() if move.kind == Move.STOCK_TO_FOUNDATION
+        f"F{move.foundation}" for move in game.legal_moves() if move.kind == MoveKind.STOCK_TO_FOUNDATION
     }
     assert set(marks["legal"]) == expected
     assert marks["last"] == ["pending"]

@@ -125,3 +125,17 @@ def test_the_rules_core_imports_nothing_from_calcnb():
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             assert node.level == 0 and not (node.module or "").startswith("calcnb")
+
+
+def test_the_engine_moves_are_the_rules_core_move_set():
+    from calcnb.engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move
+
+    assert [move.id for move in ALL_MOVES] == list(MoveId)
+    assert TURN.id is MoveId.T and TURN.kind is MoveKind.TURN
+    assert [move.id for move in STOCK_TO_FOUNDATION] == list(STOCK_TO_FOUNDATION_IDS)
+    assert [move.id for move in STOCK_TO_WASTE] == list(STOCK_TO_WASTE_IDS)
+    assert [[move.id for move in row] for row in WASTE_TO_FOUNDATION] == [list(row) for row in WASTE_TO_FOUNDATION_IDS]
+    for move_id in MoveId:
+        move = Move.parse(move_id.text)
+        assert move is ALL_MOVES[move_id] and move.kind is KIND_OF[move_id]
+        assert (move.waste_index, move.foundation_index) == (move_id.waste_index, move_id.foundation_index)

@@ -11,6 +11,7 @@ from calcnb import Game, Move, State
 from calcnb.cards import DECK, parse_cards
 from calcnb.engine import TURN
 from calcnb.i18n import catalogue, set_language
+from calcnb.rules import MoveKind
 from calcnb.strategies import (
     PLAYERS,
     FirstFit,
@@ -128,14 +129,14 @@ def test_players_win_sometimes_and_order_as_expected():
 
 def test_first_fit_places_everything_on_waste_one():
     moves = FirstFit().play(9).moves
-    assert {m.waste for m in moves if m.kind == Move.STOCK_TO_WASTE} == {1}
+    assert {m.waste for m in moves if m.kind == MoveKind.STOCK_TO_WASTE} == {1}
 
 
 def test_kings_apart_keeps_kings_on_their_own_pile():
     for seed in range(30):
         game = Game.new(seed)
         for move in KingsApart().play(seed).moves:
-            if move.kind == Move.STOCK_TO_WASTE and game.state.pending.rank == 13:
+            if move.kind == MoveKind.STOCK_TO_WASTE and game.state.pending.rank == 13:
                 assert move.waste == 4
             game.play(move)
 
@@ -200,7 +201,7 @@ def test_players_pickle_for_process_pools():
 def test_monte_carlo_tries_each_distinct_pile_on_the_same_orders():
     player = MonteCarlo(samples=6)
     game = _mid_game(2, 9)
-    while game.state.pending is None or any(m.kind != Move.STOCK_TO_WASTE for m in game.legal_moves()):
+    while game.state.pending is None or any(m.kind != MoveKind.STOCK_TO_WASTE for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
     pile, evaluation = player.evaluate(PlayerView.of(game)._table(), random.Random(3))
     empty = sum(1 for pile in game.state.wastes if not pile)
@@ -245,22 +246,22 @@ def test_hint_sentences_name_the_card_and_the_reason():
     assert move is TURN and "48 left" in sentence
     game.play(move)
     move, sentence = hint(game)
-    assert move.kind == Move.STOCK_TO_WASTE and str(game.state.pending) in sentence
+    assert move.kind == MoveKind.STOCK_TO_WASTE and str(game.state.pending) in sentence
     assert "every waste pile is empty" in sentence
 
 
 def test_hint_at_a_foundation_move_explains_the_arithmetic_need():
     game = _mid_game(11, 0)
-    while not any(m.kind == Move.STOCK_TO_FOUNDATION for m in game.legal_moves()):
+    while not any(m.kind == MoveKind.STOCK_TO_FOUNDATION for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
     move, sentence = hint(game)
-    assert move.kind == Move.STOCK_TO_FOUNDATION
+    assert move.kind == MoveKind.STOCK_TO_FOUNDATION
     assert f"foundation {move.foundation}" in sentence and str(game.state.pending) in sentence
 
 
 def test_hint_monte_carlo_sentence_reports_its_imagined_orders():
     game = _mid_game(2, 30)
-    while game.state.pending is None or any(m.kind != Move.STOCK_TO_WASTE for m in game.legal_moves()):
+    while game.state.pending is None or any(m.kind != MoveKind.STOCK_TO_WASTE for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
     _, sentence = hint(game)
     assert isinstance(hint_player(), MonteCarlo)

@@ -14,6 +14,7 @@ from calcnb.cards import DECK, SUITS, Card, foundation_order
 from calcnb.engine import ALL_MOVES
 from calcnb.examples import worked_example
 from calcnb.i18n import catalogue
+from calcnb.rules import MoveKind
 from calcnb.widgets import BoardPicture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
 
 MOVE_NAMES = [move.text for move in ALL_MOVES]
@@ -624,10 +625,12 @@ def test_a_whole_game_by_clicking_places_only():
         if not moves:
             break
         move = rng.choice(moves)
-        if move.kind == Move.TURN_KIND:
+        if move.kind == MoveKind.TURN:
             board.click_place("stock")
         else:
-            source = "pending" if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE) else f"W{move.waste}"
+            source = (
+                "pending" if move.kind in (MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE) else f"W{move.waste}"
+            )
             target = f"F{move.foundation}" if move.foundation else f"W{move.waste}"
             board.click_place(source)
             board.click_place(target)
@@ -664,6 +667,6 @@ def test_more_controls_can_be_added_beside_or_below_the_board():
 def test_the_last_cards_hint_never_counts_unseen_cards():
     board = quick_board(near_end("K♣", ["J♣ Q♣", "", "", ""]))  # the stock is spent; the K must go on a waste
     board.buttons["hint"].click()
-    assert board.hinted.kind == Move.STOCK_TO_WASTE
+    assert board.hinted.kind == MoveKind.STOCK_TO_WASTE
     assert board.message == f"Hint: put K♣ on waste pile {board.hinted.waste}."
     assert "unseen" not in board.detail and "no card is left to turn" in board.detail

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from calcnb import Game, Move
+from calcnb.rules import MoveKind
 
 from .pages import MOVE_NAMES, PlayApp, css_name, live_move
 
@@ -84,10 +85,12 @@ def test_a_whole_game_by_clicking_the_cards_only(app):
         if not game.legal_moves():
             break
         move = Move.parse(live_move([m.text for m in game.legal_moves()], clicks))
-        if move.kind == Move.TURN_KIND:
+        if move.kind == MoveKind.TURN:
             app.board.click(position=app.place_point("stock"))
         else:
-            source = "pending" if move.kind in (Move.STOCK_TO_FOUNDATION, Move.STOCK_TO_WASTE) else f"W{move.waste}"
+            source = (
+                "pending" if move.kind in (MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE) else f"W{move.waste}"
+            )
             targets = [m for m in game.legal_moves() if m.kind == move.kind and m.source == move.source]
             if move.foundation and len([m for m in targets if m.foundation]) == 1:
                 app.board.dblclick(position=app.place_point(source))  # it fits one foundation only: sent there
