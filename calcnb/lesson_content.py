@@ -1061,7 +1061,7 @@ def _legal_item(variant: int, position: Callable[[], Game], move_text: str) -> d
     return dict(
         question=(
             message("lessons.legal.question_waste", waste=move.waste, foundation=move.foundation)
-            if move.kind == Move.WASTE_TO_FOUNDATION
+            if move.kind == MoveKind.WASTE_TO_FOUNDATION
             else message("lessons.legal.question", move=move.text)
         ),
         kind="yes_no",
