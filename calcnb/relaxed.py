@@ -139,13 +139,27 @@ class _Search:
         self.last: tuple[int, ...] | None = None  # the state that just won: the line goes on from there
 
     def won(self) -> bool:
-        """Is the current state won? On a win, ``events`` ends with its line (last move first)."""
-        advanced = self._fill_from_stock()
+        """Is the current state won? On a win, ``events`` ends with its line (last move first).
+
+        One method for the whole step (fill from the stock, look up, try each move, take it back):
+        it runs once per relaxed state, the solver's hottest code, where every call counts.
+        """
+        order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
+        advanced = []
+        for k in self.FR:  # a rank with no copy on a waste comes from the stock at once
+            o = order[k]
+            q = start = p[k]
+            while q < R and not copies[o[q]]:
+                demand[o[q]] -= 1
+                q += 1
+            if q != start:
+                advanced.append((k, start))
+                p[k] = q
         try:
             if not self.cards_left:
                 self.last = None
                 return True
-            key = (*self.p, *self.contents)
+            key = (*p, *self.contents)
             known = self.memory.get(key)
             if known is not None:
                 if known is False:
@@ -156,11 +170,32 @@ class _Search:
             self.states_left -= 1
             if self.states_left < 0:
                 raise RelaxedOverLimit
-            moves = self._moves(key)
+            moves = self._moves()
             if moves is not None:
-                for k, w in moves:
-                    if self._try(k, w):
-                        card = w << self.shift | self.h[w] - 1
+                h, contents, prefix, place = self.h, self.contents, self.prefix, self.place
+                for k, w in moves:  # waste w's top to foundation k, the places skipped from the stock
+                    hw = h[w] - 1
+                    r = self.piles[w][hw]
+                    q = p[k]
+                    j = place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
+                    o = order[k]
+                    for t in range(q, j):
+                        demand[o[t]] -= 1
+                    copies[r] -= 1
+                    h[w] = hw
+                    contents[w] = prefix[w][hw]
+                    self.cards_left -= 1
+                    p[k] = j
+                    won = self.won()
+                    p[k] = q
+                    self.cards_left += 1
+                    h[w] = hw + 1
+                    contents[w] = prefix[w][hw + 1]
+                    copies[r] += 1
+                    for t in range(q, j):
+                        demand[o[t]] += 1
+                    if won:
+                        card = w << self.shift | hw
                         self.events.append((card, k))
                         self.memory[key] = (card, k, self.last)
                         self.last = key
@@ -168,30 +203,11 @@ class _Search:
             self.memory[key] = False
             return False
         finally:
-            self._unfill(advanced)
-
-    def _fill_from_stock(self) -> list[tuple[int, int]]:
-        """A rank with no copy on a waste comes from the stock at once; returns (foundation, old count) pairs."""
-        order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
-        advanced = []
-        for k in self.FR:
-            o = order[k]
-            q = start = p[k]
-            while q < R and not copies[o[q]]:
-                demand[o[q]] -= 1
-                q += 1
-            if q != start:
-                advanced.append((k, start))
-                p[k] = q
-        return advanced
-
-    def _unfill(self, advanced: list[tuple[int, int]]) -> None:
-        order, p, demand = self.order, self.p, self.demand
-        for k, start in reversed(advanced):
-            o = order[k]
-            for t in range(start, p[k]):
-                demand[o[t]] += 1
-            p[k] = start
+            for k, start in reversed(advanced):  # the stock cards go back
+                o = order[k]
+                for t in range(start, p[k]):
+                    demand[o[t]] += 1
+                p[k] = start
 
     def _recall(self, known: tuple) -> None:
         """Append the line remembered from a state known to win (it goes on through the memory)."""
@@ -203,7 +219,7 @@ class _Search:
         line.reverse()
         self.events.extend(line)
 
-    def _moves(self, key: tuple) -> list[tuple[int, int]] | None:
+    def _moves(self) -> list[tuple[int, int]] | None:
         """The ``(foundation, waste)`` moves to try, best first; None when some card can never leave (lost).
 
         A needed rank whose waste copies are all on top: one of them goes now, nothing else is tried.
@@ -211,21 +227,21 @@ class _Search:
         in the hint's order, then the hinted foundation first, then the shortest skip.
         """
         order, p, copies, demand, place, R = self.order, self.p, self.copies, self.demand, self.place, self.ranks
-        piles, h, FR = self.piles, self.h, self.FR
-        tops = [piles[w][h[w] - 1] if h[w] else 0 for w in self.WR]
+        piles, h, FR, WR, hinted = self.piles, self.h, self.FR, self.WR, self.hinted
+        tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
         for k in FR:
             q = p[k]
             if q < R:
                 r = order[k][q]
                 if tops.count(r) == copies[r]:
-                    return [(k, w) for w in self.WR if tops[w] == r]
+                    return [(k, w) for w in WR if tops[w] == r]
         scored = []
-        for w in self.WR:
+        for w in WR:
             hw = h[w]
             if not hw:
                 continue
             r = tops[w]
-            when, hinted_foundation = self.hinted[w][hw - 1]
+            when, hinted_foundation = hinted[w][hw - 1]
             taken = False
             for k in FR:
                 q = p[k]
@@ -243,31 +259,6 @@ class _Search:
                 return None  # no foundation needs this card any more
         scored.sort()
         return [(k, w) for *_, k, w in scored]
-
-    def _try(self, k: int, w: int) -> bool:
-        """Play waste w's top to foundation k (the places skipped from the stock), search on, take it back."""
-        p, h, demand, copies, contents = self.p, self.h, self.demand, self.copies, self.contents
-        hw = h[w] - 1
-        r = self.piles[w][hw]
-        q = p[k]
-        j = self.place[k][r] - 1
-        o = self.order[k]
-        for t in range(q, j + 1):
-            demand[o[t]] -= 1
-        copies[r] -= 1
-        h[w] = hw
-        contents[w] = self.prefix[w][hw]
-        self.cards_left -= 1
-        p[k] = j + 1
-        won = self.won()
-        p[k] = q
-        self.cards_left += 1
-        h[w] = hw + 1
-        contents[w] = self.prefix[w][hw + 1]
-        copies[r] += 1
-        for t in range(q, j + 1):
-            demand[o[t]] += 1
-        return won
 
 
 __all__ = ["RelaxedGame", "RelaxedOverLimit"]
