@@ -157,6 +157,8 @@ class OrderExplorer(widgets.VBox):
     ``explorer.walk`` is the current :class:`OrderWalk`, ``explorer.text`` the
     findings shown; ``explorer.step_input`` and ``explorer.ranks_input`` are the
     sliders (set their ``value`` to change the picture, as a person would).
+    ``explorer.png`` is the picture shown; the page shows it with the findings as its
+    text alternative, so a screen reader reads the order too.
     """
 
     def __init__(self, step: int = 2, ranks: int = RANK_COUNT) -> None:
@@ -167,7 +169,8 @@ class OrderExplorer(widgets.VBox):
         self.ranks_input = widgets.IntSlider(
             value=ranks, min=2, max=max(24, ranks), description=message("explorer.ranks"), continuous_update=False
         )
-        self.image = widgets.Image(format="png", layout=widgets.Layout(width="420px"))
+        self.png = b""
+        self.image = widgets.HTML(layout=widgets.Layout(width="420px"))
         self.findings = widgets.HTML()
         self.walk: OrderWalk = walk(step, ranks)
         super().__init__([widgets.HBox([self.step_input, self.ranks_input]), widgets.HBox([self.image, self.findings])])
@@ -185,11 +188,15 @@ class OrderExplorer(widgets.VBox):
 
     def refresh(self) -> None:
         """Recompute and redraw (also picks up a language switched with ``set_language``)."""
+        import base64
         from html import escape
 
         self.step_input.description = message("explorer.step")
         self.ranks_input.description = message("explorer.ranks")
         self.walk = walk(self.step_input.value, self.ranks_input.value)
-        self.image.value = walk_png(self.walk)
+        self.png = walk_png(self.walk)
+        data = base64.b64encode(self.png).decode("ascii")
+        alt = escape(" ".join(self.walk.lines()), quote=True)
+        self.image.value = f'<img src="data:image/png;base64,{data}" alt="{alt}" style="width:100%">'
         items = "".join(f"<li>{escape(line)}</li>" for line in self.walk.lines())
         self.findings.value = f"<ul style='max-width:32em'>{items}</ul>"

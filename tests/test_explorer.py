@@ -127,12 +127,13 @@ def test_png_and_drawing_from_a_step():
 def test_explorer_follows_its_sliders():
     explorer = OrderExplorer(step=2, ranks=13)
     assert explorer.walk == walk(2, 13)
-    first_image = bytes(explorer.image.value)
+    first_image = explorer.png
     assert first_image.startswith(b"\x89PNG")
+    assert 'alt="Ranks visited, in order: 2 → 4 → 6' in explorer.image.value  # the picture's text alternative
     explorer.ranks_input.value = 12
     assert explorer.walk == walk(2, 12)
     assert "never reached: 1, 3, 5, 7, 9, 11" in explorer.text
-    assert bytes(explorer.image.value) != first_image
+    assert explorer.png != first_image
     explorer.step_input.value = 5
     assert explorer.walk.reaches_every_rank
     assert "5 → 10 → 3" in explorer.findings.value
