@@ -32,6 +32,9 @@ _LAZY = {
     "KingsApart": ("strategies", "KingsApart"),
     "MonteCarlo": ("strategies", "MonteCarlo"),
     "solve": ("solver", "solve"),
+    "Determinized": ("blind", "Determinized"),
+    "analyse": ("coach", "analyse"),
+    "review": ("coach", "review"),
     "study": ("studies", "study"),
     "StudyResult": ("studies", "StudyResult"),
     "wilson_interval": ("studies", "wilson_interval"),
@@ -52,6 +55,10 @@ def _module(name: str) -> ModuleType:
         from . import strategies as module
     elif name == "solver":
         from . import solver as module
+    elif name == "blind":
+        from . import blind as module
+    elif name == "coach":
+        from . import coach as module
     else:
         from . import studies as module
     return module
@@ -102,6 +109,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "CalcnbError",
     "Card",
+    "Determinized",
     "FirstFit",
     "Game",
     "IllegalMove",
@@ -118,6 +126,7 @@ __all__ = [
     "State",
     "Stepper",
     "StudyResult",
+    "analyse",
     "draw",
     "examples",
     "foundation_order",
@@ -127,6 +136,7 @@ __all__ = [
     "next_rank",
     "position_in_order",
     "rank_name",
+    "review",
     "set_language",
     "show_boards_in",
     "solve",

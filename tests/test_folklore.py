@@ -1,0 +1,72 @@
+"""The claims' verdicts follow the intervals; the stored study and the table are read as they are."""
+
+from __future__ import annotations
+
+from calcnb.folklore import StoredPlayer, Winnability, claims, score_comment, stored_study, verdict, winnability
+from calcnb.i18n import set_language
+from calcnb.strategies import FirstFit, RandomPlayer
+from calcnb.studies import study
+from calcnb.winnability import Decision
+
+
+def _player(wins: int, games: int) -> StoredPlayer:
+    return StoredPlayer("p", tuple(range(games)), wins, 0.5, 1.0)
+
+
+def test_verdict_is_unclear_whenever_the_interval_holds_both_sides():
+    assert verdict((0.81, 0.9), 0.8) == "above"
+    assert verdict((0.5, 0.79), 0.8) == "below"
+    assert verdict((0.3, 0.95), 0.8) == "unclear"
+    # the same rate on few and on many deals: only the many can tell
+    assert verdict(_player(3, 4).interval, 0.8) == "unclear"
+    assert verdict(_player(75, 100).interval, 0.8) == "unclear"
+    assert verdict(_player(600, 1000).interval, 0.8) == "below"
+    assert verdict(_player(900, 1000).interval, 0.8) == "above"
+
+
+def test_claims_say_too_few_deals_when_the_sample_cannot_carry_the_verdict():
+    table = Winnability(won=8, lost=0, unknown=0, lost_seeds=())
+    few = claims(_player(3, 4), _player(1, 4), table)
+    assert few[0].startswith("**Too few deals to tell.**") and few[1].startswith("**Too few deals to tell.**")
+    assert "all 8 of 8 deals" in few[2] and "not ruled out" in few[2]
+    many = claims(_player(950, 1000), _player(100, 1000), Winnability(97, 1, 2, (42,)))
+    assert many[0].startswith("**Holds.**") and many[1].startswith("**Less than that.**")
+    assert "seeds 42" in many[2] and many[2].startswith("**False.**")
+    set_language("pt")
+    try:
+        assert claims(_player(3, 4), _player(1, 4), table)[0].startswith("**Poucos jogos para decidir.**")
+    finally:
+        set_language("en")
+
+
+def test_winnability_counts_the_table_and_names_lost_seeds():
+    table = {
+        1: Decision(1, "won", 1, 0.1, "T"),
+        2: Decision(2, "lost", 1, 0.1, ""),
+        3: Decision(3, "unknown", 1, 1.0, ""),
+    }
+    figures = winnability(table)
+    assert (figures.won, figures.lost, figures.unknown, figures.lost_seeds, figures.seeds) == (1, 1, 1, (2,), 3)
+
+
+def test_stored_study_pairs_players_on_the_seeds_all_of_them_played(tmp_path):
+    path = tmp_path / "study.csv"
+    path.write_text(
+        "player,seed,outcome,score,decisions,choices,think_median,think_p95,think_seconds\n"
+        "a,1,won,52,10,5,0.5,0.9,3.0\n"
+        "b,1,lost,40,10,5,0.1,0.2,1.0\n"
+        "a,2,won,52,10,5,0.7,1.1,3.0\n"
+    )
+    paired = stored_study(path)
+    assert paired["a"].seeds == (1,) and paired["a"].wins == 1 and paired["b"].wins == 0
+    alone = stored_study(path, paired=False)
+    assert alone["a"].games == 2 and alone["a"].think_median == 0.6
+    assert stored_study(tmp_path / "missing.csv") == {}
+
+
+def test_score_comment_is_computed_from_the_studies():
+    results = [study(RandomPlayer(), range(60)), study(FirstFit(), range(60))]
+    text = score_comment(results)
+    assert f"{results[0].mean_score:.1f}" in text and f"{results[1].mean_score:.1f}" in text
+    surprise = results[0].mean_score > results[1].mean_score
+    assert text.startswith("A surprise") == surprise
