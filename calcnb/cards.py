@@ -99,6 +99,9 @@ class Card:
         """
         if isinstance(text, Card):
             return text
+        known = _BY_TEXT.get(text) if text.__class__ is str else None  # the printed forms, at once
+        if known is not None:
+            return known
         if not isinstance(text, str) or len(text) > _LONGEST_CARD_TEXT:
             raise InvalidCard(message("card.bad", text=quote(text)))
         cleaned = ascii_upper(text.strip(ASCII_SPACE))
@@ -153,6 +156,7 @@ def full_deck() -> tuple[Card, ...]:
 
 
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for rank in range(1, RANK_COUNT + 1) for suit in SUITS)
+_BY_TEXT: dict[str, Card] = {str(card): card for card in DECK} | {card.ascii: card for card in DECK}
 
 
 _SEPARATORS = str.maketrans(dict.fromkeys(ASCII_SPACE + ",", " "))
@@ -168,9 +172,12 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
     if isinstance(text_or_cards, str):
         check_length(text_or_cards, MAX_DEAL_CHARS, "input.cards", InvalidCard)
         return tuple(Card.parse(token) for token in text_or_cards.translate(_SEPARATORS).split(" ") if token)
-    if not isinstance(text_or_cards, Iterable):
+    if text_or_cards.__class__ in (tuple, list):
+        items = text_or_cards
+    elif isinstance(text_or_cards, Iterable):
+        items = list(itertools.islice(text_or_cards, _PACK_SIZE + 1))  # a pack's worth, and one to tell
+    else:
         raise InvalidCard(message("card.bad", text=quote(text_or_cards)))
-    items = list(itertools.islice(text_or_cards, _PACK_SIZE + 1))  # a pack's worth, and one to tell
     if len(items) > _PACK_SIZE:
         raise InvalidCard(message("input.too_many_cards", limit=_PACK_SIZE))
     return tuple(Card.parse(item) for item in items)

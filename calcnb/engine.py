@@ -105,6 +105,9 @@ class Move:
         """
         if isinstance(text, Move):
             return text
+        known = cls._by_text.get(text) if text.__class__ is str else None  # the printed form, at once
+        if known is not None:
+            return known
         if not isinstance(text, str) or len(text) > _LONGEST_MOVE_TEXT:
             raise InvalidMove(message("move.bad", text=quote(text)))
         cleaned = ascii_upper(text.translate(_NO_SPACE))
@@ -449,7 +452,7 @@ def _read_pile(pile: object, kind: str, number: int | None = None) -> tuple[Card
 
     ``kind`` names the pile: ``"stock"``, or ``"foundation"`` or ``"waste"`` with its ``number``.
     """
-    if pile is not None and not isinstance(pile, (str, Card, Iterable)):
+    if pile.__class__ not in (tuple, list, str) and pile is not None and not isinstance(pile, (Card, Iterable)):
         name = message(f"position.pile_{kind}", number=number)
         raise InvalidPosition(message("position.not_pile", pile=name, value=quote(pile)))
     return parse_cards(pile)
