@@ -40,7 +40,15 @@ The pages fetch nothing from beyond the machine: Voila's "lab" page links the
 Font Awesome style sheets from a CDN, so the app uses the ``calcnb`` Voila
 template (``calcnb/share/voila/templates/calcnb``), the same page without
 those links; Voila's own bundle already serves Font Awesome from
-``/voila/static``.
+``/voila/static``. A page loads only the JupyterLab extensions the widgets
+need (:data:`VOILA_EXTENSIONS`), not every one installed beside JupyterLab
+(jupyter-server-proxy's fails to load in a Voila page). The browser console
+still shows "Unsatisfied version 4.2.5 ... of shared singleton module
+@jupyterlab/..." warnings: Voila 0.5's page is built on JupyterLab 4.2 while
+its widget manager and jupyterlab_widgets are built on a later 4.x, so module
+federation warns and uses the page's 4.2 modules, which is how Voila runs
+everywhere; the widgets' own modules agree and work (the browser tests check
+that no other warning or error appears).
 """
 
 from __future__ import annotations
@@ -78,6 +86,8 @@ CULL_INTERVAL_SECONDS = 10
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE = "calcnb"
 JUPYTER_DATA_DIR = Path(__file__).resolve().parent / "share"
+# The JupyterLab extensions a page loads: Voila's own widget manager only (see the module notes).
+VOILA_EXTENSIONS = ("@voila-dashboards/widgets-manager8", "@jupyter-widgets/jupyterlab-manager")
 
 # Debian's chromium, driven by playwright in the browser tests, screenshots and benchmark (never downloaded).
 CHROMIUM_PATH = "/usr/bin/chromium"
@@ -234,6 +244,7 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         "--no-browser",
         "--VoilaConfiguration.show_tracebacks=False",
         f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
+        *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
         *culling_options(),
     ]
 

@@ -1,0 +1,177 @@
+"""Serving a class: kernels end with their pages, nothing is fetched from beyond the machine, and
+``--lang pt`` shows the app in Portuguese."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import psutil
+import pytest
+
+from calcnb.app import (
+    CULL_IDLE_SECONDS,
+    CULL_INTERVAL_SECONDS,
+    DEFAULT_APP_NOTEBOOK,
+    LOCALHOST,
+    free_port,
+    notebooks_dir,
+    server_environment,
+    start_server,
+    stop_server,
+    voila_command,
+    wait_until_serving,
+)
+
+from .pages import PlayApp, Server, open_app
+
+pytestmark = pytest.mark.browser
+
+PLAY_NOTEBOOK = os.environ.get("CALCNB_PLAY_NOTEBOOK", DEFAULT_APP_NOTEBOOK)
+LESSON_NOTEBOOK = "02_wraparound.ipynb"
+LOCAL_HOSTS = {LOCALHOST, "localhost"}
+LOCAL_SCHEMES = {"data", "blob", "about"}
+
+# The only version warnings a page may log: Voila's page is built on one JupyterLab release and the widget
+# extensions on a later one, so module federation reports the page's own @jupyterlab/* modules as older than
+# asked and uses them (see calcnb/app.py). A warning about the widgets' own modules would be a real mismatch.
+EXPLAINED_WARNING = re.compile(
+    r"^warning: (Unsatisfied version \S+ from _JUPYTERLAB\.CORE_OUTPUT of shared singleton module @jupyterlab/"
+    r"|No satisfying version \S+ of shared module @jupyterlab/)"
+)
+
+
+def _kernels_serving(root: Path) -> list[psutil.Process]:
+    """The kernel processes of the server whose notebooks are in ``root`` (a kernel runs in its notebook's folder)."""
+    kernels = []
+    for process in psutil.process_iter(["cmdline", "cwd"]):
+        cmdline = " ".join(process.info["cmdline"] or ())
+        cwd = process.info["cwd"] or ""
+        if "ipykernel" in cmdline and (cwd == str(root) or cwd.startswith(f"{root}{os.sep}")):
+            kernels.append(process)
+    return kernels
+
+
+@pytest.fixture
+def own_voila(tmp_path) -> Server:
+    """A Voila of this test's own (the app's command line), so every kernel counted is one of its pages'."""
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    for name in {PLAY_NOTEBOOK, LESSON_NOTEBOOK}:
+        (root / name).write_bytes((notebooks_dir() / name).read_bytes())
+    port = free_port()
+    log_path = tmp_path / "voila.log"
+    with log_path.open("wb") as log:
+        process = start_server(voila_command(root, port=port), cwd=root, log=log)
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=90)
+            yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
+        finally:
+            stop_server(process)
+
+
+def _new_tab(browser):
+    """A page in a context of its own: a student's tab."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
+    return context.new_page()
+
+
+def _open(browser, server: Server, notebook: str):
+    """A student's tab showing ``notebook``'s app (not waited for); returns the page."""
+    page = _new_tab(browser)
+    page.goto(server.voila_page(notebook), wait_until="domcontentloaded")
+    return page
+
+
+def _wait_until_interactive(page) -> None:
+    page.locator("button.jupyter-button").first.wait_for(state="visible")
+    page.locator("img").first.wait_for(state="visible")
+
+
+def test_kernels_end_with_their_pages_closed_or_reloaded(browser, own_voila):
+    # A student who stays: their kernel must survive the culling of everyone else's.
+    stayer = PlayApp(_new_tab(browser), own_voila, PLAY_NOTEBOOK)
+    assert len(_kernels_serving(own_voila.root)) == 1
+
+    visits = 0
+    for notebook in (PLAY_NOTEBOOK, LESSON_NOTEBOOK):
+        # Five tabs, one after the other (the machine is small), each reloaded once (a reload is a new
+        # visit) and then closed: ten visits.
+        for _ in range(5):
+            page = _open(browser, own_voila, notebook)
+            _wait_until_interactive(page)
+            page.reload(wait_until="domcontentloaded")
+            _wait_until_interactive(page)
+            page.context.close()
+            visits += 2
+    assert visits == 20
+    closed_at = time.monotonic()
+    assert len(_kernels_serving(own_voila.root)) > 1  # the closed pages' kernels are still there for now
+
+    # Within 60 s of the last page closing, only the open page's kernel is left.
+    deadline = closed_at + 60
+    assert CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS < 60
+    while len(_kernels_serving(own_voila.root)) > 1 and time.monotonic() < deadline:
+        time.sleep(2)
+    left = _kernels_serving(own_voila.root)
+    assert len(left) == 1, f"{len(left)} kernels 60 s after their pages closed"
+
+    # The page that stayed open still plays: its kernel was not culled.
+    said = stayer.click("T")
+    assert said.startswith("Turned "), said
+    stayer.page.context.close()
+
+
+def _notebooks() -> list[str]:
+    return sorted(path.name for path in notebooks_dir().glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", _notebooks())
+def test_no_page_requests_anything_beyond_this_machine(page, voila_server, notebook):
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("websocket", lambda socket: requested.append(socket.url))
+    page.goto(voila_server.voila_page(notebook), wait_until="load")
+    # The notebook has run and its widgets are drawn (or, for a page without widgets, its outputs are shown).
+    page.wait_for_function("() => !document.querySelector('#loading') || !document.body.innerText.includes('Loading')")
+    page.wait_for_load_state("networkidle")
+
+    outside = [
+        url
+        for url in requested
+        if urlparse(url).scheme not in LOCAL_SCHEMES and urlparse(url).hostname not in LOCAL_HOSTS
+    ]
+    assert outside == []
+    assert len(requested) > 5  # the page, its scripts, its styles and the kernel's websocket were recorded
+    errors = [text for text in page.console_messages if text.startswith(("error:", "pageerror:"))]
+    assert errors == []
+    versions = [text for text in page.console_messages if "version" in text.lower()]
+    assert [text for text in versions if not EXPLAINED_WARNING.match(text)] == []
+
+
+@pytest.fixture
+def voila_in_portuguese(tmp_path) -> Server:
+    """Voila started as ``python -m calcnb app --lang pt`` starts it: CALCNB_LANG=pt in its environment."""
+    root = tmp_path / "notebooks"
+    root.mkdir()
+    (root / PLAY_NOTEBOOK).write_bytes((notebooks_dir() / PLAY_NOTEBOOK).read_bytes())
+    port = free_port()
+    log_path = tmp_path / "voila.log"
+    with log_path.open("wb") as log:
+        process = start_server(voila_command(root, port=port), cwd=root, log=log, env=server_environment(language="pt"))
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=90)
+            yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
+        finally:
+            stop_server(process)
+
+
+def test_lang_pt_shows_the_play_app_in_portuguese(page, voila_in_portuguese):
+    root = open_app(page, voila_in_portuguese, PLAY_NOTEBOOK, "Virar", "play")
+    texts = [text.strip() for text in root.locator("button.jupyter-button").all_inner_texts()]
+    assert "Virar" in texts and "Turn" not in texts
+    assert "Undo" not in texts and "New deal" not in texts
