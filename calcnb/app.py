@@ -226,6 +226,20 @@ def culling_options(section: str = "MappingKernelManager") -> list[str]:
     ]
 
 
+def voila_options() -> list[str]:
+    """Command-line settings of Voila's pages, for Voila alone or as a Jupyter server extension (JupyterHub).
+
+    The calcnb template (nothing fetched from outside; the server's environment
+    must come from :func:`server_environment` for Voila to find it), the widget
+    extensions only, and no Python tracebacks shown to a class.
+    """
+    return [
+        "--VoilaConfiguration.show_tracebacks=False",
+        f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
+        *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
+    ]
+
+
 def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT) -> list[str]:
     """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
 
@@ -242,9 +256,7 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         f"--Voila.port={port}",
         "--Voila.port_retries=0",  # the address we print must be the one in use
         "--no-browser",
-        "--VoilaConfiguration.show_tracebacks=False",
-        f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
-        *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
+        *voila_options(),
         *culling_options(),
     ]
 

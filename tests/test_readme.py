@@ -20,10 +20,14 @@ def test_api_tour_runs_as_written():
 
 
 def test_ci_runs_the_readme_test_command():
-    commands = re.findall(r"^pip install -e .*$", README, flags=re.MULTILINE)
-    assert commands == ["pip install -e . && jupyter lab notebooks", 'pip install -e ".[test]" && python -m pytest']
+    commands = re.findall(r"^python3 -m venv .*$", README, flags=re.MULTILINE)
+    venv = "python3 -m venv .venv && . .venv/bin/activate && "
+    assert commands == [
+        f"{venv}pip install -e . && python -m calcnb lab",
+        f'{venv}pip install -e ".[test]" && python -m pytest',
+    ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "grep -m1 '^pip install -e \"\\.\\[test\\]\"' README.md" in ci
+    assert "grep -m1 '^python3 -m venv .* pip install -e \"\\.\\[test\\]\"' README.md" in ci
 
 
 def test_conda_environment_installs_what_pyproject_asks_for():

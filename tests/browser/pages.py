@@ -92,13 +92,17 @@ class Server:
         return f"{self.url}/voila/render/{notebook}"
 
 
-def open_app(page: Page, server: Server, notebook: str, button_text: str, marker: str) -> Locator:
+def open_app(
+    page: Page, server: Server, notebook: str, button_text: str, marker: str, *, navigate: bool = True
+) -> Locator:
     """Open ``notebook`` in Voila, wait for its widget with a button reading ``button_text``; return its root.
 
+    ``navigate=False`` finds the widget in the page already there (one a login led to, say).
     Raises a clear AssertionError when the notebook is missing or shows no such widget.
     """
     assert (server.root / notebook).exists(), f"notebooks/{notebook} is missing"
-    page.goto(server.voila_page(notebook), wait_until="domcontentloaded")
+    if navigate:
+        page.goto(server.voila_page(notebook), wait_until="domcontentloaded")
     page.locator("button.jupyter-button", has_text=button_text).first.wait_for(state="visible")
     page.locator("img").first.wait_for(state="visible")
     assert page.evaluate(_FIND_ROOT, [button_text, marker]), f"no widget with a {button_text!r} button and an image"
@@ -108,10 +112,12 @@ def open_app(page: Page, server: Server, notebook: str, button_text: str, marker
 class PlayApp:
     """The play widget in a page: buttons by move name, the board picture, the message area."""
 
-    def __init__(self, page: Page, server: Server, notebook: str = "play.ipynb") -> None:
+    def __init__(self, page: Page, server: Server, notebook: str = "play.ipynb", *, navigate: bool = True) -> None:
+        """``navigate=False`` finds the app in the page already there (one a login led to, say)."""
         self.page = page
         assert (server.root / notebook).exists(), f"notebooks/{notebook} is missing"
-        page.goto(server.voila_page(notebook), wait_until="domcontentloaded")
+        if navigate:
+            page.goto(server.voila_page(notebook), wait_until="domcontentloaded")
         self.root = page.locator(".calcnb-play").first
         self.image = self.root.locator("img.calcnb-board-image")
         self.board = self.root.locator(".calcnb-board")  # the picture's box: it stays while pictures change

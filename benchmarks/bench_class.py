@@ -1,0 +1,405 @@
+"""A class at once: N students open the app served by ``python -m calcnb app`` and play, against one student.
+
+Usage: ``python benchmarks/bench_class.py [--students 30] [--browsers 3] [--seconds 120] [--interval 2]
+[--notebook NAME] [--lang pt] [-- EXTRA APP OPTIONS]``. Anything after ``--`` goes to the ``app`` command
+unchanged (``-- --class-log PATH`` once the app records a class), so the same class can be measured with a
+server option on and off.
+
+The server is the teacher's: ``python -m calcnb app`` on a copy of the notebooks, started as a teacher
+starts it and stopped with Ctrl-C. All students start opening the page within the same second; then each
+clicks a legal move every ``--interval`` seconds (a foundation move, else Turn, else the turned card to
+the next waste; New deal when a game ends) for ``--seconds``. ``--browsers`` of them are real chromium
+pages (Debian's, through playwright); the rest are protocol-level clients, so that the figures measure the
+server rather than thirty browsers on the same two cores. A protocol client does what the page's widget
+manager does: it loads the page (Voila runs the notebook in a kernel of its own for it), reads its kernel
+id, connects to the kernel's websocket, lists the widget comms and asks each for its state, then clicks
+by sending the button's ``click`` event and waits for the board image's new value.
+
+Printed, for the class and for one student (the baseline, measured in the same run):
+
+* open to interactive board: from the page request to the board's image and buttons shown (a page) or
+  received with their state (a client), p50 and p95;
+* click to updated image: from the click to the new PNG shown (a page: decoded and painted) or received
+  (a client), p50 and p95;
+* peak memory of the server and its kernels, RSS and PSS (PSS shares a library's pages out among the
+  processes that use it, so its sum is what the machine really gives them), sampled every second;
+* errors (a page or state that never came, a click never answered) and the kernels left 60 s after
+  every student closed their page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import random
+import re
+import shutil
+import signal
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import psutil
+from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+from tornado.websocket import websocket_connect
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # the browser tests' move chooser and button names
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from bench_browser import _TIME_IMAGE_CLICK  # noqa: E402
+from browser.pages import live_move  # noqa: E402
+
+from calcnb.app import (  # noqa: E402
+    CHROMIUM_ARGS,
+    CHROMIUM_PATH,
+    CULL_IDLE_SECONDS,
+    CULL_INTERVAL_SECONDS,
+    DEFAULT_APP_NOTEBOOK,
+    LOCALHOST,
+    free_port,
+    notebooks_dir,
+    start_server,
+    stop_server,
+    wait_until_serving,
+)
+from calcnb.widgets import css_class  # noqa: E402
+
+TARGETS = {"open_p95": 5.0, "click_p95": 0.300, "memory_gb": 6.0}
+BUTTON_PREFIX = css_class("")
+KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
+TIMEOUT = 120.0
+
+
+@dataclass
+class Figures:
+    """What one run of a class measured."""
+
+    students: int
+    opens: list[float] = field(default_factory=list)
+    clicks: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    peak_rss: int = 0
+    peak_pss: int = 0
+    kernels_left: int = -1
+
+
+# ------------------------------------------------------------ a protocol-level student
+
+
+def _message(msg_type: str, content: dict, session: str) -> str:
+    header = {
+        "msg_id": uuid.uuid4().hex,
+        "username": "student",
+        "session": session,
+        "msg_type": msg_type,
+        "version": "5.3",
+        "date": datetime.now(timezone.utc).isoformat(),
+    }
+    return json.dumps(
+        {"header": header, "parent_header": {}, "metadata": {}, "content": content, "channel": "shell", "buffers": []}
+    )
+
+
+def _decode(frame: str | bytes) -> dict:
+    """A kernel message from the websocket: JSON text, or Jupyter's binary frame (offsets, JSON, buffers)."""
+    if isinstance(frame, str):
+        return json.loads(frame)
+    count = int.from_bytes(frame[:4], "big")
+    offsets = [int.from_bytes(frame[4 + 4 * i : 8 + 4 * i], "big") for i in range(count)] + [len(frame)]
+    message = json.loads(frame[offsets[0] : offsets[1]].decode())
+    message["buffers"] = [frame[offsets[i] : offsets[i + 1]] for i in range(1, count)]
+    return message
+
+
+class ProtocolStudent:
+    """A student without a browser: the page, then the widgets over the kernel's websocket."""
+
+    def __init__(self, url: str, figures: Figures) -> None:
+        self.url = url
+        self.figures = figures
+        self.session = uuid.uuid4().hex
+        self.states: dict[str, dict] = {}
+        self.socket = None
+        self.image_id: str | None = None
+        self.image_updated = asyncio.Event()
+
+    async def open(self) -> None:
+        start = time.perf_counter()
+        response = await AsyncHTTPClient().fetch(HTTPRequest(self.url, request_timeout=TIMEOUT))
+        kernel = KERNEL_ID.search(response.body.decode()).group(1)
+        base = "ws://" + urlsplit(self.url).netloc
+        self.socket = await websocket_connect(f"{base}/api/kernels/{kernel}/channels?session_id={self.session}")
+        asyncio.get_running_loop().create_task(self._listen())
+        await self._send("comm_info_request", {"target_name": "jupyter.widget"})
+        await asyncio.wait_for(self._all_states(), TIMEOUT)
+        self.figures.opens.append(time.perf_counter() - start)
+
+    async def _send(self, msg_type: str, content: dict) -> None:
+        await self.socket.write_message(_message(msg_type, content, self.session))
+
+    async def _listen(self) -> None:
+        while (frame := await self.socket.read_message()) is not None:
+            message = _decode(frame)
+            kind, content = message["header"]["msg_type"], message["content"]
+            if kind == "comm_info_reply":
+                for comm in content["comms"]:
+                    self.states.setdefault(comm, {})
+                    await self._send("comm_msg", {"comm_id": comm, "data": {"method": "request_state"}})
+            elif kind == "comm_msg" and content["data"].get("method") in ("update", "echo_update"):
+                comm, data = content["comm_id"], content["data"]
+                self.states.setdefault(comm, {}).update(data.get("state", {}))
+                self.states[comm]["_received"] = True
+                paths = data.get("buffer_paths", [])
+                if comm == self.image_id and (["value"] in paths or "value" in data.get("state", {})):
+                    self.image_updated.set()
+            elif kind == "comm_open":
+                self.states[content["comm_id"]] = dict(content["data"].get("state", {}), _received=True)
+
+    async def _all_states(self) -> None:
+        while not self.states or not all(state.get("_received") for state in self.states.values()):
+            await asyncio.sleep(0.02)
+        images = [comm for comm, state in self.states.items() if "calcnb-board-image" in state.get("_dom_classes", ())]
+        if not images:
+            raise RuntimeError("no board image among the widgets")
+        self.image_id = images[0]
+
+    def buttons(self) -> dict[str, str]:
+        """The enabled buttons: move or control name -> comm id."""
+        found = {}
+        for comm, state in self.states.items():
+            for name in state.get("_dom_classes", ()):
+                if name.startswith(BUTTON_PREFIX) and not state.get("disabled"):
+                    found[name[len(BUTTON_PREFIX) :].replace("-", ">")] = comm
+        return found
+
+    async def click(self, clicks: int) -> None:
+        enabled = self.buttons()
+        moves = [name for name in enabled if name not in ("undo", "redo", "hint", "new")]
+        name = live_move(moves, clicks) if moves else "new"
+        self.image_updated.clear()
+        start = time.perf_counter()
+        await self._send(
+            "comm_msg", {"comm_id": enabled[name], "data": {"method": "custom", "content": {"event": "click"}}}
+        )
+        await asyncio.wait_for(self.image_updated.wait(), TIMEOUT)
+        self.figures.clicks.append(time.perf_counter() - start)
+
+    async def close(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+
+
+# ------------------------------------------------------------ a student in chromium
+
+
+_ENABLED = f"""() => [...document.querySelectorAll('button[class*="{BUTTON_PREFIX}"]')]
+    .filter(b => !b.disabled)
+    .map(b => [...b.classList].find(c => c.startsWith('{BUTTON_PREFIX}')))
+    .map(c => c.slice({len(BUTTON_PREFIX)}).replace('-', '>'))"""
+
+
+class BrowserStudent:
+    """A student in a chromium page of their own."""
+
+    def __init__(self, browser, url: str, figures: Figures) -> None:
+        self.browser, self.url, self.figures = browser, url, figures
+        self.page = None
+
+    async def open(self) -> None:
+        context = await self.browser.new_context(viewport={"width": 1366, "height": 768})
+        context.set_default_timeout(TIMEOUT * 1000)
+        self.page = await context.new_page()
+        start = time.perf_counter()
+        await self.page.goto(self.url, wait_until="commit")
+        await self.page.locator(f"button.{css_class('T')}").wait_for(state="visible")
+        await self.page.locator("img.calcnb-board-image").wait_for(state="visible")
+        self.figures.opens.append(time.perf_counter() - start)
+
+    async def click(self, clicks: int) -> None:
+        enabled = await self.page.evaluate(_ENABLED)
+        moves = [name for name in enabled if name not in ("undo", "redo", "hint", "new")]
+        name = live_move(moves, clicks) if moves else "new"
+        button = await self.page.query_selector(f"button.{css_class(name)}")
+        image = await self.page.query_selector("img.calcnb-board-image")
+        _arrived, shown = await self.page.evaluate(_TIME_IMAGE_CLICK, [button, image])
+        self.figures.clicks.append(shown / 1000)
+
+    async def close(self) -> None:
+        if self.page is not None:
+            await self.page.context.close()
+
+
+# ------------------------------------------------------------ the class
+
+
+async def _student(student, offset: float, seconds: float, interval: float) -> None:
+    await asyncio.sleep(offset)  # everyone within the same second
+    try:
+        await student.open()
+        end = time.perf_counter() + seconds
+        clicks = 0
+        while time.perf_counter() < end:
+            due = time.perf_counter() + interval
+            await student.click(clicks)
+            clicks += 1
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+    except Exception as error:  # counted, not raised: one student's failure is a figure of the class
+        student.figures.errors.append(f"{type(error).__name__}: {str(error)[:160]}")
+    finally:
+        with contextlib.suppress(Exception):
+            await student.close()
+
+
+def _tree(pid: int) -> list[psutil.Process]:
+    with contextlib.suppress(psutil.Error):
+        return [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]
+    return []
+
+
+def _kernels(pid: int) -> list[psutil.Process]:
+    kernels = []
+    for process in _tree(pid):
+        with contextlib.suppress(psutil.Error):
+            if "ipykernel" in " ".join(process.cmdline()):
+                kernels.append(process)
+    return kernels
+
+
+async def _sample_memory(pid: int, figures: Figures, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        rss = pss = 0
+        for process in _tree(pid):
+            with contextlib.suppress(psutil.Error):
+                memory = process.memory_full_info()
+                rss, pss = rss + memory.rss, pss + getattr(memory, "pss", memory.rss)
+        figures.peak_rss, figures.peak_pss = max(figures.peak_rss, rss), max(figures.peak_pss, pss)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(stop.wait(), 1.0)
+
+
+async def _run_class(url: str, pid: int, students: int, browsers: int, seconds: float, interval: float) -> Figures:
+    from playwright.async_api import async_playwright
+
+    figures = Figures(students)
+    stop = asyncio.Event()
+    sampler = asyncio.get_running_loop().create_task(_sample_memory(pid, figures, stop))
+    async with async_playwright() as playwright:
+        chromium = None
+        if browsers:
+            chromium = await playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+        people = [BrowserStudent(chromium, url, figures) for _ in range(min(browsers, students))]
+        people += [ProtocolStudent(url, figures) for _ in range(students - len(people))]
+        random.shuffle(people)
+        await asyncio.gather(*(_student(person, random.random(), seconds, interval) for person in people))
+        if chromium is not None:
+            await chromium.close()
+    # Every student has closed their page: wait for their kernels to go (at most the culling time and a margin).
+    deadline = time.perf_counter() + CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS + 10
+    while _kernels(pid) and time.perf_counter() < deadline:
+        await asyncio.sleep(1)
+    figures.kernels_left = len(_kernels(pid))
+    stop.set()
+    await sampler
+    return figures
+
+
+def measure(students: int, browsers: int, seconds: float, interval: float, notebook: str, extra: list[str]) -> Figures:
+    """Start the app as a teacher does, run a class of ``students`` against it, stop it with Ctrl-C."""
+    with tempfile.TemporaryDirectory(prefix="calcnb-class-") as scratch:
+        root = Path(scratch) / "notebooks"
+        shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        port = free_port()
+        command = [sys.executable, "-m", "calcnb", "app", str(root / notebook), "--port", str(port), "--no-browser"]
+        with (Path(scratch) / "app.log").open("wb") as log:
+            process = start_server([*command, *extra], cwd=root, log=log)
+            try:
+                wait_until_serving(process, LOCALHOST, port, timeout=120)
+                url = f"http://{LOCALHOST}:{port}/"  # the address the app prints for the class
+                return asyncio.run(_run_class(url, process.pid, students, browsers, seconds, interval))
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    process.send_signal(signal.SIGINT)  # the teacher's Ctrl-C
+                with contextlib.suppress(Exception):
+                    process.wait(60)
+                stop_server(process)
+
+
+def _percentile(values: list[float], share: float) -> float:
+    if not values:
+        return float("nan")
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
+
+
+def report(figures: Figures) -> list[str]:
+    """The figures of one run, one column of the printed table."""
+    return [
+        f"{figures.students}",
+        f"{_percentile(figures.opens, 0.5):.2f} / {_percentile(figures.opens, 0.95):.2f} s",
+        f"{1000 * _percentile(figures.clicks, 0.5):.0f} / {1000 * _percentile(figures.clicks, 0.95):.0f} ms",
+        f"{len(figures.clicks)}",
+        f"{figures.peak_rss / 2**30:.2f} / {figures.peak_pss / 2**30:.2f} GB",
+        f"{len(figures.errors)}",
+        f"{figures.kernels_left}",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=30)
+    parser.add_argument("--browsers", type=int, default=3, help="students in real chromium pages (default 3)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="how long the class plays (default 120)")
+    parser.add_argument("--interval", type=float, default=2.0, help="seconds between a student's clicks (default 2)")
+    parser.add_argument("--notebook", default=DEFAULT_APP_NOTEBOOK)
+    parser.add_argument("extra", nargs="*", help="options for python -m calcnb app, after --")
+    arguments = parser.parse_args()
+
+    runs = []
+    for students, browsers in ((1, min(1, arguments.browsers)), (arguments.students, arguments.browsers)):
+        print(f"running a class of {students} ({browsers} in chromium) ...", flush=True)
+        runs.append(
+            measure(students, browsers, arguments.seconds, arguments.interval, arguments.notebook, arguments.extra)
+        )
+    rows = [
+        "students",
+        "open to board p50 / p95",
+        "click to image p50 / p95",
+        "clicks",
+        "peak memory RSS / PSS",
+        "errors",
+        "kernels left",
+    ]
+    columns = [report(figures) for figures in runs]
+    print(f"\n{'':26}" + "".join(f"{'one student':>26}{'the class':>26}"[: 26 * len(columns)]))
+    for index, row in enumerate(rows):
+        print(f"{row:26}" + "".join(f"{column[index]:>26}" for column in columns))
+    baseline, group = runs
+    print(
+        f"\nratios, class / one: open p95 {_percentile(group.opens, 0.95) / _percentile(baseline.opens, 0.95):.1f}x, "
+        f"click p95 {_percentile(group.clicks, 0.95) / _percentile(baseline.clicks, 0.95):.1f}x"
+    )
+    met = {
+        "p95 open <= 5 s": _percentile(group.opens, 0.95) <= TARGETS["open_p95"],
+        "p95 click <= 300 ms": _percentile(group.clicks, 0.95) <= TARGETS["click_p95"],
+        "no errors": not group.errors,
+        "peak memory (PSS) <= 6 GB": group.peak_pss / 2**30 <= TARGETS["memory_gb"],
+        "no kernel left": group.kernels_left == 0,
+    }
+    print("targets: " + ", ".join(f"{name}: {'met' if ok else 'MISSED'}" for name, ok in met.items()))
+    for error in sorted(set(group.errors))[:10]:
+        print(f"  error ({group.errors.count(error)}x): {error}")
+    print(f"machine: {psutil.cpu_count()} cores, load average {', '.join(f'{x:.1f}' for x in psutil.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""JupyterHub for a school: every student logs in and gets a Jupyter server of their own, opened on the
+calcnb play app (Voila, code hidden), with every calcnb notebook at ``/user/NAME/voila/render/NAME.ipynb``.
+
+Run it: ``jupyterhub -f deploy/jupyterhub_config.py`` in the environment where calcnb is installed
+(the students' servers and kernels run in the same environment), then open http://127.0.0.1:8000/.
+
+Two parts:
+
+* **calcnb settings** (any hub: The Littlest JupyterHub, Zero to JupyterHub, this file): Voila runs
+  inside each student's server as a Jupyter server extension, with the calcnb page (nothing fetched
+  from beyond the hub), the widget extensions only, kernels culled 40 s after their page is closed,
+  and a student's server stopping itself after :data:`IDLE_SERVER_SECONDS` with no kernel left.
+  The settings come from :mod:`calcnb.app`, the same as ``python -m calcnb app`` uses.
+* **a trial on one machine**: students log in with any name and the password ``calcnb``
+  (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
+  home folder under the hub's working folder. That is for a trial or a test only: on a real hub keep
+  the authenticator and spawner of TLJH or Zero to JupyterHub and take only the calcnb settings.
+
+``CALCNB_LANG=pt`` in the hub's environment runs every student's app in Portuguese.
+"""
+
+# ruff: noqa: F821  (``c`` and ``get_config`` are given by JupyterHub when it reads this file)
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from calcnb.app import DEFAULT_APP_NOTEBOOK, culling_options, notebooks_dir, server_environment, voila_options
+from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES
+
+c = get_config()
+
+IDLE_SERVER_SECONDS = 15 * 60
+
+# ------------------------------------------------------------ calcnb settings (any hub)
+
+language = os.environ.get(LANGUAGE_VARIABLE, "en")
+language = language if language in LANGUAGES else "en"
+# The students' servers run this Python (the environment calcnb is installed in), whatever their PATH.
+c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
+c.Spawner.notebook_dir = str(notebooks_dir())
+# Each student lands on the play app; the other notebooks are at /voila/render/<name>.ipynb beside it.
+c.Spawner.default_url = f"/voila/render/{DEFAULT_APP_NOTEBOOK}"
+# Where Voila finds the calcnb page, and the language of every kernel.
+environment = server_environment(language=language)
+c.Spawner.environment = {key: environment[key] for key in ("JUPYTER_PATH", LANGUAGE_VARIABLE)}
+c.Spawner.args = [
+    *voila_options(),
+    *culling_options(),
+    # A student's server with no kernel and no activity for this long stops itself (and frees its memory).
+    f"--ServerApp.shutdown_no_activity_timeout={IDLE_SERVER_SECONDS}",
+]
+
+# ------------------------------------------------------------ a trial on one machine
+
+c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.port = 8000
+c.JupyterHub.authenticator_class = "dummy"
+c.DummyAuthenticator.password = os.environ.get("CALCNB_HUB_PASSWORD", "calcnb")
+c.Authenticator.allow_all = True
+c.JupyterHub.spawner_class = "simple"  # every server runs as this user: a trial, not a school
+c.SimpleLocalProcessSpawner.home_dir_template = str(Path.cwd() / "hub-homes" / "{username}")
+if hasattr(os, "geteuid") and os.geteuid() == 0:  # in a container: Jupyter refuses root unless told
+    c.Spawner.args.append("--ServerApp.allow_root=True")

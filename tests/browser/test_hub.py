@@ -1,0 +1,113 @@
+"""A school's hub: ``deploy/jupyterhub_config.py`` started for real on 127.0.0.1, two students log in,
+each plays a move in their own app, and the hub and every server it started are stopped at the end."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+from calcnb.app import DEFAULT_APP_NOTEBOOK, LOCALHOST, free_port, start_server, stop_server, wait_until_serving
+
+from .conftest import _serve_copy
+from .pages import PlayApp, Server
+
+pytestmark = pytest.mark.browser
+
+CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
+STUDENTS = ("ana", "bruno")
+
+
+@pytest.fixture
+def hub(tmp_path) -> Server:
+    """The school's hub with its own ports, database and folders; everything it started is gone afterwards."""
+    if shutil.which("configurable-http-proxy") is None:
+        reason = "configurable-http-proxy is missing (npm install -g configurable-http-proxy); the hub test needs it"
+        if os.environ.get("CALCNB_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    root = _serve_copy(tmp_path / "notebooks")
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterhub",
+        "-f",
+        str(CONFIG),
+        f"--JupyterHub.port={port}",
+        f"--JupyterHub.hub_port={free_port()}",
+        f"--ConfigurableHTTPProxy.api_url=http://{LOCALHOST}:{free_port()}",
+        f"--JupyterHub.db_url=sqlite:///{tmp_path / 'hub.sqlite'}",
+        f"--JupyterHub.cookie_secret_file={tmp_path / 'cookie_secret'}",
+        f"--Spawner.notebook_dir={root}",
+    ]
+    log_path = tmp_path / "hub.log"
+    started: list[psutil.Process] = []
+    with log_path.open("wb") as log:
+        process = start_server(command, cwd=tmp_path, log=log)
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=120)
+            server = Server(f"http://{LOCALHOST}:{port}", root, log_path)
+            _wait_for_the_hub(server.url, process)
+            yield server
+            started.extend(psutil.Process(process.pid).children(recursive=True))
+        finally:
+            stop_server(process, timeout=60)
+    _gone, alive = psutil.wait_procs(started, timeout=30)
+    assert alive == [], [process.cmdline() for process in alive]
+
+
+def _wait_for_the_hub(url: str, process, timeout: float = 120) -> None:
+    """The proxy answers before the hub behind it: wait until the hub's own API does."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/hub/api", timeout=5) as response:
+            if response.status == 200:
+                return
+        time.sleep(0.5)
+    raise AssertionError(f"the hub did not answer at {url}/hub/api")
+
+
+def _log_in(browser, hub: Server, name: str) -> PlayApp:
+    """A student logs in in a browser of their own and lands on their play app."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(180_000)
+    page = context.new_page()
+    page.goto(f"{hub.url}/hub/login", wait_until="domcontentloaded")
+    page.fill("#username_input", name)
+    page.fill("#password_input", "calcnb")
+    page.click("#login_submit")
+    # The hub starts the student's server and sends them to its default page: the play app.
+    page.wait_for_url(f"**/user/{name}/voila/render/{DEFAULT_APP_NOTEBOOK}*", timeout=180_000)
+    return PlayApp(page, Server(f"{hub.url}/user/{name}", hub.root, hub.log), DEFAULT_APP_NOTEBOOK, navigate=False)
+
+
+def test_two_students_log_in_and_each_plays_in_their_own_app(browser, hub):
+    apps = {name: _log_in(browser, hub, name) for name in STUDENTS}
+
+    for name, app in apps.items():
+        said = app.click("T")
+        assert said.startswith("Turned "), (name, said)
+        assert f"/user/{name}/" in app.page.url
+
+    # One server per student, each with the kernel of its page.
+    processes = psutil.Process(os.getpid()).children(recursive=True)
+    servers = [p for p in processes if "jupyterhub.singleuser" in " ".join(p.cmdline())]
+    users = sorted(p.environ().get("JUPYTERHUB_USER", "") for p in servers)
+    assert users == sorted(STUDENTS)
+    for server in servers:
+        kernels = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
+        assert len(kernels) == 1, server.environ().get("JUPYTERHUB_USER")
+    # A move in one student's app leaves the other's board as it was: ana places her card, bruno's still waits.
+    said = apps["ana"].click("S>W1")
+    assert "onto waste 1" in said, said
+    assert "S>W1" in apps["bruno"].enabled() and "T" not in apps["bruno"].enabled()
+    for app in apps.values():
+        app.page.context.close()
