@@ -86,8 +86,9 @@ CULL_INTERVAL_SECONDS = 10
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE = "calcnb"
 JUPYTER_DATA_DIR = Path(__file__).resolve().parent / "share"
-# The JupyterLab extensions a page loads: Voila's own widget manager only (see the module notes).
-VOILA_EXTENSIONS = ("@voila-dashboards/widgets-manager8", "@jupyter-widgets/jupyterlab-manager")
+# The JupyterLab extensions a page loads (see the module notes): the widget managers and the widget libraries
+# the notebooks use (ipywidgets, ipyevents). A widget library added to the notebooks must be added here too.
+VOILA_EXTENSIONS = ("@voila-dashboards/widgets-manager8", "@jupyter-widgets/jupyterlab-manager", "ipyevents")
 
 # Debian's chromium, driven by playwright in the browser tests, screenshots and benchmark (never downloaded).
 CHROMIUM_PATH = "/usr/bin/chromium"
