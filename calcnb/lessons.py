@@ -101,7 +101,7 @@ register(
             "lessons.name_button": "My questions",
             "lessons.name_help": "Everyone gets their own numbers. Type your name and press My questions: the same name always gives the same questions.",
             "lessons.name_done": "Questions for {name}.",
-            "lessons.board_panel": "The board (open it after you answer: it marks where the card may go)",
+            "lessons.board_panel": "The board: it marks where the turned card may go",
         },
         "pt": {
             "lessons.check": "Verificar",
@@ -112,7 +112,7 @@ register(
             "lessons.name_button": "As minhas perguntas",
             "lessons.name_help": "Cada pessoa tem os seus próprios números. Escreva o seu nome e carregue em As minhas perguntas: o mesmo nome dá sempre as mesmas perguntas.",
             "lessons.name_done": "Perguntas para {name}.",
-            "lessons.board_panel": "O tabuleiro (abra-o depois de responder: mostra para onde a carta pode ir)",
+            "lessons.board_panel": "O tabuleiro: mostra para onde a carta virada pode ir",
         },
     }
 )
@@ -169,9 +169,14 @@ class Exercise(widgets.VBox):
         super().__init__(
             [self.prompt, widgets.HBox([self.answer_box, self.check_button, self.show_button]), self.feedback]
         )
+        self._on_attempt: list[Callable[[Feedback], object]] = []
         self.check_button.on_click(lambda _button: self.check())
         self.show_button.on_click(lambda _button: self.reveal())
         self.set_item(item)
+
+    def on_attempt(self, callback: Callable[[Feedback], object]) -> None:
+        """Call ``callback(feedback)`` after each check, once the feedback is shown."""
+        self._on_attempt.append(callback)
 
     def set_item(self, item: Item) -> None:
         """Show ``item`` instead: the box, the feedback and the attempts start afresh."""
@@ -198,6 +203,8 @@ class Exercise(widgets.VBox):
         self._show(verdict, str(self.attempts))
         self.last = verdict
         self.show_button.layout.display = None
+        for callback in self._on_attempt:
+            callback(verdict)
         misconception = verdict.misconception if verdict.correct is not None else "unreadable"
         correct = verdict.correct is True
         _tell_listeners(
@@ -226,9 +233,10 @@ class Exercise(widgets.VBox):
 class ExerciseGroup(widgets.VBox):
     """Some exercises shown together (one section's worth); ``exercises`` lists them."""
 
-    def __init__(self, exercises: list[Exercise]) -> None:
+    def __init__(self, exercises: list[Exercise], after: widgets.Widget | None = None) -> None:
         self.exercises = exercises
-        super().__init__(exercises)
+        self.after = after
+        super().__init__([*exercises, *([after] if after is not None else [])])
 
     def __repr__(self) -> str:
         return f"ExerciseGroup({[exercise.exercise_id for exercise in self.exercises]!r})"
@@ -272,11 +280,27 @@ class Quiz:
     def _item(self, exercise_id: str) -> Item:
         return BANK[exercise_id].item(variant_for(exercise_id, self.seed))
 
-    def show(self, *exercise_ids: str) -> ExerciseGroup:
-        """The exercises ``exercise_ids`` (keys of :data:`~calcnb.lesson_content.BANK`), this student's variants."""
+    def show(self, *exercise_ids: str, board: State | Game | None = None) -> ExerciseGroup:
+        """The exercises ``exercise_ids`` (keys of :data:`~calcnb.lesson_content.BANK`), this student's variants.
+
+        With ``board`` (a position), the board is drawn under them once each has been tried: it marks
+        where the turned card may go, so it would give the answer away before.
+        """
         made = [Exercise(self._item(exercise_id)) for exercise_id in exercise_ids]
         self.exercises.extend(made)
-        return ExerciseGroup(made)
+        if board is None:
+            return ExerciseGroup(made)
+        panel = board_panel(board)
+        panel.selected_index = 0
+        panel.layout.display = "none"
+
+        def reveal(_feedback: Feedback) -> None:
+            if all(exercise.attempts for exercise in made):
+                panel.layout.display = None
+
+        for exercise in made:
+            exercise.on_attempt(reveal)
+        return ExerciseGroup(made, after=panel)
 
 
 # ---------------------------------------------------------------- the board as a picture

@@ -391,3 +391,13 @@ def test_misconceptions_have_names_and_lesson_messages_exist_in_both_languages()
     portuguese = {key for key in catalogue("pt") if key.startswith("lessons.")}
     assert english and english == portuguese
     assert {f"lessons.mis.{name}" for name in MISCONCEPTIONS} <= english
+
+
+def test_a_board_that_shows_the_answer_appears_only_once_every_question_is_tried():
+    quiz = Quiz(seed="Ana")
+    group = quiz.show("legal-buried", "fits-buried", board=POSITIONS["buried"]())
+    assert group.after in group.children and group.after.layout.display == "none"
+    _answer(group.exercises[0], "yes")
+    assert group.after.layout.display == "none"
+    _answer(group.exercises[1], "²")
+    assert group.after.layout.display is None
