@@ -24,7 +24,8 @@ What it holds, in the forms fast code reads:
 ``MoveId``                  the 25 moves as numbers, in the engine's documented order;
                             ``KIND_OF``, ``WASTE_OF``, ``FOUNDATION_OF`` decode one in a lookup
 ``MoveKind``                the four kinds of move (a ``str`` enum: ``"turn"`` ...)
-``Status``                  ``"playing"``, ``"won"``, ``"lost"`` (a ``str`` enum)
+``Status``                  ``"playing"``, ``"won"``, ``"lost"`` (a ``str`` enum); ``UNKNOWN``
+                            is a solver's verdict on a deal it could not decide
 ==========================  ==============================================================
 
 Because 13 is prime, foundation k's order ``k, 2k, ..., 13k`` (mod 13, 0 read
@@ -65,6 +66,7 @@ __all__ = [
     "STOCK_SIZE",
     "STOCK_TO_FOUNDATION_IDS",
     "STOCK_TO_WASTE_IDS",
+    "UNKNOWN",
     "WASTES",
     "WASTE_OF",
     "WASTE_TO_FOUNDATION_IDS",
@@ -180,6 +182,11 @@ class Status(_TextEnum):
     PLAYING = "playing"
     WON = "won"
     LOST = "lost"
+
+
+UNKNOWN = "unknown"
+"""A solver's verdict when its budget ran out before it decided a deal. Not a :class:`Status`:
+a game itself is always playing, won or lost; only a search can leave it undecided."""
 
 
 class MoveId(IntEnum):

@@ -41,7 +41,7 @@ from .deals import check_seed, deal
 from .engine import Move, State
 from .errors import CalcnbError, InvalidSeed, quote
 from .i18n import message, register
-from .rules import WIN_SCORE, Status
+from .rules import UNKNOWN, WIN_SCORE, Status
 from .strategies import Player
 
 __all__ = ["Row", "StudyResult", "study", "wilson_interval"]
@@ -132,7 +132,7 @@ class StudyResult:
 
     @property
     def wins(self) -> int:
-        return self.count("won")
+        return self.count(Status.WON)
 
     @property
     def win_rate(self) -> float:
@@ -147,7 +147,7 @@ class StudyResult:
     @property
     def decided(self) -> int:
         """Deals whose outcome is known (won or lost): all of them for a player."""
-        return self.games - self.count("unknown")
+        return self.games - self.count(UNKNOWN)
 
     @property
     def scores(self) -> list[int]:
@@ -199,17 +199,17 @@ class StudyResult:
         """One line: games, wins with the win rate and its interval, mean score, and (unless ``timing=False``,
         for output that must not vary between runs) the median time per deal."""
         low, high = self.interval
+        rate, low, high = (f"{100 * value:.1f}" for value in (self.win_rate, low, high))
         parts = [
-            f"{self.name}: {self.wins}/{self.games} won = {100 * self.win_rate:.1f}%"
-            f" (95% CI {100 * low:.1f}–{100 * high:.1f}%)"
+            message("study.summary", name=self.name, wins=self.wins, games=self.games, rate=rate, low=low, high=high)
         ]
         every_score_known = len(self.scores) == self.games
-        if self.count("unknown") or not every_score_known:
-            parts.append(f"lost {self.count('lost')}, unknown {self.count('unknown')}")
+        if self.count(UNKNOWN) or not every_score_known:
+            parts.append(message("study.summary_undecided", lost=self.count(Status.LOST), unknown=self.count(UNKNOWN)))
         if every_score_known:
-            parts.append(f"mean score {self.mean_score:.1f}")
+            parts.append(message("study.summary_mean", mean=f"{self.mean_score:.1f}"))
         if timing:
-            parts.append(f"median {1000 * self.median_seconds:.1f} ms/deal")
+            parts.append(message("study.summary_median", ms=f"{1000 * self.median_seconds:.1f}"))
         return ", ".join(parts)
 
     def __repr__(self) -> str:
@@ -218,16 +218,18 @@ class StudyResult:
     def _repr_html_(self) -> str:
         low, high = self.interval
         cells = [
-            ("deals", f"{self.games}"),
-            ("won", f"{self.wins} ({100 * self.win_rate:.1f}%)"),
-            ("95% interval", f"{100 * low:.1f}% – {100 * high:.1f}%"),
-            ("lost", f"{self.count('lost')}"),
+            (message("study.html_deals"), f"{self.games}"),
+            (message("study.html_won"), f"{self.wins} ({100 * self.win_rate:.1f}%)"),
+            (message("study.html_interval"), f"{100 * low:.1f}% – {100 * high:.1f}%"),
+            (message("study.html_lost"), f"{self.count(Status.LOST)}"),
         ]
-        if self.count("unknown"):
-            cells.append(("unknown", f"{self.count('unknown')}"))
+        if self.count(UNKNOWN):
+            cells.append((message("study.html_unknown"), f"{self.count(UNKNOWN)}"))
         if len(self.scores) == self.games:
-            cells.append(("mean score", f"{self.mean_score:.1f} / 52"))
-        cells.append(("median time", f"{1000 * self.median_seconds:.1f} ms per deal"))
+            cells.append((message("study.html_mean"), f"{self.mean_score:.1f} / {WIN_SCORE}"))
+        cells.append(
+            (message("study.html_median"), message("study.html_median_value", ms=f"{1000 * self.median_seconds:.1f}"))
+        )
         body = "".join(f"<tr><th style='text-align:left'>{escape(k)}</th><td>{escape(v)}</td></tr>" for k, v in cells)
         return f"<table><caption>{escape(self.name)}</caption>{body}</table>"
 
@@ -368,7 +370,7 @@ class _PlayChunk:
             started = time.perf_counter()
             result = self.player.play(seed)
             seconds = time.perf_counter() - started
-            lost = result.outcome != "won"
+            lost = result.outcome != Status.WON
             rows.append(
                 Row(
                     seed,
@@ -415,12 +417,36 @@ register(
             "study.no_seed": "seed {seed} is not in this study",
             "study.bad_executor": "executor must be None, 'serial' or a concurrent.futures.Executor; got {executor}",
             "study.bad_player": "study needs a Player, a solve function or 'solver'; got {player}",
+            "study.summary": "{name}: {wins}/{games} won = {rate}% (95% CI {low}–{high}%)",
+            "study.summary_undecided": "lost {lost}, unknown {unknown}",
+            "study.summary_mean": "mean score {mean}",
+            "study.summary_median": "median {ms} ms/deal",
+            "study.html_deals": "deals",
+            "study.html_won": "won",
+            "study.html_interval": "95% interval",
+            "study.html_lost": "lost",
+            "study.html_unknown": "unknown",
+            "study.html_mean": "mean score",
+            "study.html_median": "median time",
+            "study.html_median_value": "{ms} ms per deal",
         },
         "pt": {
             "study.bad_successes": "os sucessos vão de 0 ao número de tentativas ({trials}); recebi {successes}",
             "study.no_seed": "a semente {seed} não faz parte deste estudo",
             "study.bad_executor": "o executor tem de ser None, 'serial' ou um Executor; recebi {executor}",
             "study.bad_player": "study precisa de um Player, uma função solve ou 'solver'; recebi {player}",
+            "study.summary": "{name}: {wins}/{games} ganhos = {rate}% (IC 95% {low}–{high}%)",
+            "study.summary_undecided": "perdidos {lost}, por decidir {unknown}",
+            "study.summary_mean": "pontuação média {mean}",
+            "study.summary_median": "mediana {ms} ms/distribuição",
+            "study.html_deals": "distribuições",
+            "study.html_won": "ganhos",
+            "study.html_interval": "intervalo de 95%",
+            "study.html_lost": "perdidos",
+            "study.html_unknown": "por decidir",
+            "study.html_mean": "pontuação média",
+            "study.html_median": "tempo mediano",
+            "study.html_median_value": "{ms} ms por distribuição",
         },
     }
 )
