@@ -215,6 +215,8 @@ class Determinized(Player):
         self.samples = samples
         self.nodes = nodes
         self.total_nodes = total_nodes
+        self.last_results: dict[int, Evaluation] = {}
+        """The last real choice's evaluations (move index to :class:`Evaluation`); empty after a forced move."""
 
     def __repr__(self) -> str:
         return f"Determinized(samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes})"
@@ -227,10 +229,12 @@ class Determinized(Player):
 
     def _next(self, table: _Table, rng: random.Random) -> int | None:
         moves = candidates(table)
+        self.last_results = {}
         if len(moves) <= 1:
             return moves[0] if moves else None
         orders = hidden_orders(table, self.samples, rng)
         results = evaluate(table, moves, orders, self.nodes, race=True, total_nodes=self.total_nodes)
+        self.last_results = results
         preferred = _preference(table)
         return max(moves, key=lambda move: (results[move].points, move == preferred, -move))
 
