@@ -156,17 +156,19 @@ class OrderExplorer(widgets.VBox):
 
     ``explorer.walk`` is the current :class:`OrderWalk`, ``explorer.text`` the
     findings shown; ``explorer.step_input`` and ``explorer.ranks_input`` are the
-    sliders (set their ``value`` to change the picture, as a person would).
+    number fields (set their ``value`` to change the picture, as a person would).
     ``explorer.png`` is the picture shown; the page shows it with the findings as its
     text alternative, so a screen reader reads the order too.
     """
 
     def __init__(self, step: int = 2, ranks: int = RANK_COUNT) -> None:
         walk(step, ranks)  # refuse a bad step or number of ranks before building anything
-        self.step_input = widgets.IntSlider(
+        # Number fields rather than sliders: each is an <input> with its own <label>, which screen readers
+        # name (a slider's handle has no accessible name) and the arrow keys step.
+        self.step_input = widgets.BoundedIntText(
             value=step, min=1, max=max(24, step), description=message("explorer.step"), continuous_update=False
         )
-        self.ranks_input = widgets.IntSlider(
+        self.ranks_input = widgets.BoundedIntText(
             value=ranks, min=2, max=max(24, ranks), description=message("explorer.ranks"), continuous_update=False
         )
         self.png = b""

@@ -39,7 +39,7 @@ from .i18n import message, register
 from .rules import MoveKind
 from .session import Game
 
-__all__ = ["BoardPicture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
+__all__ = ["Picture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
 
 register(
     {
@@ -186,12 +186,22 @@ register(
 
 # The board column grows to fill the width beside the controls, but never so tall that the page must
 # scroll at 768 px high (the picture is 3:2); below 768 px wide the controls wrap under the board.
-_BOARD_COLUMN = {"flex": "1 1 520px", "min_width": "300px", "max_width": "min(960px, calc((100vh - 56px) * 1.5))"}
+_BOARD_COLUMN = {
+    "flex": "1 1 520px",
+    "min_width": "300px",
+    "max_width": "min(960px, calc((100vh - 56px) * 1.5))",
+    "overflow": "visible",  # never a scrolling box of its own
+}
 _SIDE_PANEL = {"flex": "0 0 390px", "max_width": "100%", "margin": "0 0 0 12px"}
 _ROW_LABEL_WIDTH = "12em"
 _MOVE_BUTTON_WIDTH = "3.6em"
 _CONTROL_WIDTH = "7em"
 _MESSAGE_HEIGHT = "9.5em"  # room for a long sentence, its detail and the end of the game: nothing below moves
+# Move buttons: legal ones in the board's blue for legal places, the hinted one in its orange; text colours
+# chosen for contrast (white on blue 5.1:1, black on orange 8.7:1), which ipywidgets' own "info" lacks.
+_LEGAL_STYLE = {"button_color": "#0072B2", "text_color": "white"}
+_HINT_STYLE = {"button_color": "#E69F00", "text_color": "black"}
+_PLAIN_STYLE = {"button_color": None, "text_color": None}
 
 
 def parse_seed(text: str) -> Seed | None:
@@ -273,8 +283,8 @@ def hint_sentence(state: State, move: Move | None) -> str:
     return message("widget.hint.to_foundation", card=card, foundation=move.foundation)
 
 
-class BoardPicture(widgets.HTML):
-    """The board as a PNG ``<img>`` whose alternative text is the text board, updated with every picture."""
+class Picture(widgets.HTML):
+    """A PNG ``<img>`` with its alternative text, both replaced together: the board with the text board."""
 
     def __init__(self, **layout: str) -> None:
         super().__init__(layout=widgets.Layout(**layout))
@@ -298,7 +308,7 @@ class PlayBoard(widgets.VBox):
     ``PlayBoard()`` deals a random game, ``PlayBoard(seed=7)`` deal 7, ``PlayBoard(game)`` drives a
     given :class:`~calcnb.session.Game`. Attributes: ``game`` (the Game being played), ``buttons``
     (move notation and ``undo``, ``redo``, ``hint``, ``new`` to their Button), ``image`` (the board
-    picture, a :class:`BoardPicture`), ``message`` (the message line's sentence), ``detail`` (what
+    picture, a :class:`Picture`), ``message`` (the message line's sentence), ``detail`` (what
     "Why?" opens), ``ending`` (the end of the game, on its own line), ``seed_input`` (the seed field),
     ``selected`` (the place whose card was picked by a click: ``pending`` or ``W1``..``W4``).
     :meth:`add_panel` puts more controls beside the board or under it.
@@ -310,7 +320,7 @@ class PlayBoard(widgets.VBox):
             raise ValueError(message("widget.game_and_seed"))
         self.game: Game = game if game is not None else Game.new(seed)
         self.renderer = BoardRenderer()
-        self.image = BoardPicture(width="100%")
+        self.image = Picture(width="100%")
         self.hinted: Move | None = None
         self.selected: str | None = None
         self.displayed_state: State | None = None
@@ -338,7 +348,9 @@ class PlayBoard(widgets.VBox):
             button.on_click(lambda _button, action=action: action())
             self.buttons[name] = button
         self.buttons["new"].layout.width = "auto"
-        self.seed_input = widgets.Text(layout=widgets.Layout(width="12em"))
+        self.seed_input = widgets.Text(
+            layout=widgets.Layout(width="15em"), style={"description_width": "auto"}, continuous_update=False
+        )
         self.panel = widgets.VBox(self._control_rows(), layout=widgets.Layout(**_SIDE_PANEL))
         self.panel.add_class("calcnb-controls")
         self.board_column = widgets.VBox([self.image], layout=widgets.Layout(**_BOARD_COLUMN))
@@ -422,14 +434,10 @@ class PlayBoard(widgets.VBox):
                 tip = message("widget.turn_tip", count=len(state.stock)) if move is TURN else move_sentence(state, move)
             else:
                 tip = reason
-            _set(
-                button,
-                description=self._move_label(move),
-                disabled=reason is not None,
-                tooltip=tip,
-                # Legal moves stand out (blue, like the board's legal marks); the hinted one is orange.
-                button_style="warning" if move is self.hinted else "info" if reason is None else "",
-            )
+            _set(button, description=self._move_label(move), disabled=reason is not None, tooltip=tip)
+            # Legal moves stand out (blue, like the board's legal marks); the hinted one is orange.
+            style = _HINT_STYLE if move is self.hinted else _LEGAL_STYLE if reason is None else _PLAIN_STYLE
+            _set(button.style, **style)
         self._refresh_controls()
         self._refresh_row_labels(state)
         self._show_message()
@@ -475,7 +483,7 @@ class PlayBoard(widgets.VBox):
             tooltip=message("widget.game_over") if over else message("widget.hint_tip"),
         )
         _set(b["new"], description=message("widget.new"), tooltip=message("widget.new_tip"))
-        _set(self.seed_input, placeholder=message("widget.seed_placeholder"), tooltip=message("widget.seed"))
+        _set(self.seed_input, description=message("widget.seed"), placeholder=message("widget.seed_placeholder"))
 
     def _refresh_row_labels(self, state: State) -> None:
         if state.stock:
@@ -706,7 +714,7 @@ class Stepper(widgets.HBox):
         if not 0 <= start < len(self.script):
             raise ValueError(message("widget.bad_start", last=len(self.script) - 1, start=start))
         self.renderer = BoardRenderer()
-        self.image = BoardPicture(**_BOARD_COLUMN)
+        self.image = Picture(**_BOARD_COLUMN)
         self._counter = widgets.Label()
         self._title = widgets.HTML()
         self._caption = widgets.HTML()

@@ -124,7 +124,7 @@ def test_png_and_drawing_from_a_step():
     assert isinstance(draw_walk(4).axes[0].get_title(), str)
 
 
-def test_explorer_follows_its_sliders():
+def test_explorer_follows_its_number_fields():
     explorer = OrderExplorer(step=2, ranks=13)
     assert explorer.walk == walk(2, 13)
     first_image = explorer.png

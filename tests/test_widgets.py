@@ -15,7 +15,7 @@ from calcnb.engine import ALL_MOVES
 from calcnb.examples import worked_example
 from calcnb.i18n import catalogue
 from calcnb.rules import MoveKind
-from calcnb.widgets import BoardPicture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
+from calcnb.widgets import Picture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
 
 MOVE_NAMES = [move.text for move in ALL_MOVES]
 NOTATION = re.compile(r"\b(S|W\d)>[FW]\d|\bT\b")  # what the app never says: S>F1, W2>F3, T
@@ -95,9 +95,9 @@ def assert_buttons_match(board: PlayBoard) -> None:
         if reason is not None:
             assert button.tooltip == refusal_reason(state, move)
             assert not NOTATION.search(button.tooltip), button.tooltip
-            assert button.button_style == ""
+            assert button.style.button_color is None
         else:
-            assert button.button_style == ("warning" if move is board.hinted else "info")
+            assert button.style.button_color == ("#E69F00" if move is board.hinted else "#0072B2")
     assert board.buttons["undo"].disabled == (not board.game.can_undo())
     assert board.buttons["redo"].disabled == (not board.game.can_redo())
 
@@ -110,7 +110,7 @@ def test_the_board_has_a_button_for_every_move_and_control():
     assert set(board.buttons) == set(MOVE_NAMES) | set(CONTROLS)
     assert all(isinstance(button, widgets.Button) for button in board.buttons.values())
     assert isinstance(board.game, Game) and board.game.seed == 3
-    assert isinstance(board.image, BoardPicture) and "<img" in board.image.value
+    assert isinstance(board.image, Picture) and "<img" in board.image.value
     assert bytes(board.renderer.real.render_png(board.game)).startswith(b"\x89PNG")
 
 
@@ -315,11 +315,11 @@ def test_hint_proposes_a_legal_move_highlights_it_and_clears_when_played():
     assert move in board.game.legal_moves()
     assert board.message == hint_sentence(board.game.state, move)  # one short sentence
     assert board.detail and "unseen" not in board.message  # the reasons are one click away
-    assert board.buttons[move.text].button_style == "warning"
+    assert board.buttons[move.text].style.button_color == "#E69F00"
     assert board.renderer.calls[-1][1] == (move,)
     assert board_marks(board.renderer.real.figure)["hint"]
     board.buttons[move.text].click()
-    assert board.hinted is None and board.buttons[move.text].button_style != "warning"
+    assert board.hinted is None and board.buttons[move.text].style.button_color != "#E69F00"
     assert not board_marks(board.renderer.real.figure)["hint"]
 
 
@@ -446,7 +446,7 @@ def test_portuguese_labels_after_set_language():
     assert board.buttons["S>F2"].description == "B2"  # as the board names the bases
     assert board.buttons["W3>F1"].description == "B1"
     assert board.buttons["S>W4"].description == "D4"
-    assert board.seed_input.tooltip == "Semente"
+    assert board.seed_input.description == "Semente"
     assert board.message.startswith("Clique no monte")
     board.buttons["T"].click()
     assert board.message.startswith("Virou")

@@ -33,3 +33,28 @@ def test_next_and_previous_step_through_every_caption_and_back(page, voila_serve
         backward.append(app.caption())
     assert backward == forward[::-1]
     assert app.position() == (1, len(script))
+
+
+def test_the_board_and_its_buttons_fit_a_laptop_screen_and_next_stays_put(page, voila_server):
+    screen = {"width": 1280, "height": 800}
+    page.set_viewport_size(screen)
+    app = StepperApp(page, voila_server, STEPPER_NOTEBOOK)
+    app.root.evaluate("root => root.scrollIntoView({block: 'start'})")  # scrolled to the example, as a reader does
+
+    def on_screen(locator) -> dict:
+        box = locator.bounding_box()
+        assert box is not None
+        assert box["x"] >= 0 and box["x"] + box["width"] <= screen["width"], box
+        assert box["y"] >= 0 and box["y"] + box["height"] <= screen["height"], box
+        return box
+
+    places = set()
+    while True:
+        on_screen(app.image)
+        on_screen(app.prev)
+        places.add(tuple(round(on_screen(app.next)[key]) for key in ("x", "y")))
+        if app.next.is_disabled():
+            break
+        app.click(app.next)
+    assert len(places) == 1, places  # Next never moves while the captions change
+    assert app.image.bounding_box()["width"] >= 700

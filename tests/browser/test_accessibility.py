@@ -1,0 +1,42 @@
+"""axe-core (through axe-playwright-python) finds no serious or critical violation on the apps students use."""
+
+import pytest
+
+from .pages import PlayApp, StepperApp
+
+pytestmark = pytest.mark.browser
+
+SERIOUS = ("serious", "critical")
+
+
+def serious_violations(page) -> list[str]:
+    """Each serious or critical axe-core violation on the page, with the elements it names."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    found = []
+    for violation in results.response["violations"]:
+        if violation["impact"] in SERIOUS:
+            targets = [node["target"] for node in violation["nodes"]][:5]
+            found.append(f"{violation['impact']} {violation['id']}: {violation['help']} {targets}")
+    return found
+
+
+def test_the_play_app_has_no_serious_violation(page, voila_server):
+    app = PlayApp(page, voila_server)
+    app.click("T")
+    app.click("hint")  # a message with its detail, and the hint's marks
+    assert serious_violations(page) == []
+
+
+def test_the_lesson_app_has_no_serious_violation(page, voila_server):
+    page.goto(voila_server.voila_page("02_wraparound.ipynb"), wait_until="domcontentloaded")
+    page.locator("button.jupyter-button").first.wait_for(state="visible")
+    page.wait_for_load_state("networkidle")
+    assert serious_violations(page) == []
+
+
+def test_the_worked_example_has_no_serious_violation(page, voila_server):
+    app = StepperApp(page, voila_server, "03_worked_example.ipynb")
+    app.click(app.next)
+    assert serious_violations(page) == []
