@@ -55,10 +55,10 @@ register(
             "position.pile_wastes": "the wastes (4 piles)",
         },
         "pt": {
-            "input.too_long": "{what} com {length:,} caracteres é maior do que qualquer um verdadeiro (no máximo {limit:,}); não foi lido",
-            "input.cut": "{start}… ({length:,} caracteres)",
+            "input.too_long": "{what} com {length} caracteres é maior do que qualquer um verdadeiro (no máximo {limit}); não foi lido",
+            "input.cut": "{start}… ({length} caracteres)",
             "input.unprintable": "<{kind}>",
-            "input.big_number": "<um número inteiro de cerca de {digits:,} algarismos>",
+            "input.big_number": "<um número inteiro de cerca de {digits} algarismos>",
             "input.deal_code": "um código de distribuição",
             "input.save": "um jogo guardado",
             "input.seed": "uma semente",
