@@ -231,9 +231,13 @@ class State(NamedTuple):
         foundation_piles = _read_piles(foundations, "foundation")
         waste_piles = _read_piles(wastes, "waste")
         if len(foundation_piles) != FOUNDATIONS:
-            raise InvalidPosition(message("position.piles", what="foundations", count=len(foundation_piles)))
+            raise InvalidPosition(
+                message("position.piles", what=message("position.what_foundations"), count=len(foundation_piles))
+            )
         if len(waste_piles) != WASTES:
-            raise InvalidPosition(message("position.piles", what="wastes", count=len(waste_piles)))
+            raise InvalidPosition(
+                message("position.piles", what=message("position.what_wastes"), count=len(waste_piles))
+            )
         stock_cards = _read_pile(stock, "stock")
         pending_card = None if pending is None else Card.parse(pending)
         for number, pile in enumerate(foundation_piles, start=1):
@@ -467,7 +471,7 @@ def _read_piles(piles: object, kind: str) -> tuple[tuple[Card, ...], ...]:
     read = tuple(itertools.islice(piles, wanted + 1))
     if len(read) > wanted:
         found = len(piles) if isinstance(piles, Sized) else f"{wanted + 1}+"
-        raise InvalidPosition(message("position.piles", what=f"{kind}s", count=found))
+        raise InvalidPosition(message("position.piles", what=message(f"position.what_{kind}s"), count=found))
     return tuple(_read_pile(pile, kind, number) for number, pile in enumerate(read, 1))
 
 

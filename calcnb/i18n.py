@@ -84,7 +84,6 @@ register(
             "illegal.needs_pending": "foundation {foundation} needs {need} after {top}; the turned card is {card}",
             "illegal.needs_waste": "foundation {foundation} needs {need} after {top}; the top of waste {waste} is {card}",
             "illegal.waste_empty": "waste {waste} is empty",
-            "illegal.game_over": "the game is over",
             # explanations
             "explain.turn": "Turned {card} from the stock ({left} left): place it on a foundation that needs it or on a waste pile",
             "explain.onto": "{card} onto {top} on foundation {foundation}: {top_value} + {step} = {total}",
@@ -104,7 +103,6 @@ register(
             "position.foundation_order": "foundation {foundation} cannot hold {card} after {top}: it needs {need}",
             "position.foundation_start": "foundation {foundation} must start with rank {need}; found {card}",
             "position.foundation_full": "foundation {foundation} is complete with its 13 cards (it ends in K) and cannot hold {card}",
-            "position.count": "a position lists {count} cards; it needs all 52 exactly once",
             # status and board text
             "status.playing": "playing",
             "status.won": "won",
@@ -145,7 +143,6 @@ register(
             "illegal.needs_pending": "a base {foundation} precisa de {need} após {top}; a carta virada é {card}",
             "illegal.needs_waste": "a base {foundation} precisa de {need} após {top}; o topo do descarte {waste} é {card}",
             "illegal.waste_empty": "o descarte {waste} está vazio",
-            "illegal.game_over": "o jogo terminou",
             "explain.turn": "Virou {card} do monte (restam {left}): coloque-a numa base que a aceite ou num descarte",
             "explain.onto": "{card} sobre {top} na base {foundation}: {top_value} + {step} = {total}",
             "explain.wrap": ", e {total} passa K e volta a {wrapped} ({name})",
@@ -163,7 +160,6 @@ register(
             "position.foundation_order": "a base {foundation} não pode ter {card} após {top}: precisa de {need}",
             "position.foundation_start": "a base {foundation} tem de começar com um {need}, não com {card}",
             "position.foundation_full": "a base {foundation} está completa com as suas 13 cartas (termina em K) e não pode ter {card}",
-            "position.count": "a posição tem {count} cartas; precisa das 52 exatamente uma vez",
             "status.playing": "em jogo",
             "status.won": "ganho",
             "status.lost": "perdido",
@@ -196,12 +192,16 @@ register(
             "arithmetic.bad_modulus": "the number of ranks must be a whole number of at least 2; got {modulus}",
             "arithmetic.no_inverse": "{value} has no inverse modulo {modulus}: they share a factor",
             "position.not_a_position": "expected a Game, a State or a deal code; got {kind}",
+            "position.what_foundations": "the foundations",
+            "position.what_wastes": "the wastes",
         },
         "pt": {
             "arithmetic.bad_step": "um passo tem de ser um número inteiro positivo; recebi {step}",
             "arithmetic.bad_modulus": "o número de valores tem de ser um inteiro de pelo menos 2; recebi {modulus}",
             "arithmetic.no_inverse": "{value} não tem inverso módulo {modulus}: têm um fator comum",
             "position.not_a_position": "esperava um Game, um State ou um código de distribuição; recebi {kind}",
+            "position.what_foundations": "as bases",
+            "position.what_wastes": "os descartes",
         },
     }
 )
