@@ -70,6 +70,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
+from .errors import quote as quote_input
 from .i18n import LANGUAGE_VARIABLE, LANGUAGES, message, register, set_language
 
 DEFAULT_APP_NOTEBOOK = "play.ipynb"
@@ -128,9 +129,9 @@ register(
             "app.what_app": "The classroom app ({name})",
             "app.what_lab": "JupyterLab ({name})",
             "app.help.lang": "the language of everything the app shows: {choices} (default: {default})",
-            "app.bad_port": "{text!r} is not a port: give a whole number from 1 to 65535, or 0 for any free port",
+            "app.bad_port": "{text} is not a port: give a whole number from 1 to 65535, or 0 for any free port",
             "app.empty_host": "the host is empty: give an address such as 127.0.0.1 (this machine) or 0.0.0.0 (every network interface)",  # noqa: E501
-            "app.unknown_host": "{text!r} is not an address of this machine that can be listened on: {reason}",
+            "app.unknown_host": "{text} is not an address of this machine that can be listened on: {reason}",
             "app.port_chosen": "Port {port} was free and is the one in use.",
         },
         "pt": {
@@ -158,9 +159,9 @@ register(
             "app.what_app": "A aplicação de sala de aula ({name})",
             "app.what_lab": "O JupyterLab ({name})",
             "app.help.lang": "a língua de tudo o que a aplicação mostra: {choices} (por omissão: {default})",
-            "app.bad_port": "{text!r} não é uma porta: indique um número inteiro de 1 a 65535, ou 0 para qualquer porta livre",  # noqa: E501
+            "app.bad_port": "{text} não é uma porta: indique um número inteiro de 1 a 65535, ou 0 para qualquer porta livre",  # noqa: E501
             "app.empty_host": "o endereço está vazio: indique um como 127.0.0.1 (esta máquina) ou 0.0.0.0 (todas as interfaces de rede)",  # noqa: E501
-            "app.unknown_host": "{text!r} não é um endereço desta máquina onde se possa escutar: {reason}",
+            "app.unknown_host": "{text} não é um endereço desta máquina onde se possa escutar: {reason}",
             "app.port_chosen": "A porta {port} estava livre e é a que está em uso.",
         },
     }
@@ -339,7 +340,8 @@ def _check_can_listen(host: str, port: int) -> None:
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
                 raise AppError(message("app.port_busy", host=host, port=port)) from None
-            raise AppError(message("app.unknown_host", text=_quoted(host), reason=error.strerror or error)) from None
+            reason = error.strerror or error
+            raise AppError(message("app.unknown_host", text=quote_input(host), reason=reason)) from None
 
 
 def start_server(
@@ -507,7 +509,7 @@ def port_number(text: str) -> int:
     except ValueError:
         port = -1
     if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
-        raise argparse.ArgumentTypeError(message("app.bad_port", text=_quoted(text)))
+        raise argparse.ArgumentTypeError(message("app.bad_port", text=quote_input(text)))
     return port
 
 
@@ -520,13 +522,8 @@ def host_address(text: str) -> str:
         socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
-        raise argparse.ArgumentTypeError(message("app.unknown_host", text=_quoted(host), reason=reason)) from None
+        raise argparse.ArgumentTypeError(message("app.unknown_host", text=quote_input(host), reason=reason)) from None
     return host
-
-
-def _quoted(text: str, limit: int = 80) -> str:
-    """At most ``limit`` characters of what was typed, for a message."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _add_server_options(command: argparse.ArgumentParser, default_port: int) -> None:

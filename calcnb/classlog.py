@@ -37,6 +37,7 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
+from .errors import quote
 from .i18n import message, register
 
 __all__ = [
@@ -79,16 +80,16 @@ DEFAULT_TIMEOUT = 5.0
 register(
     {
         "en": {
-            "classlog.bad_location": "{location!r} is not a class log: give a file path (SQLite) or a database URL such as postgresql://user@host/db",  # noqa: E501
+            "classlog.bad_location": "{location} is not a class log: give a file path (SQLite) or a database URL such as postgresql://user@host/db",  # noqa: E501
             "classlog.cannot_open": "the class log {location} cannot be opened: {reason}",
             "classlog.schema": "the class log {location} has schema version {found}; this calcnb writes version {expected}: start a new log",  # noqa: E501
-            "classlog.bad_nickname": "{nickname!r} is not a nickname: type a name of 1 to {limit} characters (no other personal data)",  # noqa: E501
+            "classlog.bad_nickname": "{nickname} is not a nickname: type a name of 1 to {limit} characters (no other personal data)",  # noqa: E501
         },
         "pt": {
-            "classlog.bad_location": "{location!r} não é um registo da turma: indique um caminho de ficheiro (SQLite) ou um URL de base de dados como postgresql://utilizador@servidor/bd",  # noqa: E501
+            "classlog.bad_location": "{location} não é um registo da turma: indique um caminho de ficheiro (SQLite) ou um URL de base de dados como postgresql://utilizador@servidor/bd",  # noqa: E501
             "classlog.cannot_open": "o registo da turma {location} não pode ser aberto: {reason}",
             "classlog.schema": "o registo da turma {location} tem a versão de esquema {found}; este calcnb escreve a versão {expected}: comece um registo novo",  # noqa: E501
-            "classlog.bad_nickname": "{nickname!r} não é uma alcunha: escreva um nome de 1 a {limit} caracteres (nenhum outro dado pessoal)",  # noqa: E501
+            "classlog.bad_nickname": "{nickname} não é uma alcunha: escreva um nome de 1 a {limit} caracteres (nenhum outro dado pessoal)",  # noqa: E501
         },
     }
 )
@@ -179,7 +180,7 @@ def clean_nickname(nickname: object) -> str:
     """
     value = clean_text(str(nickname).strip(), NICKNAME_MAX).strip()
     if not any(unicodedata.category(char)[0] in "LNPS" and char != "\ufffd" for char in value):
-        raise ClassLogError(message("classlog.bad_nickname", nickname=str(nickname)[:80], limit=NICKNAME_MAX))
+        raise ClassLogError(message("classlog.bad_nickname", nickname=quote(nickname), limit=NICKNAME_MAX))
     return value
 
 
@@ -194,13 +195,13 @@ def database_url(location: str | os.PathLike) -> sa.URL:
     """
     text = os.fspath(location).strip() if location is not None else ""
     if not text:
-        raise ClassLogError(message("classlog.bad_location", location=str(location)[:80]))
+        raise ClassLogError(message("classlog.bad_location", location=quote(location)))
     if "://" not in text:
         return sa.URL.create("sqlite", database=str(Path(text).expanduser().resolve()))
     try:
         url = make_url(text)
     except Exception as error:
-        raise ClassLogError(message("classlog.bad_location", location=text[:80])) from error
+        raise ClassLogError(message("classlog.bad_location", location=quote(text))) from error
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
     return url
