@@ -9,6 +9,14 @@ Speed: games per second for each player over the same seeded deals, the median o
 driven through the public ``Game`` API (``game.legal_moves()`` and ``game.play``), move by move.
 
 Win rates: each player over seeded deals ``0..N-1`` with its Wilson 95% interval.
+Determinized (the strongest blind player): ``--det-deals`` seeded deals from ``--det-start``,
+the same deals for ``MonteCarlo(128)``: each one's win rate with its interval, and the thinking
+time of every decision that had more than one sensible move (median and 95th percentile, in CPU
+seconds and in wall-clock seconds). The issue's full measure is ``--det-deals 500``.
+
+Coach: ``calcnb.analyse`` on ``--analyse-positions`` real positions (a card turned, from games of
+reverse need), its latency median and 95th percentile, and the futures it tried.
+
 Solver: over ``--solver`` seeded deals with a 1 s budget each, the share decided (won or
 proven lost) within the budget, the median time, and the won/lost/unknown counts.
 """
@@ -25,6 +33,8 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
+from calcnb.blind import Determinized, candidates
+from calcnb.coach import analyse
 from calcnb.deals import deal
 from calcnb.solver import solve
 from calcnb.strategies import (
@@ -159,6 +169,84 @@ def solver_section(deals: int, budget: float, executor: Executor | str) -> None:
     print(f"  win rate {rate}, unknowns counted as not won")
 
 
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _timed_game(player: Player, seed: int) -> tuple[str, list[float], list[float]]:
+    """Play one deal; CPU and wall seconds of each decision with more than one sensible move."""
+    cpu: list[float] = []
+    wall: list[float] = []
+    hook = "_place" if isinstance(player, MonteCarlo) else "_next"
+    inner = getattr(player, hook)
+
+    def watched(table, rng):
+        several = isinstance(player, MonteCarlo) or len(candidates(table)) > 1
+        started_cpu, started_wall = time.process_time(), time.perf_counter()
+        move = inner(table, rng)
+        if several:
+            cpu.append(time.process_time() - started_cpu)
+            wall.append(time.perf_counter() - started_wall)
+        return move
+
+    setattr(player, hook, watched)
+    result = player.play(seed)
+    game = Game.new(seed)
+    game.play_many(result.moves)
+    assert game.score == result.score
+    return result.outcome, cpu, wall
+
+
+def determinized_section(deals: int, start: int) -> None:
+    """The strongest blind player against Monte Carlo(128) on the same deals."""
+    seeds = range(start, start + deals)
+    print(f"== Determinized against MonteCarlo(128): seeds {start}..{start + deals - 1} ==")
+    for make in (Determinized, lambda: MonteCarlo(samples=128)):
+        wins = 0
+        cpu: list[float] = []
+        wall: list[float] = []
+        for seed in seeds:
+            outcome, game_cpu, game_wall = _timed_game(make(), seed)
+            wins += outcome == "won"
+            cpu += game_cpu
+            wall += game_wall
+        low, high = wilson_interval(wins, deals)
+        name = repr(make())
+        print(f"  {name}: won {wins}/{deals} = {100 * wins / deals:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%)")
+        if cpu:
+            print(
+                f"    {len(cpu)} decisions with a choice: CPU s median {statistics.median(cpu):.3f}, "
+                f"p95 {_percentile(cpu, 0.95):.3f}; wall s median {statistics.median(wall):.3f}, "
+                f"p95 {_percentile(wall, 0.95):.3f}"
+            )
+
+
+def analyse_section(positions: int) -> None:
+    """The coach's latency over real positions with a card turned."""
+    print(f"== calcnb.analyse over {positions} real positions (a card turned; games of reverse need) ==")
+    chosen = []
+    seed = 0
+    while len(chosen) < positions:
+        game = Game.new(seed)
+        for index, move in enumerate(ReverseNeed().play(seed).moves):
+            if game.state.pending is not None and index % 17 == 0:
+                chosen.append(game.state)
+            game.play(move)
+        seed += 1
+    wall: list[float] = []
+    futures: list[int] = []
+    for state in chosen[:positions]:
+        started = time.perf_counter()
+        chances = analyse(state)
+        wall.append(time.perf_counter() - started)
+        futures.append(chances[0].futures)
+    print(
+        f"  latency: median {statistics.median(wall):.3f} s, p95 {_percentile(wall, 0.95):.3f} s; "
+        f"futures tried: median {statistics.median(futures):.0f}"
+    )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="deals per speed run (default 1000)")
@@ -177,12 +265,19 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--hint-deals", type=int, default=5, help="games whose every position is hinted")
     parser.add_argument("--skip-speed", action="store_true", help="leave out the speed and Hint sections")
+    parser.add_argument("--det-deals", type=int, default=2, help="deals for Determinized vs Monte Carlo (default 2)")
+    parser.add_argument("--det-start", type=int, default=50100, help="first seed for them (default 50100)")
+    parser.add_argument("--analyse-positions", type=int, default=10, help="positions for analyse (default 10)")
     args = parser.parse_args(argv)
 
     print(f"Python {sys.version.split()[0]}; workers {max(1, args.workers)}")
     if not args.skip_speed:
         speed_section(args.games, args.mc_games, args.mc_samples, args.repeats)
         hint_section(args.hint_deals)
+    if args.det_deals > 0:
+        determinized_section(args.det_deals, args.det_start)
+    if args.analyse_positions > 0:
+        analyse_section(args.analyse_positions)
     with contextlib.ExitStack() as stack:
         executor = "serial"
         if args.workers > 1:
