@@ -221,6 +221,7 @@ register(
             "lessons.fits.why_many": "{explanation}; it also fits foundation {others}, so you may choose",
             "lessons.fits.why_none": "no foundation needs {rank} now (they need {needs}), so it goes on a waste pile",
             "lessons.fits.waste_but": "a waste pile always takes it, but foundation {foundations} needs {rank} now.",
+            "lessons.fits.waste_wraps": "a waste pile always takes it, but foundation {foundation} needs {rank} now: {top} + {step} = {total} wraps past K to {rank}.",
             "lessons.fits.no": "{reason}.",
             # is this move legal
             "lessons.legal.question": "May you play {move} here? (yes or no)",
@@ -338,6 +339,7 @@ register(
             "lessons.fits.why_many": "{explanation}; também serve na base {others}, por isso pode escolher",
             "lessons.fits.why_none": "nenhuma base precisa agora de {rank} (precisam de {needs}), por isso vai para um descarte",
             "lessons.fits.waste_but": "um descarte aceita-a sempre, mas a base {foundations} precisa agora de {rank}.",
+            "lessons.fits.waste_wraps": "um descarte aceita-a sempre, mas a base {foundation} precisa agora de {rank}: {top} + {step} = {total} passa K e volta a {rank}.",
             "lessons.fits.no": "{reason}.",
             "lessons.legal.question": "Pode jogar {move} aqui? (sim ou não)",
             "lessons.legal.question_waste": "A carta do topo do descarte {waste} pode ir agora para a base {foundation}? (sim ou não)",
@@ -1005,7 +1007,20 @@ def _fits_item(variant: int, position: Callable[[], Game]) -> dict:
         )
         solution = " / ".join(map(str, fitting))
     wrong: dict = {}
-    if fitting:
+    wrapping = [number for number in fitting if state.foundations[number - 1][-1].rank + number > RANK_COUNT]
+    if wrapping:  # the card fits only past K: saying "waste" is forgetting the wraparound
+        number = wrapping[0]
+        top = state.foundations[number - 1][-1].rank
+        said = message(
+            "lessons.fits.waste_wraps",
+            foundation=number,
+            rank=rank_name(card.rank),
+            top=top,
+            step=number,
+            total=top + number,
+        )
+        wrong["waste"] = ("no_wraparound", said)
+    elif fitting:
         foundations = " / ".join(map(str, fitting))
         wrong["waste"] = (None, message("lessons.fits.waste_but", foundations=foundations, rank=rank_name(card.rank)))
 
@@ -1024,7 +1039,7 @@ def _fits_item(variant: int, position: Callable[[], Game]) -> dict:
         why=why,
         wrong=wrong,
         reason_for=reason_for,
-        wraps=any(state.foundations[number - 1][-1].rank + number > RANK_COUNT for number in fitting),
+        wraps=bool(wrapping),
     )
 
 

@@ -401,3 +401,10 @@ def test_a_board_that_shows_the_answer_appears_only_once_every_question_is_tried
     assert group.after.layout.display == "none"
     _answer(group.exercises[1], "²")
     assert group.after.layout.display is None
+
+
+def test_wasting_a_card_that_fits_past_k_is_forgetting_the_wraparound():
+    past = BANK["fits-past-the-king"].item(0)
+    said = judge(past, "waste")
+    assert said.misconception == "no_wraparound" and "11 + 3 = 14 wraps past K to A" in said.text
+    assert judge(BANK["fits-two-choices"].item(0), "waste").misconception is None  # 4 + 1 and A + 4 do not wrap
