@@ -34,6 +34,7 @@ from .board import HEIGHT, WIDTH, BoardRenderer, place_at
 from .cards import rank_name
 from .deals import Seed
 from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
+from .errors import CalcnbError, quote
 from .examples import Step
 from .i18n import message, register
 from .rules import MoveKind
@@ -110,7 +111,7 @@ register(
             "widget.step_of": "Step {number} of {count}",
             "widget.game_and_seed": "give a game or a seed, not both: the seed would be ignored",
             "widget.no_steps": "a stepper needs at least one step",
-            "widget.bad_start": "start must be a step number from 0 to {last}; got {start!r}",
+            "widget.bad_start": "start must be a step number from 0 to {last}; got {start}",
         },
         "pt": {
             "widget.turn": "Virar",
@@ -179,7 +180,7 @@ register(
             "widget.step_of": "Passo {number} de {count}",
             "widget.game_and_seed": "indique um jogo ou uma semente, não os dois: a semente seria ignorada",
             "widget.no_steps": "um guia de passos precisa de pelo menos um passo",
-            "widget.bad_start": "o início tem de ser um número de passo de 0 a {last}; recebi {start!r}",
+            "widget.bad_start": "o início tem de ser um número de passo de 0 a {last}; recebi {start}",
         },
     }
 )
@@ -712,7 +713,7 @@ class Stepper(widgets.HBox):
         if not self.script:
             raise ValueError(message("widget.no_steps"))
         if not 0 <= start < len(self.script):
-            raise ValueError(message("widget.bad_start", last=len(self.script) - 1, start=start))
+            raise CalcnbError(message("widget.bad_start", last=len(self.script) - 1, start=quote(start)))
         self.renderer = BoardRenderer()
         self.image = Picture(**_BOARD_COLUMN)
         self._counter = widgets.Label()

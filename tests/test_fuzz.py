@@ -527,3 +527,21 @@ def test_endless_or_huge_piles_are_refused_without_being_read_to_the_end():
         State.from_position(starters, stock=itertools.repeat("5♣"))
     with pytest.raises(CalcnbError, match="longer than any real one"):
         State.from_position(starters, stock="5♣ " * 1_000_000)
+
+
+def test_no_message_repeats_input_by_repr_itself():
+    """Input reaches a message through errors.quote (cut to 80 characters, escapes counted), never through
+    a template's own ``!r``, which would repeat the whole input."""
+    import importlib
+    import pkgutil
+    import re
+
+    import calcnb
+    from calcnb.i18n import LANGUAGES, catalogue
+
+    for module in pkgutil.iter_modules(calcnb.__path__):
+        if module.name != "__main__":
+            importlib.import_module(f"calcnb.{module.name}")
+    for language in LANGUAGES:
+        raw = {key: text for key, text in catalogue(language).items() if re.search(r"\{[^{}]*![rsa]", text)}
+        assert not raw, raw
