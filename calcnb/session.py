@@ -20,6 +20,7 @@ from .deals import Seed, check_seed, deal, format_deal, new_seed, parse_deal
 from .engine import IllegalMove, InvalidMove, Move, State, render_text
 from .errors import ASCII_SPACE, MAX_SAVE_CHARS, CalcnbError, InvalidSave, check_length, quote
 from .i18n import message
+from .rules import Status
 
 SAVE_FORMAT = "calcnb-save"
 SAVE_VERSION = 1
@@ -101,8 +102,8 @@ class Game:
         return tuple(reversed(self._redo))
 
     @property
-    def status(self) -> str:
-        """``"playing"``, ``"won"`` or ``"lost"``."""
+    def status(self) -> Status:
+        """``"playing"``, ``"won"`` or ``"lost"`` (a :class:`~calcnb.rules.Status`)."""
         return self.state.status
 
     @property

@@ -46,6 +46,7 @@ from .engine import (
 from .i18n import message, register
 from .rules import (
     FOUNDATION_OF,
+    FOUNDATIONS,
     NEED_BY_COUNT,
     NEXT,
     POSITION,
@@ -54,6 +55,7 @@ from .rules import (
     STOCK_TO_WASTE_IDS,
     WASTE_OF,
     WASTE_TO_FOUNDATION_IDS,
+    WASTES,
     WIN_SCORE,
     MoveId,
     MoveKind,
@@ -79,6 +81,8 @@ __all__ = [
 # Moves inside the lean loop are the rules core's MoveId numbers, which index ALL_MOVES
 # (the engine's documented order): T, S>F1..S>F4, S>W1..S>W4, W1>F1..W4>F4.
 _TURN = MoveId.T
+_FOUNDATION_RANGE = range(FOUNDATIONS)
+_WASTE_RANGE = range(WASTES)
 _S2F = STOCK_TO_FOUNDATION_IDS
 _S2W = STOCK_TO_WASTE_IDS
 _W2F = WASTE_TO_FOUNDATION_IDS
@@ -90,7 +94,7 @@ _WAIT = tuple(
         tuple(POSITION[k][r] - c if POSITION[k][r] > c else _FAR for r in range(RANK_COUNT + 1))
         for c in range(RANK_COUNT + 1)
     )
-    for k in range(4)
+    for k in _FOUNDATION_RANGE
 )
 
 
@@ -133,14 +137,14 @@ class _Table:
         need = self.need
         pending = self.pending
         if pending:
-            moves = [_S2F[k] for k in range(4) if need[k] == pending] if pending in need else []
+            moves = [_S2F[k] for k in _FOUNDATION_RANGE if need[k] == pending] if pending in need else []
             moves += _S2W
         else:
             moves = [_TURN] if self.stock_left else []
         for w, pile in enumerate(self.wastes):
             if pile and pile[-1] in need:
                 top = pile[-1]
-                moves += [_W2F[w][k] for k in range(4) if need[k] == top]
+                moves += [_W2F[w][k] for k in _FOUNDATION_RANGE if need[k] == top]
         return moves
 
     def place_on_foundation(self, k: int) -> None:
@@ -158,7 +162,7 @@ class _Table:
         """The foundation (0-based) that needs ``rank`` soonest."""
         count = self.count
         best, where = _FAR, 0
-        for k in range(4):
+        for k in _FOUNDATION_RANGE:
             distance = POSITION[k][rank] - count[k]
             if 0 < distance < best:
                 best, where = distance, k
@@ -351,7 +355,7 @@ def _start_of(game_or_seed: Seed | State | HasState) -> tuple[_Table, list[int],
         # dealt directly (the same deal Game.new(seed) makes, without re-checking a deal known to be whole)
         _, stock_cards = deal(game_or_seed)
         stock = [card.rank for card in stock_cards]
-        return _initial_table([1, 1, 1, 1], stock), stock, str(game_or_seed)
+        return _initial_table([1] * FOUNDATIONS, stock), stock, str(game_or_seed)
     try:
         state = as_state(game_or_seed)
     except TypeError:
@@ -432,7 +436,7 @@ class _FoundationFirst(Player):
                 table.pending = 0
                 append(_S2F[k])
                 continue
-            for w in range(4):
+            for w in _WASTE_RANGE:
                 pile = wastes[w]
                 if pile and pile[-1] in need:
                     rank = pile[-1]
@@ -494,7 +498,7 @@ class ReverseNeed(_FoundationFirst):
 
     def _pick_foundation(self, table: _Table, rank: int) -> int:
         need = table.need
-        candidates = [k for k in range(4) if need[k] == rank]
+        candidates = [k for k in _FOUNDATION_RANGE if need[k] == rank]
         if len(candidates) == 1:
             return candidates[0]
         visible = {pile[-1] for pile in table.wastes if pile}
@@ -505,7 +509,7 @@ class ReverseNeed(_FoundationFirst):
         return min(candidates, key=lambda k: table.count[k])
 
     def _place(self, table: _Table, rng: random.Random) -> int:
-        return _reverse_need_place(table, range(4))[0]
+        return _reverse_need_place(table, _WASTE_RANGE)[0]
 
 
 def _reverse_need_place(table: _Table, piles: Iterable[int]) -> tuple[int, str, int, int]:
@@ -551,12 +555,12 @@ class KingsApart(ReverseNeed):
     """
 
     name = "kings apart"
-    KINGS_PILE = 3
+    KINGS_PILE = WASTES - 1
 
     def _place(self, table: _Table, rng: random.Random) -> int:
         if table.pending == RANK_COUNT:
             return self.KINGS_PILE
-        pile, kind, _, _ = _reverse_need_place(table, range(3))
+        pile, kind, _, _ = _reverse_need_place(table, range(self.KINGS_PILE))
         if kind == "bury":
             kings = table.wastes[self.KINGS_PILE]
             if not kings or kings[-1] == RANK_COUNT or table.soonness(kings[-1]) >= table.soonness(table.pending):
@@ -690,7 +694,7 @@ def _why(view: PlayerView, table: _Table, move: Move, player: Player, evaluation
         card = view.pending if move.kind == MoveKind.STOCK_TO_FOUNDATION else view.wastes[move.waste_index][-1]
         k = move.foundation_index
         top = view.foundations[k][-1]
-        rivals = [other + 1 for other in range(4) if other != k and table.need[other] == card.rank]
+        rivals = [other + 1 for other in _FOUNDATION_RANGE if other != k and table.need[other] == card.rank]
         if rivals:
             following = NEXT[k][card.rank]
             shown = view.pending is not None and view.pending is not card and view.pending.rank == following
