@@ -33,7 +33,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .rules import POSITION, RANK_COUNT
+from .rules import POSITION, RANK_COUNT, is_complete
 from .solver import search_ranks
 from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table
 
@@ -85,7 +85,7 @@ def _safe_move(table: _Table) -> int | None:
 
 def _still_needs(k: int, count: int, rank: int) -> bool:
     """Does foundation k (0-based, holding ``count`` cards) still need ``rank`` some time?"""
-    return count < RANK_COUNT and POSITION[k][rank] > count
+    return not is_complete(count) and POSITION[k][rank] > count
 
 
 def candidates(table: _Table) -> list[int]:

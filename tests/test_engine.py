@@ -707,3 +707,22 @@ def test_the_reference_itself_is_consistent():
         every += [position_.pending] if position_.pending is not None else []
         assert sorted(every) == sorted(ref.ALL_CARDS)
     assert {k: " ".join(ref.RANK_TEXT[r] for r in order) for k, order in ref.SEED_ORDERS.items()} == ref.SEED_ORDER_TEXT
+
+
+def test_as_state_takes_a_state_a_game_or_a_deal_code():
+    from calcnb import Game
+    from calcnb.deals import deal, format_deal
+    from calcnb.engine import as_state
+
+    game = Game.new(seed=5)
+    game.play("T")
+    assert as_state(game) is game.state
+    assert as_state(game.state) is game.state
+    opening = State.initial(*deal(5))
+    assert as_state(format_deal(*deal(5))) == opening
+    assert as_state(format_deal(*deal(5), ascii=True)) == opening
+    for nonsense in (5, None, b"AC 2D", ["T"]):
+        with pytest.raises(TypeError, match="a Game, a State or a deal code"):
+            as_state(nonsense)
+    with pytest.raises(ValueError):  # text that is no deal code is refused as a deal, not as a type
+        as_state("A♣ 2♦ 3♥ 4♠ | 5♠")
