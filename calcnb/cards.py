@@ -143,11 +143,11 @@ class Card:
 
     def __setattr__(self, name: str, value: object) -> None:
         if hasattr(self, "_ascii"):
-            raise AttributeError("cards are immutable")
+            raise AttributeError(message("card.immutable"))
         object.__setattr__(self, name, value)
 
     def __delattr__(self, name: str) -> None:
-        raise AttributeError("cards are immutable")
+        raise AttributeError(message("card.immutable"))
 
 
 def full_deck() -> tuple[Card, ...]:
