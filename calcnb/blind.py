@@ -211,7 +211,7 @@ class Determinized(Player):
     parallel_from = 2
     uses_random = True
 
-    def __init__(self, samples: int = 16, nodes: int = 600, total_nodes: int | None = 6000) -> None:
+    def __init__(self, samples: int = 16, nodes: int = 600, total_nodes: int | None = None) -> None:
         self.samples = samples
         self.nodes = nodes
         self.total_nodes = total_nodes

@@ -24,9 +24,21 @@ from .i18n import message, register
 from .studies import wilson_interval
 from .winnability import Decision, summary
 
-__all__ = ["STUDY", "StoredPlayer", "Winnability", "claims", "score_comment", "stored_study", "verdict", "winnability"]
+__all__ = [
+    "CEILING",
+    "STUDY",
+    "StoredPlayer",
+    "Winnability",
+    "claims",
+    "score_comment",
+    "stored_study",
+    "verdict",
+    "winnability",
+]
 
 STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
+CEILING = STUDY.with_name("ceiling_study.csv")
+"""The ceiling experiment: determinization told the next card (not blind; ``scripts/player_study.py``)."""
 SKILLED = 0.8  # "a skilled player can win more than 80% of the time"
 NORMAL = 0.2  # "normal play can allow winning 1 in 5 times"
 
