@@ -50,6 +50,8 @@ register(
 )
 
 _FONT = "DejaVu"
+# millimetres kept free for one item, so a question and its answer (or answer line) stay on one page
+_ITEM_HEIGHT = {False: 16, True: 30}
 
 
 def _document():
@@ -67,7 +69,7 @@ def _document():
 
 def _line(pdf, text: str, *, size: float = 11, bold: bool = False, gap: float = 1.5) -> None:
     pdf.set_font(_FONT, "B" if bold else "", size)
-    pdf.multi_cell(0, size * 0.5, text, new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, size * 0.5, text, align="L", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(gap)
 
 
@@ -78,6 +80,8 @@ def _page(pdf, title: str, name: str | None, items: Sequence[Item], *, answers: 
     if not answers:
         _line(pdf, message("worksheet.intro"), size=10, gap=4)
     for number, item in enumerate(items, start=1):
+        if pdf.will_page_break(_ITEM_HEIGHT[answers]):
+            pdf.add_page()
         _line(pdf, f"{number}. {item.question}", bold=True)
         if answers:
             _line(pdf, message("worksheet.answer", answer=item.solution))
