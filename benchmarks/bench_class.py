@@ -53,9 +53,7 @@ from tornado.websocket import websocket_connect
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests"))  # the browser tests' move chooser and button names
-sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_browser import _TIME_IMAGE_CLICK  # noqa: E402
 from browser.pages import live_move  # noqa: E402
 
 from calcnb.app import (  # noqa: E402
@@ -75,6 +73,8 @@ from calcnb.widgets import css_class  # noqa: E402
 
 TARGETS = {"open_p95": 5.0, "click_p95": 0.300, "memory_gb": 6.0}
 BUTTON_PREFIX = css_class("")
+BOARD_CLASS = "calcnb-board"  # the board picture's widget (an <img> inside, replaced with every picture)
+POOL_FILLED = re.compile(r"Kernel pool of .* is filled with (\d+) kernel")
 KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
 TIMEOUT = 120.0
 
@@ -90,6 +90,7 @@ class Figures:
     peak_rss: int = 0
     peak_pss: int = 0
     kernels_left: int = -1
+    pool: int = 0  # kernels kept ready by the server (--preheat), not counted as left
 
 
 # ------------------------------------------------------------ a protocol-level student
@@ -167,7 +168,7 @@ class ProtocolStudent:
     async def _all_states(self) -> None:
         while not self.states or not all(state.get("_received") for state in self.states.values()):
             await asyncio.sleep(0.02)
-        images = [comm for comm, state in self.states.items() if "calcnb-board-image" in state.get("_dom_classes", ())]
+        images = [comm for comm, state in self.states.items() if BOARD_CLASS in state.get("_dom_classes", ())]
         if not images:
             raise RuntimeError("no board image among the widgets")
         self.image_id = images[0]
@@ -201,6 +202,27 @@ class ProtocolStudent:
 # ------------------------------------------------------------ a student in chromium
 
 
+# Click in the page and time until the board shows a new picture, decoded and painted.
+_TIME_CLICK = """
+async ([button, board]) => {
+    const picture = () => { const img = board.querySelector('img'); return img && img.src; };
+    const before = picture();
+    const noAnswer = new Promise((_, reject) => setTimeout(() => reject(new Error('no new picture in 120 s')), 120000));
+    const changed = new Promise(resolve => {
+        const observer = new MutationObserver(() => {
+            if (picture() && picture() !== before) { observer.disconnect(); resolve(); }
+        });
+        observer.observe(board, {attributes: true, childList: true, subtree: true});
+    });
+    const start = performance.now();
+    button.click();
+    await Promise.race([changed, noAnswer]);
+    await board.querySelector('img').decode();
+    await new Promise(resolve => requestAnimationFrame(() => resolve()));
+    return performance.now() - start;
+}
+"""
+
 _ENABLED = f"""() => [...document.querySelectorAll('button[class*="{BUTTON_PREFIX}"]')]
     .filter(b => !b.disabled)
     .map(b => [...b.classList].find(c => c.startsWith('{BUTTON_PREFIX}')))
@@ -221,7 +243,7 @@ class BrowserStudent:
         start = time.perf_counter()
         await self.page.goto(self.url, wait_until="commit")
         await self.page.locator(f"button.{css_class('T')}").wait_for(state="visible")
-        await self.page.locator("img.calcnb-board-image").wait_for(state="visible")
+        await self.page.locator(f".{BOARD_CLASS} img").wait_for(state="visible")
         self.figures.opens.append(time.perf_counter() - start)
 
     async def click(self, clicks: int) -> None:
@@ -229,8 +251,8 @@ class BrowserStudent:
         moves = [name for name in enabled if name not in ("undo", "redo", "hint", "new")]
         name = live_move(moves, clicks) if moves else "new"
         button = await self.page.query_selector(f"button.{css_class(name)}")
-        image = await self.page.query_selector("img.calcnb-board-image")
-        _arrived, shown = await self.page.evaluate(_TIME_IMAGE_CLICK, [button, image])
+        board = await self.page.query_selector(f".{BOARD_CLASS}")
+        shown = await self.page.evaluate(_TIME_CLICK, [button, board])
         self.figures.clicks.append(shown / 1000)
 
     async def close(self) -> None:
@@ -286,8 +308,12 @@ async def _sample_memory(pid: int, figures: Figures, stop: asyncio.Event) -> Non
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
-async def _run_class(url: str, pid: int, students: int, browsers: int, seconds: float, interval: float) -> Figures:
+async def _run_class(
+    url: str, pid: int, students: int, browsers: int, seconds: float, interval: float, pool: int
+) -> Figures:
     from playwright.async_api import async_playwright
+
+    AsyncHTTPClient.configure(None, max_clients=students)  # every student's page requested at once
 
     figures = Figures(students)
     stop = asyncio.Event()
@@ -304,9 +330,9 @@ async def _run_class(url: str, pid: int, students: int, browsers: int, seconds: 
             await chromium.close()
     # Every student has closed their page: wait for their kernels to go (at most the culling time and a margin).
     deadline = time.perf_counter() + CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS + 10
-    while _kernels(pid) and time.perf_counter() < deadline:
+    while len(_kernels(pid)) > pool and time.perf_counter() < deadline:
         await asyncio.sleep(1)
-    figures.kernels_left = len(_kernels(pid))
+    figures.kernels_left = len(_kernels(pid)) - pool
     stop.set()
     await sampler
     return figures
@@ -319,18 +345,35 @@ def measure(students: int, browsers: int, seconds: float, interval: float, noteb
         shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         port = free_port()
         command = [sys.executable, "-m", "calcnb", "app", str(root / notebook), "--port", str(port), "--no-browser"]
-        with (Path(scratch) / "app.log").open("wb") as log:
+        log_path = Path(scratch) / "app.log"
+        with log_path.open("wb") as log:
             process = start_server([*command, *extra], cwd=root, log=log)
             try:
                 wait_until_serving(process, LOCALHOST, port, timeout=120)
+                ready = _wait_for_the_pool(log_path, process)  # the teacher starts the app before the class
                 url = f"http://{LOCALHOST}:{port}/"  # the address the app prints for the class
-                return asyncio.run(_run_class(url, process.pid, students, browsers, seconds, interval))
+                figures = asyncio.run(_run_class(url, process.pid, students, browsers, seconds, interval, ready))
+                figures.pool = ready
+                return figures
             finally:
                 with contextlib.suppress(ProcessLookupError):
                     process.send_signal(signal.SIGINT)  # the teacher's Ctrl-C
                 with contextlib.suppress(Exception):
                     process.wait(60)
                 stop_server(process)
+
+
+def _wait_for_the_pool(log_path: Path, process, timeout: float = 900) -> int:
+    """With ``--preheat N``, wait until Voila says its pool holds N ready kernels; return N (0 without)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        filled = POOL_FILLED.search(log_path.read_text(errors="replace"))
+        if filled:
+            return int(filled.group(1))
+        if "preheat" not in " ".join(psutil.Process(process.pid).cmdline()):
+            return 0
+        time.sleep(1)
+    raise RuntimeError("the pool of ready kernels was never filled")
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -377,7 +420,7 @@ def main() -> None:
         "clicks",
         "peak memory RSS / PSS",
         "errors",
-        "kernels left",
+        "kernels left (beyond the pool)",
     ]
     columns = [report(figures) for figures in runs]
     print(f"\n{'':26}" + "".join(f"{'one student':>26}{'the class':>26}"[: 26 * len(columns)]))

@@ -83,6 +83,7 @@ PORT_RANGE = (0, 65535)  # 0: any free port, chosen when the server starts
 # Kernels nobody is connected to are shut down after this long idle, checked this often (see the module notes).
 CULL_IDLE_SECONDS = 40
 CULL_INTERVAL_SECONDS = 10
+MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
 
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE = "calcnb"
@@ -133,6 +134,8 @@ register(
             "app.empty_host": "the host is empty: give an address such as 127.0.0.1 (this machine) or 0.0.0.0 (every network interface)",  # noqa: E501
             "app.unknown_host": "{text} is not an address of this machine that can be listened on: {reason}",
             "app.port_chosen": "Port {port} was free and is the one in use.",
+            "app.help.preheat": "keep N kernels ready with the notebook already run, so a class opening the app at once gets its boards at once (about 100 MB of memory each, all the time the app runs; default 0: a kernel starts when a page is opened)",  # noqa: E501
+            "app.bad_preheat": "{text!r} is not a number of kernels: give a whole number from 0 to {most}",
         },
         "pt": {
             "app.description": "Serve os notebooks do calcnb: como aplicação de sala de aula com o código escondido (Voila), ou no JupyterLab.",  # noqa: E501
@@ -163,6 +166,8 @@ register(
             "app.empty_host": "o endereço está vazio: indique um como 127.0.0.1 (esta máquina) ou 0.0.0.0 (todas as interfaces de rede)",  # noqa: E501
             "app.unknown_host": "{text} não é um endereço desta máquina onde se possa escutar: {reason}",
             "app.port_chosen": "A porta {port} estava livre e é a que está em uso.",
+            "app.help.preheat": "mantém N kernels prontos com o notebook já executado, para que uma turma que abre a aplicação ao mesmo tempo receba logo os seus tabuleiros (cerca de 100 MB de memória cada, durante todo o tempo em que a aplicação corre; por omissão 0: um kernel arranca quando uma página é aberta)",  # noqa: E501
+            "app.bad_preheat": "{text!r} não é um número de kernels: indique um número inteiro de 0 a {most}",
         },
     }
 )
@@ -242,7 +247,19 @@ def voila_options() -> list[str]:
     ]
 
 
-def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT) -> list[str]:
+def preheat_options(pool_size: int) -> list[str]:
+    """Voila settings that keep ``pool_size`` kernels ready with the notebook already run (none for 0)."""
+    if pool_size <= 0:
+        return []
+    return [
+        "--VoilaConfiguration.preheat_kernel=True",
+        f"--VoilaConfiguration.default_pool_size={pool_size}",
+        # Kernels waiting in the pool have no page yet: the culling must leave them alone.
+        "--VoilaConfiguration.multi_kernel_manager_class=calcnb.serving.ClassroomKernelManager",
+    ]
+
+
+def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT, preheat: int = 0) -> list[str]:
     """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
 
     The browser is never opened by Voila itself; :func:`serve` opens it once the
@@ -260,6 +277,7 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         "--no-browser",
         *voila_options(),
         *culling_options(),
+        *preheat_options(preheat),
     ]
 
 
@@ -513,6 +531,17 @@ def port_number(text: str) -> int:
     return port
 
 
+def kernel_count(text: str) -> int:
+    """An argparse type: how many kernels to keep ready, 0 to 200 (a clear message otherwise)."""
+    try:
+        count = int(text.strip())
+    except ValueError:
+        count = -1
+    if not 0 <= count <= MAX_PREHEAT:
+        raise argparse.ArgumentTypeError(message("app.bad_preheat", text=_quoted(text), most=MAX_PREHEAT))
+    return count
+
+
 def host_address(text: str) -> str:
     """An argparse type: an address to listen on, which must resolve (a clear message otherwise)."""
     host = text.strip()
@@ -560,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_server_options(app, DEFAULT_APP_PORT)
     app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
+    app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
     app.set_defaults(run=run_app)
 
     lab = commands.add_parser(
@@ -600,7 +630,7 @@ def run_app(arguments: argparse.Namespace) -> int:
     environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
     port = _chosen_port(arguments)
     return serve(
-        voila_command(target, host=arguments.host, port=port),
+        voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
         host=arguments.host,
         port=port,
         path="/",

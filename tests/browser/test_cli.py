@@ -130,6 +130,19 @@ def test_a_bad_port_or_host_is_refused_with_status_2_and_no_traceback(command, o
     assert "x" * 81 not in result.stderr  # at most 80 characters of the input are quoted
 
 
+@pytest.mark.parametrize("value", ["-1", "201", "many"])
+def test_a_bad_preheat_count_is_refused_with_status_2(value):
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", "app", "--preheat", value, "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert f"{value!r} is not a number of kernels" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_an_address_of_another_machine_is_refused_with_status_2():
     result = subprocess.run(
         [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--no-browser"],  # TEST-NET-1: never ours
@@ -226,3 +239,30 @@ def test_a_notebook_may_be_named_without_its_folder_or_extension():
     expected = (notebooks_dir() / "03_worked_example.ipynb").resolve()
     assert resolve_target("03_worked_example") == expected
     assert resolve_target("03_worked_example.ipynb") == expected
+
+
+def test_the_culler_leaves_alone_the_kernels_waiting_in_the_pool(monkeypatch):
+    import asyncio
+
+    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+    from calcnb.serving import ClassroomKernelManager
+
+    culled: list[str] = []
+
+    async def cull(_manager, kernel_id):
+        culled.append(kernel_id)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", cull)
+    loop = asyncio.new_event_loop()
+    try:
+        ready, starting = loop.create_future(), loop.create_future()
+        ready.set_result({"kernel_id": "waiting"})
+        manager = ClassroomKernelManager()
+        manager._pools = {"play.ipynb": [ready, starting]}
+        assert manager.pooled_kernels() == {"waiting"}
+        for kernel in ("waiting", "a-student-left"):
+            loop.run_until_complete(manager.cull_kernel_if_idle(kernel))
+    finally:
+        loop.close()
+    assert culled == ["a-student-left"]
