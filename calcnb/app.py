@@ -135,7 +135,7 @@ register(
             "app.unknown_host": "{text} is not an address of this machine that can be listened on: {reason}",
             "app.port_chosen": "Port {port} was free and is the one in use.",
             "app.help.preheat": "keep N kernels ready with the notebook already run, so a class opening the app at once gets its boards at once (about 100 MB of memory each, all the time the app runs; default 0: a kernel starts when a page is opened)",  # noqa: E501
-            "app.bad_preheat": "{text!r} is not a number of kernels: give a whole number from 0 to {most}",
+            "app.bad_preheat": "{text} is not a number of kernels: give a whole number from 0 to {most}",
         },
         "pt": {
             "app.description": "Serve os notebooks do calcnb: como aplicação de sala de aula com o código escondido (Voila), ou no JupyterLab.",  # noqa: E501
@@ -167,7 +167,7 @@ register(
             "app.unknown_host": "{text} não é um endereço desta máquina onde se possa escutar: {reason}",
             "app.port_chosen": "A porta {port} estava livre e é a que está em uso.",
             "app.help.preheat": "mantém N kernels prontos com o notebook já executado, para que uma turma que abre a aplicação ao mesmo tempo receba logo os seus tabuleiros (cerca de 100 MB de memória cada, durante todo o tempo em que a aplicação corre; por omissão 0: um kernel arranca quando uma página é aberta)",  # noqa: E501
-            "app.bad_preheat": "{text!r} não é um número de kernels: indique um número inteiro de 0 a {most}",
+            "app.bad_preheat": "{text} não é um número de kernels: indique um número inteiro de 0 a {most}",
         },
     }
 )
@@ -538,7 +538,7 @@ def kernel_count(text: str) -> int:
     except ValueError:
         count = -1
     if not 0 <= count <= MAX_PREHEAT:
-        raise argparse.ArgumentTypeError(message("app.bad_preheat", text=_quoted(text), most=MAX_PREHEAT))
+        raise argparse.ArgumentTypeError(message("app.bad_preheat", text=quote_input(text), most=MAX_PREHEAT))
     return count
 
 
