@@ -423,6 +423,7 @@ def test_bad_input_is_refused_clearly():
         ("rules", [["dead"]]),
         ("rules", 3),
         ("rules", {"x" * 10_000}),
+        ("clock", "wall"),
     ],
 )
 def test_nonsense_arguments_are_refused_in_both_languages(argument, value):
@@ -445,6 +446,14 @@ def test_the_refusal_messages_are_in_both_languages():
     keys = {key for key in catalogue("en") if key.startswith("solver.")}
     assert {"solver.bad_budget", "solver.bad_count", "solver.rules_not_collection"} <= keys
     assert keys == {key for key in catalogue("pt") if key.startswith("solver.")}
+
+
+def test_the_budget_can_count_cpu_time():
+    """On the process's CPU clock the budget ends the search too, and the seconds reported are on that clock."""
+    import time
+
+    solution = solve(Game.new(8), budget_seconds=0.2, clock=time.process_time)
+    assert solution.outcome == "unknown" and solution.seconds > 0.15
 
 
 def test_a_time_budget_ends_the_search_on_a_hard_deal():

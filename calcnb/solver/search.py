@@ -53,6 +53,7 @@ import gc
 import itertools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -122,7 +123,7 @@ def luby(i: int) -> int:
 class Search:
     """One search of one position: the node recursion, the rules it applies, and the attempts loop.
 
-    ``deadline``: a :func:`time.perf_counter` time to stop at; ``node_limit``: nodes to stop
+    ``deadline``: a time on ``clock`` to stop at; ``node_limit``: nodes to stop
     after; ``restart_nodes``: the shortest attempt (None: one attempt); ``relaxed_stock``: the
     ``relaxed`` rule checks positions with at most this many cards left to turn (None: two thirds
     of a full stock).
@@ -137,8 +138,10 @@ class Search:
         node_limit: int | None = None,
         restart_nodes: int | None = RESTART_NODES,
         relaxed_stock: int | None = None,
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.position = position
+        self.clock = clock
         self.deadline = deadline
         self.node_limit = node_limit
         self.restart_nodes = restart_nodes
@@ -214,7 +217,7 @@ class Search:
         self.nodes += 1
         if self.nodes > self.stop:
             raise _OutOfBudget if self.node_limit is not None and self.nodes > self.node_limit else _Restart
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self.deadline is not None and self.clock() > self.deadline:  # every node: a node costs at most ms
             raise _OutOfBudget
         position = self.position
         applied = 0
