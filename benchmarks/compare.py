@@ -2,7 +2,8 @@
 
 Run: ``python benchmarks/compare.py --baseline /path/to/old/checkout [--rounds 3] bench_engine.py [ARGS...]``
 
-The benchmark script is this tree's; it is run ``--rounds`` times against each tree's
+The benchmark script is this tree's (``--own-scripts``: each tree runs its own copy, for a
+benchmark whose options or imports have changed since); it is run ``--rounds`` times against each tree's
 ``calcnb`` package in turn (a fresh process with ``PYTHONPATH`` pointing at the tree),
 alternating, so noise from a shared machine falls on both alike. Every printed line
 that holds a figure is matched between the two runs by its words (the figures taken
@@ -31,13 +32,10 @@ def run_once(tree: Path, script: Path, args: list[str]) -> list[str]:
     """The lines the benchmark prints when ``calcnb`` is imported from ``tree``."""
     environment = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run(
-        [sys.executable, str(script), *args],
-        cwd=tree,
-        env=environment,
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, str(script), *args], cwd=tree, env=environment, capture_output=True, text=True
     )
+    if done.returncode != 0:
+        raise SystemExit(f"{script} failed on {tree}:\n{done.stderr[-2000:]}")
     return done.stdout.splitlines()
 
 
@@ -58,6 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", required=True, type=Path, help="the other checkout (its calcnb is imported)")
     parser.add_argument("--rounds", type=int, default=3, help="runs on each tree, alternating (default 3)")
+    parser.add_argument("--own-scripts", action="store_true", help="each tree runs its own copy of the benchmark")
     parser.add_argument("script", help="a benchmark in benchmarks/, e.g. bench_engine.py")
     parser.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed on to the benchmark")
     args = parser.parse_args(argv)
@@ -67,7 +66,8 @@ def main(argv: list[str] | None = None) -> None:
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
     for _ in range(args.rounds):
         for name, tree in trees.items():
-            runs[name].append(figures(run_once(tree, script, args.args)))
+            own = tree / "benchmarks" / args.script if args.own_scripts else script
+            runs[name].append(figures(run_once(tree, own, args.args)))
 
     print(f"{args.script} {' '.join(args.args)}: median of {args.rounds} runs per tree, alternating")
     print(f"  this tree: {TREE}\n  baseline:  {trees['baseline']}")

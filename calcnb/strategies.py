@@ -80,12 +80,13 @@ __all__ = [
 
 # Moves inside the lean loop are the rules core's MoveId numbers, which index ALL_MOVES
 # (the engine's documented order): T, S>F1..S>F4, S>W1..S>W4, W1>F1..W4>F4.
-_TURN = MoveId.T
+# Plain ints, not the enum members: the loop indexes tables with them, which an int does fastest.
+_TURN = int(MoveId.T)
+_S2F = tuple(map(int, STOCK_TO_FOUNDATION_IDS))
+_S2W = tuple(map(int, STOCK_TO_WASTE_IDS))
+_W2F = tuple(tuple(map(int, row)) for row in WASTE_TO_FOUNDATION_IDS)
 _FOUNDATION_RANGE = range(FOUNDATIONS)
 _WASTE_RANGE = range(WASTES)
-_S2F = STOCK_TO_FOUNDATION_IDS
-_S2W = STOCK_TO_WASTE_IDS
-_W2F = WASTE_TO_FOUNDATION_IDS
 
 _FAR = 99  # "not needed by any foundation" (only once every foundation is complete)
 # _WAIT[k][c][r]: with c cards on foundation k, how soon it needs rank r (1 = next), or _FAR if it holds r already.
