@@ -159,7 +159,8 @@ class Exercise(widgets.VBox):
 
     def __init__(self, item: Item) -> None:
         self.prompt = widgets.HTML()
-        self.answer_box = widgets.Text(placeholder=message("lessons.placeholder"), continuous_update=False)
+        # every keystroke reaches the kernel, so Enter (sent on the key press) checks what is in the box
+        self.answer_box = widgets.Text(placeholder=message("lessons.placeholder"), continuous_update=True)
         self.answer_box.layout.width = "12em"
         self.check_button = widgets.Button(description=message("lessons.check"), button_style="primary")
         self.show_button = widgets.Button(description=message("lessons.show"))
@@ -171,6 +172,9 @@ class Exercise(widgets.VBox):
         )
         self._on_attempt: list[Callable[[Feedback], object]] = []
         self.check_button.on_click(lambda _button: self.check())
+        with warnings.catch_warnings():  # Enter in the box checks too (ipywidgets calls on_submit deprecated)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.answer_box.on_submit(lambda _box: self.check())
         self.show_button.on_click(lambda _button: self.reveal())
         self.set_item(item)
 

@@ -408,3 +408,10 @@ def test_wasting_a_card_that_fits_past_k_is_forgetting_the_wraparound():
     said = judge(past, "waste")
     assert said.misconception == "no_wraparound" and "11 + 3 = 14 wraps past K to A" in said.text
     assert judge(BANK["fits-two-choices"].item(0), "waste").misconception is None  # 4 + 1 and A + 4 do not wrap
+
+
+def test_enter_in_the_answer_box_checks_the_answer():
+    exercise = Exercise(BANK["next-complete"].item(0))
+    exercise.answer_box.value = "none"
+    exercise.answer_box._handle_string_msg(exercise.answer_box, {"event": "submit"}, [])  # what Enter sends
+    assert exercise.attempts == 1 and exercise.last.correct is True

@@ -52,16 +52,19 @@ class LessonApp:
             for i in range(self.exercises.count())
         ]
 
-    def answer(self, index: int, text: str) -> str:
-        """Type ``text`` in exercise ``index``, press Check, and return the feedback of that very check."""
+    def answer(self, index: int, text: str, *, enter: bool = False) -> str:
+        """Type ``text`` in exercise ``index``, press Check (or Enter), and return the feedback of that very check."""
         exercise = self.exercises.nth(index)
         feedback = exercise.locator(".calcnb-feedback")
         checks = feedback.locator("[data-check]")
         before = checks.first.get_attribute("data-check") if checks.count() else "0"
         box = exercise.locator("input")
         box.fill(text)
-        box.press("Tab")  # the box sends its value when it loses focus
-        exercise.locator("button.jupyter-button", has_text=self.check).click()
+        if enter:
+            box.press("Enter")
+        else:
+            box.press("Tab")  # the box sends its value when it loses focus
+            exercise.locator("button.jupyter-button", has_text=self.check).click()
         number = int(before.split("-")[0]) + 1
         feedback.locator(f"[data-check='{number}']").wait_for()
         return feedback.inner_text().strip()
@@ -144,6 +147,6 @@ def test_the_portuguese_lesson_app_speaks_portuguese(page, voila_server, tmp_pat
     assert all(question in portuguese for question in app.questions())
     said = app.answer(0, "²")
     assert said.startswith("?") and "número inteiro" in said
-    said = app.answer(0, "0")
+    said = app.answer(0, "0", enter=True)  # Enter in the box checks, as Verificar does
     assert said.startswith("✗ Não é 0")
     app.shoot(shots, "lesson-pt-wrong", 0)
