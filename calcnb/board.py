@@ -57,7 +57,7 @@ except ImportError:  # older matplotlib, still allowed by the project's requirem
 from .cards import RANK_COUNT, Card, rank_name
 from .engine import Move, State
 from .i18n import message, register
-from .rules import ORDERS, STEPS, MoveKind, is_complete
+from .rules import ORDERS, STEPS, MoveKind, Status, is_complete
 
 __all__ = [
     "BoardRenderer",
@@ -525,11 +525,11 @@ def _title(scene: _Scene, state: State) -> None:
     left = scene.label("title", title, 0.2, TITLE_Y, 18, fit=3.6, weight="bold", ha="left")
     score = message("board.draw.score", score=state.score)
     right = scene.label("score", score, WIDTH - 0.2, TITLE_Y, 18, fit=2.6, weight="bold", ha="right")
-    if status != "playing":
+    if status != Status.PLAYING:
         # the banner takes the room between the title and the score
         start, end = left.extents().x1 + 0.35, right.extents().x0 - 0.35
-        text = message("board.draw.won") if status == "won" else message("board.draw.lost")
-        colour = WON_COLOUR if status == "won" else LOST_COLOUR
+        text = message("board.draw.won") if status == Status.WON else message("board.draw.lost")
+        colour = WON_COLOUR if status == Status.WON else LOST_COLOUR
         scene.label(
             "banner", text, (start + end) / 2, TITLE_Y, 18, fit=end - start - 0.3, box=(colour, NO_COLOUR, 0.0),
             pad=0.13, colour="white", weight="bold",

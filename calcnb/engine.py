@@ -45,7 +45,7 @@ from .rules import (
     is_complete,
 )
 
-PLAYING, WON, LOST = Status.PLAYING, Status.WON, Status.LOST
+_PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST  # bound once: reading a member off its class costs more
 
 
 class InvalidMove(CalcnbError):
@@ -406,16 +406,16 @@ class State(NamedTuple):
     def status(self) -> Status:
         """``"won"`` with 52 cards on the foundations; ``"lost"`` when no move remains; else ``"playing"``."""
         if self.score == WIN_SCORE:
-            return WON
+            return _WON
         # A pending card can always go on a waste, and with none pending a stock card can be
         # turned: only with both spent does it come down to whether a waste top fits.
         if self.pending is not None or self.stock:
-            return PLAYING
-        return PLAYING if self.legal_moves() else LOST
+            return _PLAYING
+        return _PLAYING if self.legal_moves() else _LOST
 
     def is_terminal(self) -> bool:
         """True when the game is over (won or lost)."""
-        return self.status != PLAYING
+        return self.status is not _PLAYING
 
     def card_moved_by(self, move: Move | str) -> Card | None:
         """The card ``move`` would move (the next stock card for ``T``), or None if there is none."""

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .rules import Status
 from .session import Game
 from .solver import solve
 
@@ -127,7 +128,7 @@ def recheck(table: dict[int, Decision], sample: int = 20, seed: int | None = Non
     Returns ``(seed, won)`` pairs: ``won`` is True when the moves, played from
     ``Game.new(seed)``, end in a won game. Uses no solver: only the rules.
     """
-    won = sorted(s for s, decision in table.items() if decision.outcome == "won")
+    won = sorted(s for s, decision in table.items() if decision.outcome == Status.WON)
     chosen = sorted(random.Random(seed).sample(won, min(sample, len(won))))
     results = []
     for s in chosen:
@@ -137,5 +138,5 @@ def recheck(table: dict[int, Decision], sample: int = 20, seed: int | None = Non
         except ValueError:  # an illegal or unreadable move: the row is no certificate
             results.append((s, False))
             continue
-        results.append((s, game.status == "won"))
+        results.append((s, game.status == Status.WON))
     return results
