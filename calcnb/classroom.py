@@ -82,11 +82,17 @@ class ClassRecorder(widgets.VBox):
         self.error: BaseException | None = None
         self.recorded = 0
         self.notice = widgets.HTML(f"<p><b>{html.escape(message('classroom.notice'))}</b></p>")
-        self.nickname_box = widgets.Text(placeholder=message("classroom.placeholder"), continuous_update=False)
-        self.nickname_box.layout.width = "14em"
+        # The description is the box's own <label>, so a screen reader names the box.
+        self.nickname_box = widgets.Text(
+            description=message("classroom.nickname"),
+            placeholder=message("classroom.placeholder"),
+            continuous_update=False,
+            style={"description_width": "initial"},
+        )
+        self.nickname_box.layout.width = "22em"
         self.join_button = widgets.Button(description=message("classroom.join"), button_style="info")
         self.status = widgets.HTML()
-        row = widgets.HBox([widgets.Label(message("classroom.nickname")), self.nickname_box, self.join_button])
+        row = widgets.HBox([self.nickname_box, self.join_button])
         super().__init__([self.notice, row, self.status])
         self.add_class("calcnb-class-recorder")
         self.join_button.on_click(lambda _button: self.join())
