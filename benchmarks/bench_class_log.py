@@ -159,6 +159,27 @@ def write_time(location: str, writes: int = 300) -> float:
     return statistics.median(spent)
 
 
+def check_time(location: str | None, checks: int = 300) -> float:
+    """Median milliseconds of one Check of a lesson exercise in this process, recorded into ``location`` or not."""
+    from calcnb.classroom import join_class
+    from calcnb.lesson_content import BANK
+    from calcnb.lessons import Exercise
+
+    recorder = join_class(location=location) if location else None
+    if recorder is not None:
+        recorder.join("bench")
+    exercise = Exercise(BANK["next-wrap"].item(0))
+    spent = []
+    for number in range(checks):
+        start = time.perf_counter()
+        exercise.check(ANSWERS[number % 2])
+        spent.append((time.perf_counter() - start) * 1000)
+    if recorder is not None:
+        assert recorder.recorded == checks and not recorder.stopped
+        recorder.close()
+    return statistics.median(spent)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=10)
@@ -188,6 +209,10 @@ def main() -> None:
                 label = f"round {round_number + 1} recording {mode}"
                 print(f"{label}: {len(times)} checks, p50 {p50:.0f} ms, p95 {p95:.0f} ms", flush=True)
         single = write_time(arguments.postgresql or str(Path(scratch) / "writes.db"))
+        in_process = {mode: [] for mode in ("off", "on")}
+        for _ in range(3):  # interleaved, median of three
+            in_process["off"].append(check_time(None))
+            in_process["on"].append(check_time(arguments.postgresql or str(Path(scratch) / "checks.db")))
 
     plan = f"{arguments.students} students, a check every 2 s for {arguments.seconds:.0f} s"
     print(f"\n{plan}, {arguments.rounds} rounds")
@@ -200,8 +225,13 @@ def main() -> None:
     print(f"recording on / off: p50 x{ratio50:.2f}   p95 x{ratio95:.2f}   (target: p95 at most x1.10)")
     print(f"checks recorded: {recorded} of {made} made with recording on")
     print(f"errors: {len(errors)}", *(f"\n  {error}" for error in errors[:10]))
-    print(f"one write to the class log ({'PostgreSQL' if arguments.postgresql else 'SQLite'}), "
-          f"in this process: median {single:.2f} ms")  # fmt: skip
+    kind = "PostgreSQL" if arguments.postgresql else "SQLite"
+    print(f"one write to the class log ({kind}), in this process: median {single:.2f} ms")
+    off, on = statistics.median(in_process["off"]), statistics.median(in_process["on"])
+    print(
+        f"one Check of an exercise, in this process: {off:.2f} ms without recording, {on:.2f} ms recording"
+        f" into {kind} (x{on / off:.2f})"
+    )
 
 
 if __name__ == "__main__":
