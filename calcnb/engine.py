@@ -186,6 +186,7 @@ _WASTE_TO_FOUNDATION_BY_MASK = tuple(
     tuple(tuple(row[k] for k in range(FOUNDATIONS) if mask >> k & 1) for mask in range(16))
     for row in WASTE_TO_FOUNDATION
 )
+_RANK_SLOTS = RANK_COUNT + 1  # accepts[rank] for ranks 0 (no card: a complete foundation) to K
 _new_tuple = tuple.__new__  # builds a State without the Python-level NamedTuple constructor
 
 
@@ -277,7 +278,7 @@ class State(NamedTuple):
         foundations, wastes, stock, pending = self
         f1, f2, f3, f4 = foundations
         # accepts[rank]: which foundations take that rank next (a complete one "needs" rank 0)
-        accepts = [0] * (RANK_COUNT + 1)
+        accepts = [0] * _RANK_SLOTS
         accepts[NEED_BY_COUNT[0][len(f1)]] = 1
         accepts[NEED_BY_COUNT[1][len(f2)]] |= 2
         accepts[NEED_BY_COUNT[2][len(f3)]] |= 4
