@@ -1,14 +1,17 @@
-"""Click latency in a real browser: from a button click to the new board image shown, in Voila.
+"""Click latency in a real browser: from a click (a button, or a card on the board) to the new board shown, in Voila.
 
 Usage: ``python benchmarks/bench_browser.py [--runs 3] [--clicks 10]``.
 
-Voila serves a copy of ``notebooks/04_play.ipynb`` and three pages made here for comparison, and
-Debian's chromium (``/usr/bin/chromium``, through playwright) opens them all. The time is taken
-inside the page with ``performance.now()``: the button's click event is dispatched, then a
-MutationObserver sees the board ``<img>`` get its new ``src``, then ``img.decode()`` and one
-animation frame, so the picture is on screen. Compared on the same run, pages interleaved:
+Voila serves a copy of ``notebooks/`` with pages made here, and Debian's chromium
+(``/usr/bin/chromium``, through playwright) opens them all. The time is taken inside the page with
+``performance.now()``: the click event is dispatched, then a MutationObserver sees the board picture
+change (a new ``src``, or a new ``<img>``), then ``img.decode()`` and one animation frame, so the
+picture is on screen. Compared on the same run, pages interleaved:
 
-* ``play app``: the PlayBoard of notebooks/04_play.ipynb (one reused figure, artists updated);
+* ``play app``: a PlayBoard (as on the play page, notebooks/play.ipynb) on a fixed seed, clicked by
+  its buttons (one reused figure, artists updated);
+* ``card clicks``: the same, clicked on the cards of the board picture (ipyevents): the stock to
+  turn, the turned card to pick it up, a waste pile to put it there;
 * ``naive redraw``: the same PlayBoard and the same moves, its image drawn on a new figure each
   click (``naive_png`` of benchmarks/bench_board.py, else ``calcnb.board.to_png``);
 * ``image swap``: a button that only swaps two board PNGs drawn in advance (the transport of a
@@ -48,27 +51,38 @@ from calcnb.app import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     LOCALHOST,
-    notebooks_dir,
 )
 
-PLAY_NOTEBOOK = "04_play.ipynb"
+PLAY_SEED = 2026
 TARGET_MS = 150.0
 
-# Click in the page and time until the image shows a new picture, decoded and painted.
+# Click in the page (a button, or a point of the board) and time until the board shows a new picture,
+# decoded and painted. ``box`` holds the picture, which may be replaced by a new <img> or get a new src.
 _TIME_IMAGE_CLICK = """
-async ([button, img]) => {
+async ([target, box, x, y]) => {
     const noAnswer = new Promise((_, reject) => setTimeout(() => reject(new Error('no new image in 30 s')), 30000));
-    const before = img.src;
+    const picture = () => box.tagName === 'IMG' ? box : box.querySelector('img');
+    const beforeImg = picture(), beforeSrc = beforeImg.src;
+    let shown = null;
     const changed = new Promise(resolve => {
         const observer = new MutationObserver(() => {
-            if (img.src !== before) { observer.disconnect(); resolve(performance.now()); }
+            const img = picture();
+            if (img && (img !== beforeImg || img.src !== beforeSrc)) {
+                shown = img; observer.disconnect(); resolve(performance.now());
+            }
         });
-        observer.observe(img, {attributes: true, attributeFilter: ['src']});
+        observer.observe(box, {attributes: true, attributeFilter: ['src'], childList: true, subtree: true});
     });
     const start = performance.now();
-    button.click();
+    if (x === null) {
+        target.click();
+    } else {
+        const rect = target.getBoundingClientRect();
+        const where = {clientX: rect.left + x, clientY: rect.top + y, bubbles: true, view: window};
+        for (const kind of ['mousedown', 'mouseup', 'click']) target.dispatchEvent(new MouseEvent(kind, where));
+    }
     const arrived = await Promise.race([changed, noAnswer]);
-    await img.decode();
+    await shown.decode();
     await new Promise(resolve => requestAnimationFrame(() => resolve()));
     return [arrived - start, performance.now() - start];
 }
@@ -152,15 +166,6 @@ widgets.VBox([widgets.HBox([swap, ping, label]), image])
 """
 
 
-def play_seed() -> int:
-    """The seed of the notebook's first PlayBoard, so the naive board plays the same game."""
-    notebook = nbformat.read(notebooks_dir() / PLAY_NOTEBOOK, as_version=4)
-    for cell in notebook.cells:
-        if cell.cell_type == "code" and "PlayBoard(seed=" in cell.source:
-            return int(cell.source.split("PlayBoard(seed=", 1)[1].split(")", 1)[0])
-    raise SystemExit(f"notebooks/{PLAY_NOTEBOOK} has no PlayBoard(seed=...)")
-
-
 def write_notebook(path: Path, *cells: str) -> None:
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -175,7 +180,25 @@ def time_board_clicks(app: PlayApp, clicks: int, done: int) -> list[tuple[float,
     for number in range(done, done + clicks):
         name = live_move(app.enabled(), number)
         button = app.buttons[name].element_handle()
-        times.append(tuple(app.page.evaluate(_TIME_IMAGE_CLICK, [button, app.image.element_handle()])))
+        times.append(tuple(app.page.evaluate(_TIME_IMAGE_CLICK, [button, picture_box(app), None, None])))
+    return times
+
+
+def picture_box(app: PlayApp):
+    """The element holding the board picture (a Picture widget's box, or an older board's <img> itself)."""
+    box = app.root.locator(".calcnb-board")
+    return box.element_handle() if box.count() else app.image.element_handle()
+
+
+def time_card_clicks(app: PlayApp, clicks: int, done: int) -> list[tuple[float, float]]:
+    """Time ``clicks`` clicks on the board picture: the stock, then the turned card, then a waste pile, again."""
+    app.page.bring_to_front()
+    times = []
+    box = picture_box(app)
+    for number in range(done, done + clicks):
+        place = ("stock", "pending", f"W{number // 3 % 4 + 1}")[number % 3]
+        point = app.place_point(place)
+        times.append(tuple(app.page.evaluate(_TIME_IMAGE_CLICK, [box, box, point["x"], point["y"]])))
     return times
 
 
@@ -211,11 +234,13 @@ def main() -> None:
     parser.add_argument("--clicks", type=int, default=10, help="timed clicks per page per round (default 10)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # so the finally below stops the server
-    seed = play_seed()
+    seed = PLAY_SEED
 
     setup = _SETUP.format(benchmarks=str(REPO / "benchmarks"))
 
     def add_baseline_pages(root: Path) -> None:
+        write_notebook(root / "bench_play.ipynb", setup, f"PlayBoard(seed={seed})")
+        write_notebook(root / "bench_cards.ipynb", setup, f"PlayBoard(seed={seed})")
         write_notebook(root / "bench_naive.ipynb", setup, _NAIVE_BOARD.format(seed=seed))
         write_notebook(root / "bench_floor.ipynb", setup, _FLOOR.format(seed=seed))
 
@@ -232,27 +257,31 @@ def measure(server: Server, runs: int, clicks: int) -> dict[str, list[tuple[floa
         browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
         context = browser.new_context(viewport={"width": 1280, "height": 1000})
         context.set_default_timeout(60_000)
-        play = PlayApp(context.new_page(), server, PLAY_NOTEBOOK)
+        play = PlayApp(context.new_page(), server, "bench_play.ipynb")
+        cards = PlayApp(context.new_page(), server, "bench_cards.ipynb")
         naive = PlayApp(context.new_page(), server, "bench_naive.ipynb")
         floor_page = context.new_page()
         floor = open_app(floor_page, server, "bench_floor.ipynb", "Swap", "floor")
-        swap_args = [floor.locator("button", has_text="Swap").element_handle(), floor.locator("img").element_handle()]
+        swap_image = floor.locator("img").element_handle()
+        swap_args = [floor.locator("button", has_text="Swap").element_handle(), swap_image, None, None]
         ping_button = floor.locator("button", has_text="Ping").element_handle()
         ping_args = [ping_button, floor.locator(".bench-label").element_handle()]
 
         # One untimed click each: the first click loads code and warms caches on both sides.
         time_board_clicks(play, 1, 0)
+        time_card_clicks(cards, 1, 0)
         time_board_clicks(naive, 1, 0)
         floor_page.bring_to_front()
         floor_page.evaluate(_TIME_IMAGE_CLICK, swap_args)
         floor_page.evaluate(_TIME_LABEL_CLICK, ping_args)
 
         results: dict[str, list[tuple[float, float]]] = {
-            name: [] for name in ("play app", "naive redraw", "image swap", "text only")
+            name: [] for name in ("play app", "card clicks", "naive redraw", "image swap", "text only")
         }
         for run in range(runs):
             done = 1 + run * clicks
             results["play app"] += time_board_clicks(play, clicks, done)
+            results["card clicks"] += time_card_clicks(cards, clicks, done)
             results["naive redraw"] += time_board_clicks(naive, clicks, done)
             floor_page.bring_to_front()
             results["image swap"] += [tuple(floor_page.evaluate(_TIME_IMAGE_CLICK, swap_args)) for _ in range(clicks)]

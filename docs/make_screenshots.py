@@ -4,8 +4,10 @@ Usage: ``python docs/make_screenshots.py`` (from anywhere). It serves a copy of 
 Voila on a free local port, opens the apps in Debian's chromium (``/usr/bin/chromium``) through
 playwright, clicks them into an instructive state, and writes
 
-* ``docs/play_app.png``: notebooks/04_play.ipynb after a few moves and a hint;
-* ``docs/worked_example.png``: notebooks/03_worked_example.ipynb at the step where A♠ wraps past K.
+* ``docs/play_app.png``: the play page (notebooks/play.ipynb) after a few moves and a hint, the whole
+  screen of a classroom laptop (1366 x 768) as a student sees it;
+* ``docs/worked_example.png``: notebooks/03_worked_example.ipynb at the step where A♠ wraps past K,
+  on a 1280 x 800 screen scrolled to the example.
 
 The clicks follow fixed rules on the notebook's fixed seed, so the pictures change only when the
 app does. Each picture is reduced to a 256-colour palette to keep the repository small.
@@ -33,6 +35,7 @@ from calcnb.app import (  # noqa: E402
 )
 
 DOCS = REPO / "docs"
+PLAY_SEED = 2026
 PLAY_CLICKS = 24  # enough for cards on the wastes and the foundations, early enough to be a live game
 
 
@@ -44,19 +47,25 @@ def save_small(png: bytes, path: Path) -> None:
 
 
 def play_app_picture(page, server: Server) -> bytes:
-    app = PlayApp(page, server, "04_play.ipynb")
+    page.set_viewport_size({"width": 1366, "height": 768})
+    app = PlayApp(page, server, "play.ipynb")
+    app.deal(PLAY_SEED)
     for clicks in range(PLAY_CLICKS):
         app.click(live_move(app.enabled(), clicks))
     if "T" in app.enabled():
         app.click("T")  # a turned card waiting makes the marks of where it may go visible
     app.click("hint")
-    return app.root.screenshot()
+    app.root.locator("details.calcnb-detail summary").click()  # the hint's reasons, one click away
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
+    return page.screenshot()
 
 
 def worked_example_picture(page, server: Server) -> bytes:
+    page.set_viewport_size({"width": 1280, "height": 800})
     app = StepperApp(page, server, "03_worked_example.ipynb")
     app.click(app.next)  # "Why A♠ fits foundation 2": the wrap past K
-    return app.root.screenshot()
+    app.root.evaluate("root => root.scrollIntoView({block: 'start'})")
+    return page.screenshot()
 
 
 def main() -> None:
