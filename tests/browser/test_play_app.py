@@ -127,8 +127,10 @@ def test_a_few_moves_by_the_keyboard_only(app):
     app.page.keyboard.press("Tab")
     app.page.keyboard.type(str(SEED))
     app.page.keyboard.press("Shift+Tab")
+    _press_until_focused(app, "new")  # already there: Shift+Tab went back to it
     app.page.keyboard.press("Enter")
     app.wait_for_board(str(game.state))
+    assert f"seed {SEED}" in app.message()
     for clicks in range(6):
         name = live_move([m.text for m in game.legal_moves()], clicks)
         _press_until_focused(app, name)
