@@ -348,7 +348,8 @@ class PlayBoard(widgets.VBox):
             button.add_class(css_class(name))
             button.on_click(lambda _button, action=action: action())
             self.buttons[name] = button
-        self.buttons["new"].layout.width = "auto"
+        for name in ("new", TURN.text):  # a word, not a pile's name: as wide as the word in each language
+            self.buttons[name].layout.width = "auto"
         self.seed_input = widgets.Text(
             layout=widgets.Layout(width="15em"), style={"description_width": "auto"}, continuous_update=False
         )
