@@ -47,3 +47,27 @@ def test_the_student_pages_carry_no_answer_key_and_the_teacher_notes_do():
             assert words not in text, (name, words)
     teacher = _outputs("teacher/02_wraparound_teacher.ipynb")
     assert "Answer:" in teacher and "off by one" in teacher
+
+
+def test_the_rules_notebook_deals_starters_of_different_suits():
+    code = "\n".join(
+        "".join(cell["source"])
+        for cell in json.loads((NOTEBOOKS / "01_rules.ipynb").read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "code"
+    )
+    seeds = set(re.findall(r"seed=(\d+)", code))
+    assert len(seeds) == 1  # one deal, used throughout
+    from calcnb import Game
+
+    starters = [pile[0] for pile in Game.new(seed=int(seeds.pop())).foundations]
+    assert len({card.suit for card in starters}) == 4  # nothing suggests the starters share a suit
+
+
+def test_the_hint_in_the_worked_example_says_something_true():
+    from calcnb.lesson_content import POSITIONS
+    from calcnb.strategies import hint
+
+    game = POSITIONS["two-choices"]()
+    move, why = hint(game.state)
+    chosen = len(game.foundations[move.foundation - 1])
+    assert "fewest cards" not in why or chosen == min(len(pile) for pile in game.foundations)
