@@ -68,9 +68,10 @@ class IllegalMove(CalcnbError):
 class Move:
     """One move: ``T``, ``S>Fk``, ``S>Wk`` or ``Wi>Fk``. There are 25; each is a single shared object.
 
-    ``kind`` is one of ``"turn"``, ``"stock_to_foundation"``, ``"stock_to_waste"``,
-    ``"waste_to_foundation"``; ``waste`` and ``foundation`` are 1-based pile
-    numbers or None.
+    ``kind`` is a :class:`~calcnb.rules.MoveKind` (equal to ``"turn"``, ``"stock_to_foundation"``,
+    ``"stock_to_waste"`` or ``"waste_to_foundation"``); ``id`` is the move's
+    :class:`~calcnb.rules.MoveId` (``ALL_MOVES[move.id] is move``); ``waste`` and ``foundation``
+    are 1-based pile numbers or None, ``waste_index`` and ``foundation_index`` 0-based.
     """
 
     __slots__ = ("foundation", "foundation_index", "id", "kind", "text", "waste", "waste_index")
