@@ -7,7 +7,8 @@ benchmark whose options or imports have changed since); it is run ``--rounds`` t
 ``calcnb`` package in turn (a fresh process with ``PYTHONPATH`` pointing at the tree),
 alternating, so noise from a shared machine falls on both alike. Every printed line
 that holds a figure is matched between the two runs by its words (the figures taken
-out), and the table shows the median figure of each tree and their ratio
+out); of its figures, the first that varies between runs is the one measured (a fixed
+count such as "128 samples" is passed over), and the table shows its median on each tree and their ratio
 (this tree / the other). Rates (per second, ``x``) are better high, times (``ms``,
 ``s``) better low: the last column says which way each ratio is good.
 """
@@ -39,17 +40,23 @@ def run_once(tree: Path, script: Path, args: list[str]) -> list[str]:
     return done.stdout.splitlines()
 
 
-def figures(lines: list[str]) -> dict[str, float]:
-    """The first figure of each line that has one, keyed by the line with its figures taken out."""
-    found: dict[str, float] = {}
+def figures(lines: list[str]) -> dict[str, list[float]]:
+    """The figures of each line that has any, keyed by the line with its figures taken out."""
+    found: dict[str, list[float]] = {}
     for line in lines:
-        match = _NUMBER.search(line)
-        if match is None:
-            continue
-        key = " ".join(_NUMBER.sub("#", line).split())
-        value = float(match.group().replace(",", ""))
-        found.setdefault(key, value)
+        values = [float(match.replace(",", "")) for match in _NUMBER.findall(line)]
+        if values:
+            found.setdefault(" ".join(_NUMBER.sub("#", line).split()), values)
     return found
+
+
+def _measured(runs: list[list[float]]) -> int:
+    """Which figure of a line is measured: the first that is not the same in every run (else the first)."""
+    width = min(len(values) for values in runs)
+    for index in range(width):
+        if len({values[index] for values in runs}) > 1:
+            return index
+    return 0
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -77,7 +84,8 @@ def main(argv: list[str] | None = None) -> None:
         theirs = [run[key] for run in runs["baseline"] if key in run]
         if not mine or not theirs:
             continue
-        a, b = statistics.median(mine), statistics.median(theirs)
+        index = _measured(mine + theirs)
+        a, b = statistics.median(v[index] for v in mine), statistics.median(v[index] for v in theirs)
         ratio = f"{a / b:7.3f}" if b else "      -"
         better = "low" if any(word in f" {key} " for word in _TIME_WORDS) else "high"
         print(f"  {key[:72]:<72} {a:12,.1f} {b:12,.1f} {ratio}  ({better} is better)")
