@@ -84,6 +84,7 @@ PORT_RANGE = (0, 65535)  # 0: any free port, chosen when the server starts
 CULL_IDLE_SECONDS = 40
 CULL_INTERVAL_SECONDS = 10
 MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
+POOL_REFILL_DELAY_SECONDS = 90
 
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE = "calcnb"
@@ -254,6 +255,9 @@ def preheat_options(pool_size: int) -> list[str]:
     return [
         "--VoilaConfiguration.preheat_kernel=True",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
+        # A class arrives together: refilling the pool at once would start N kernels while the class makes
+        # its first moves. Refill a little later; a student arriving meanwhile gets a kernel started for them.
+        f"--VoilaKernelManager.fill_delay={POOL_REFILL_DELAY_SECONDS}",
         # Kernels waiting in the pool have no page yet: the culling must leave them alone.
         "--VoilaConfiguration.multi_kernel_manager_class=calcnb.serving.ClassroomKernelManager",
     ]

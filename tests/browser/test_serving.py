@@ -122,7 +122,7 @@ def test_kernels_end_with_their_pages_closed_or_reloaded(browser, own_voila):
 
     # The page that stayed open still plays: its kernel was not culled.
     said = stayer.click("T")
-    assert said.startswith("Turned "), said
+    assert said.startswith("You turned "), said
     stayer.page.context.close()
 
 
