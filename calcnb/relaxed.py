@@ -141,8 +141,8 @@ class _Search:
     def won(self) -> bool:
         """Is the current state won? On a win, ``events`` ends with its line (last move first).
 
-        One method for the whole step (fill from the stock, look up, try each move, take it back):
-        it runs once per relaxed state, the solver's hottest code, where every call counts.
+        One method for the whole step (fill from the stock, look up, choose the moves, try each, take
+        it back): it runs once per relaxed state, the solver's hottest code, where every call counts.
         """
         order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
         advanced = []
@@ -170,9 +170,49 @@ class _Search:
             self.states_left -= 1
             if self.states_left < 0:
                 raise RelaxedOverLimit
-            moves = self._moves()
-            if moves is not None:
-                h, contents, prefix, place = self.h, self.contents, self.prefix, self.place
+            # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
+            # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
+            # to every foundation it can reach (the places skipped filled from the stock), in the hint's
+            # order, then the hinted foundation first, then the shortest skip.
+            piles, h, FR, WR, place = self.piles, self.h, self.FR, self.WR, self.place
+            tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
+            moves = None
+            for k in FR:
+                q = p[k]
+                if q < R:
+                    r = order[k][q]
+                    if tops.count(r) == copies[r]:
+                        moves = [(k, w) for w in WR if tops[w] == r]
+                        break
+            if moves is None:
+                scored = []
+                hinted = self.hinted
+                for w in WR:
+                    hw = h[w]
+                    if not hw:
+                        continue
+                    r = tops[w]
+                    when, hinted_foundation = hinted[w][hw - 1]
+                    taken = False
+                    for k in FR:
+                        q = p[k]
+                        j = place[k][r] - 1
+                        if j < q:
+                            continue
+                        o = order[k]
+                        for t in range(q, j):  # the places skipped are filled from the stock
+                            if demand[o[t]] <= copies[o[t]]:
+                                break
+                        else:
+                            scored.append((when, k != hinted_foundation, j - q, k, w))
+                            taken = True
+                    if not taken and all(place[k][r] <= p[k] for k in FR):
+                        self.memory[key] = False  # no foundation needs this card any more
+                        return False
+                scored.sort()
+                moves = [(k, w) for *_, k, w in scored]
+            if moves:
+                contents, prefix = self.contents, self.prefix
                 for k, w in moves:  # waste w's top to foundation k, the places skipped from the stock
                     hw = h[w] - 1
                     r = self.piles[w][hw]
@@ -218,47 +258,6 @@ class _Search:
             link = self.memory[link[2]] if link[2] is not None else None
         line.reverse()
         self.events.extend(line)
-
-    def _moves(self) -> list[tuple[int, int]] | None:
-        """The ``(foundation, waste)`` moves to try, best first; None when some card can never leave (lost).
-
-        A needed rank whose waste copies are all on top: one of them goes now, nothing else is tried.
-        Otherwise every top to every foundation it can reach, the places skipped filled from the stock,
-        in the hint's order, then the hinted foundation first, then the shortest skip.
-        """
-        order, p, copies, demand, place, R = self.order, self.p, self.copies, self.demand, self.place, self.ranks
-        piles, h, FR, WR, hinted = self.piles, self.h, self.FR, self.WR, self.hinted
-        tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
-        for k in FR:
-            q = p[k]
-            if q < R:
-                r = order[k][q]
-                if tops.count(r) == copies[r]:
-                    return [(k, w) for w in WR if tops[w] == r]
-        scored = []
-        for w in WR:
-            hw = h[w]
-            if not hw:
-                continue
-            r = tops[w]
-            when, hinted_foundation = hinted[w][hw - 1]
-            taken = False
-            for k in FR:
-                q = p[k]
-                j = place[k][r] - 1
-                if j < q:
-                    continue
-                o = order[k]
-                for t in range(q, j):  # the places skipped are filled from the stock
-                    if demand[o[t]] <= copies[o[t]]:
-                        break
-                else:
-                    scored.append((when, k != hinted_foundation, j - q, k, w))
-                    taken = True
-            if not taken and all(place[k][r] <= p[k] for k in FR):
-                return None  # no foundation needs this card any more
-        scored.sort()
-        return [(k, w) for *_, k, w in scored]
 
 
 __all__ = ["RelaxedGame", "RelaxedOverLimit"]

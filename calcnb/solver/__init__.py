@@ -32,8 +32,11 @@ argued in the docstring of the module that applies it:
 How long it takes. ``budget_seconds`` bounds the whole call: the search reads the clock at every
 node, and a node costs at most a few milliseconds (one relaxed search of at most
 :data:`~calcnb.solver.witness.RELAXED_LIMIT` states), so :func:`solve` returns within its budget
-plus :data:`OVERRUN` seconds, also on a loaded machine (``benchmarks/bench_solver.py`` measures
-the worst overrun on the hardest deals).
+plus :data:`OVERRUN` seconds of its clock. On the wall clock that holds while the process gets a
+core; a machine with more work than cores adds the scheduler's own delay, which no code can take
+back (``benchmarks/bench_solver.py --overrun`` measures both clocks on the hardest deals, one core
+kept busy). With ``clock=time.process_time`` the budget counts CPU time, and the load no longer
+matters.
 """
 
 from __future__ import annotations
@@ -65,8 +68,8 @@ WON, LOST, UNKNOWN = Outcome.WON.value, Outcome.LOST.value, Outcome.UNKNOWN.valu
 _TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 
 OVERRUN = 0.05
-"""Seconds :func:`solve` may run past ``budget_seconds``: the time of a node, turning a win into
-engine moves, and a loaded machine's scheduling (``benchmarks/bench_solver.py`` measures it)."""
+"""Seconds :func:`solve` may run past ``budget_seconds`` on its clock: the end of a node and turning a
+win into engine moves (``benchmarks/bench_solver.py --overrun`` measures it)."""
 
 
 class SolverArgumentError(CalcnbError, TypeError):
