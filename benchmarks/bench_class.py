@@ -2,8 +2,9 @@
 
 Usage: ``python benchmarks/bench_class.py [--students 30] [--browsers 3] [--seconds 120] [--interval 2]
 [--notebook NAME] [--lang pt] [-- EXTRA APP OPTIONS]``. Anything after ``--`` goes to the ``app`` command
-unchanged (``-- --class-log PATH`` once the app records a class), so the same class can be measured with a
-server option on and off.
+unchanged, so the same class can be measured with a server option on and off. (``-- --class-log PATH``
+is accepted, but the play app has no exercises, so nothing is recorded there: what recording the lesson's
+answers costs a student, click to feedback, is measured by ``benchmarks/bench_class_log.py``.)
 
 The server is the teacher's: ``python -m calcnb app`` on a copy of the notebooks, started as a teacher
 starts it and stopped with Ctrl-C. All students start opening the page within the same second; then each
