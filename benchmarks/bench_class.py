@@ -41,6 +41,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -297,7 +298,9 @@ def _kernels(pid: int) -> list[psutil.Process]:
     return kernels
 
 
-async def _sample_memory(pid: int, figures: Figures, stop: asyncio.Event) -> None:
+def _sample_memory(pid: int, figures: Figures, stop: threading.Event) -> None:
+    """Sum the memory of the server and its kernels every second, in a thread of its own: reading the
+    kernels' memory maps takes long enough to delay the students' messages if done between them."""
     while not stop.is_set():
         rss = pss = 0
         for process in _tree(pid):
@@ -305,8 +308,7 @@ async def _sample_memory(pid: int, figures: Figures, stop: asyncio.Event) -> Non
                 memory = process.memory_full_info()
                 rss, pss = rss + memory.rss, pss + getattr(memory, "pss", memory.rss)
         figures.peak_rss, figures.peak_pss = max(figures.peak_rss, rss), max(figures.peak_pss, pss)
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(stop.wait(), 1.0)
+        stop.wait(1.0)
 
 
 async def _run_class(
@@ -317,8 +319,9 @@ async def _run_class(
     AsyncHTTPClient.configure(None, max_clients=students)  # every student's page requested at once
 
     figures = Figures(students)
-    stop = asyncio.Event()
-    sampler = asyncio.get_running_loop().create_task(_sample_memory(pid, figures, stop))
+    stop = threading.Event()
+    sampler = threading.Thread(target=_sample_memory, args=(pid, figures, stop), daemon=True)
+    sampler.start()
     async with async_playwright() as playwright:
         chromium = None
         if browsers:
@@ -335,7 +338,7 @@ async def _run_class(
         await asyncio.sleep(1)
     figures.kernels_left = len(_kernels(pid)) - pool
     stop.set()
-    await sampler
+    sampler.join()
     return figures
 
 
