@@ -63,7 +63,7 @@ from .position import Kind, Position
 from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult
 from .witness import RELAXED_LIMIT
 
-WON, LOST, UNKNOWN = Outcome.WON.value, Outcome.LOST.value, Outcome.UNKNOWN.value
+WON, LOST, UNKNOWN = Outcome.WON.value, Outcome.LOST.value, Outcome.UNKNOWN.value  # the rules core's words
 
 _TEARDOWN = 0.03  # seconds kept back from a time budget for freeing the table
 

@@ -57,6 +57,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
+from ..rules import UNKNOWN, Status
 from .dead import DeadTest
 from .ordering import Ordering
 from .position import _INF, Position, Step
@@ -86,11 +87,11 @@ WIN, LOST, CUT = Node  # plain names for the hot code
 
 
 class Outcome(Enum):
-    """The verdict of a whole search."""
+    """The verdict of a whole search, valued by the rules core's words for it."""
 
-    WON = "won"
-    LOST = "lost"
-    UNKNOWN = "unknown"
+    WON = Status.WON.value
+    LOST = Status.LOST.value
+    UNKNOWN = UNKNOWN
 
 
 @dataclass(frozen=True)
