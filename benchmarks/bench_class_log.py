@@ -176,6 +176,7 @@ def check_time(location: str | None, checks: int = 300) -> float:
         exercise.check(ANSWERS[number % 2])
         spent.append((time.perf_counter() - start) * 1000)
     if recorder is not None:
+        recorder.flush()
         assert recorder.recorded == checks and not recorder.stopped
         recorder.close()
     return statistics.median(spent)

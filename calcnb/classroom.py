@@ -8,16 +8,20 @@ nickname. From the moment a student joins, every check of an exercise (see
 before a student joins, and nothing at all without a class log: :func:`join_class`
 then shows nothing and listens to nothing.
 
-Recording never gets in the way of the lesson: the feedback is on the page before the
-answer is written, and if the log cannot be written (a read-only file, a full disk, a
+Recording never gets in the way of the lesson: the feedback is on its way to the page before
+the answer is even queued, a thread of the recorder's own writes the queue (so the database
+never delays the next click), and if the log cannot be written (a read-only file, a full disk, a
 lock held beyond the timeout, a server gone) the page says once that recording has
 stopped, and the exercises go on working without it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import html
 import os
+import queue
+import threading
 from typing import Any, Protocol
 
 import ipywidgets as widgets
@@ -81,6 +85,12 @@ class ClassRecorder(widgets.VBox):
         self.stopped = log is None
         self.error: BaseException | None = None
         self.recorded = 0
+        self._queue: queue.Queue = queue.Queue()
+        self._writer: threading.Thread | None = None
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()  # a kernel's
+        except RuntimeError:
+            self._loop = None
         self.notice = widgets.HTML(f"<p><b>{html.escape(message('classroom.notice'))}</b></p>")
         # The description is the box's own <label>, so a screen reader names the box.
         self.nickname_box = widgets.Text(
@@ -124,29 +134,63 @@ class ClassRecorder(widgets.VBox):
         return True
 
     def record(self, attempt: Attempt) -> None:
-        """Write one check to the log (an answer listener); never raises, stops recording once on failure."""
+        """Queue one check for the log (an answer listener): returns at once, never raises.
+
+        A writer thread of the recorder's own writes the queue to the log, so the database never
+        stands between a click and the next one; the first write that fails stops recording, and
+        the page says so once.
+        """
         if self.stopped or self.nickname is None:
             return
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._write_queue, name="calcnb-class-log", daemon=True)
+            self._writer.start()
+        self._queue.put((self.nickname, attempt))
+
+    def _write_queue(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                if not self.stopped:
+                    self._write(*item)
+            finally:
+                self._queue.task_done()
+
+    def _write(self, nickname: str, attempt: Attempt) -> None:
         try:
-            self.class_log.record(self.nickname, attempt)
+            self.class_log.record(nickname, attempt)
         except Exception as error:  # whatever the database says, the student's feedback is already shown
-            self._stop(error)
+            self.stopped = True  # nothing more is written, even before the page is told
+            if self._loop is not None and self._loop.is_running():
+                self._loop.call_soon_threadsafe(self._stop, error)  # widgets change on the kernel's own thread
+            else:
+                self._stop(error)
             return
         self.recorded += 1
 
+    def flush(self) -> None:
+        """Wait until every check queued so far has been written (or recording has stopped)."""
+        self._queue.join()
+
     def _stop(self, error: BaseException) -> None:
+        if self.error is not None:
+            return
         self.stopped = True
         self.error = error
         self._say("classroom.stopped")
-        if self.class_log is not None:
-            self.class_log.close()
 
     def _say(self, key: str) -> None:
         self.status.value = f'<p style="color:#8a1c1c"><b>{html.escape(message(key))}</b></p>'
 
     def close(self) -> None:
-        """Stop listening and close the log's connections (and the widgets)."""
+        """Stop listening, write what is queued, close the log's connections (and the widgets)."""
         remove_answer_listener(self.record)
+        if self._writer is not None:
+            self._queue.put(None)
+            self._writer.join(timeout=30)
+            self._writer = None
         if self.class_log is not None:
             self.class_log.close()
         super().close()

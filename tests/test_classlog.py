@@ -454,10 +454,12 @@ def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder
     lesson = _exercise()
     assert "collecting the answers" in recorder.notice.value and "nickname" in recorder.notice.value
     lesson.exercise.check(lesson.wrong)
+    recorder.flush()
     assert log.count() == 0  # not joined yet: nothing recorded
     assert recorder.join("  ana  ")
     lesson.exercise.check(lesson.wrong)
     lesson.exercise.check(lesson.right)
+    recorder.flush()  # written by the recorder's own thread
     variant = str(lesson.exercise.item.variant)
     assert [(row["nickname"], row["exercise_id"], row["answer"], row["correct"], row["misconception"], row["variant"])
             for row in log.attempts()] == [("ana", "next-wrap", lesson.wrong, False, lesson.misconception, variant),
@@ -518,11 +520,13 @@ def test_a_log_that_cannot_be_written_never_breaks_the_exercise(location, kind):
         log.record = lambda *args: writes.append(args) or original(*args)
         with warnings_as_errors():
             verdict = exercise.check(lesson.right)
+            recorder.flush()
         assert verdict.correct is True and verdict.text and html.escape(verdict.text) in exercise.feedback.value
         assert recorder.stopped and "Recording has stopped" in recorder.status.value
         said = recorder.status.value
         with warnings_as_errors():
             second = exercise.check(lesson.wrong)
+            recorder.flush()
         assert second.correct is False and html.escape(second.text) in exercise.feedback.value  # feedback goes on
         assert len(writes) == 1 and recorder.status.value == said  # said once, never tried again
         recorder.close()
