@@ -24,6 +24,7 @@ Portuguese); the notation is for code and the notebooks that teach it.
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Callable, Sequence
 from html import escape
 
@@ -205,15 +206,21 @@ _HINT_STYLE = {"button_color": "#E69F00", "text_color": "black"}
 _PLAIN_STYLE = {"button_color": None, "text_color": None}
 
 
+_WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
+
+
 def parse_seed(text: str) -> Seed | None:
     """The seed typed in a seed field: None when empty (a random deal), an int when whole, else the text."""
     cleaned = text.strip()
     if not cleaned:
         return None
-    try:
-        return int(cleaned)
-    except ValueError:
-        return cleaned
+    # Only ASCII digits make a number: int() would also read "٣" or "1_000", which are texts (other deals).
+    if _WHOLE_NUMBER.fullmatch(cleaned):
+        try:
+            return int(cleaned)
+        except ValueError:  # more digits than Python reads; the seed check refuses it by its length
+            return cleaned
+    return cleaned
 
 
 def css_class(name: str) -> str:

@@ -304,6 +304,8 @@ def test_parse_seed():
     assert parse_seed("") is None and parse_seed("   ") is None
     assert parse_seed(" 7 ") == 7 and parse_seed("-3") == -3
     assert parse_seed("class A") == "class A"
+    # other scripts' digits and Python's digit groups are texts, so they deal other games than 3 and 1000
+    assert parse_seed("٣") == "٣" and parse_seed("1_000") == "1_000" and parse_seed("²") == "²"
 
 
 def test_hint_proposes_a_legal_move_highlights_it_and_clears_when_played():
