@@ -84,6 +84,7 @@ class ClassRecorder(widgets.VBox):
         self.nickname: str | None = None
         self.stopped = log is None
         self.error: BaseException | None = None
+        self._failure: BaseException | None = None  # the failed write, until the page has been told
         self.recorded = 0
         self._queue: queue.Queue = queue.Queue()
         self._writer: threading.Thread | None = None
@@ -163,6 +164,7 @@ class ClassRecorder(widgets.VBox):
             self.class_log.record(nickname, attempt)
         except Exception as error:  # whatever the database says, the student's feedback is already shown
             self.stopped = True  # nothing more is written, even before the page is told
+            self._failure = error
             if self._loop is not None and self._loop.is_running():
                 self._loop.call_soon_threadsafe(self._stop, error)  # widgets change on the kernel's own thread
             else:
@@ -171,8 +173,11 @@ class ClassRecorder(widgets.VBox):
         self.recorded += 1
 
     def flush(self) -> None:
-        """Wait until every check queued so far has been written (or recording has stopped)."""
+        """Wait until every check queued so far has been written (or recording has stopped and the page says so)."""
         self._queue.join()
+        if self._failure is not None:
+            # Called on the caller's thread: say it now rather than wait for a loop that may not be turning.
+            self._stop(self._failure)
 
     def _stop(self, error: BaseException) -> None:
         if self.error is not None:
