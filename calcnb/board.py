@@ -60,6 +60,7 @@ except ImportError:  # older matplotlib, still allowed by the project's requirem
 
 from .cards import RANK_COUNT, Card, rank_name
 from .engine import Move, State
+from .errors import CalcnbError, quote
 from .i18n import message, register
 from .rules import ORDERS, STEPS, MoveKind, Status, is_complete
 
@@ -68,6 +69,7 @@ __all__ = [
     "Label",
     "LabelCollection",
     "MarkCollection",
+    "NotDrawable",
     "PngEncoder",
     "board_labels",
     "board_marks",
@@ -130,6 +132,20 @@ register(
         },
     }
 )
+
+# What draw() says of something it cannot draw: a block of its own.
+register(
+    {
+        "en": {"board.not_drawable": "cannot draw {value}: give a calcnb Game or State"},
+        "pt": {"board.not_drawable": "não é possível desenhar {value}: dê um Game ou um State do calcnb"},
+    }
+)
+
+
+class NotDrawable(CalcnbError, TypeError):
+    """Something :func:`draw` cannot draw: neither a :class:`~calcnb.session.Game` nor a
+    :class:`~calcnb.engine.State`. A ``ValueError`` (as every calcnb refusal) and a ``TypeError``."""
+
 
 # ---------------------------------------------------------------- look
 
@@ -381,7 +397,7 @@ def _split(game_or_state: object) -> tuple[State, Move | None]:
     state = getattr(game_or_state, "state", None)
     if isinstance(state, State):
         return state, getattr(game_or_state, "last_move", None)
-    raise TypeError(f"cannot draw {game_or_state!r}: give a calcnb Game or State")
+    raise NotDrawable(message("board.not_drawable", value=quote(game_or_state)))
 
 
 def _moves(highlight: Move | str | Iterable[Move | str] | None) -> tuple[Move, ...]:

@@ -1,11 +1,11 @@
 """The errors calcnb refuses input with, how they quote it, and how much input it reads.
 
-Every refusal is a :class:`CalcnbError` (a ``ValueError``), worded from the message
-catalogue in the current language, and changes nothing. A message quotes at most
-:data:`QUOTE_LIMIT` characters of what it refuses (:func:`quote`), so a 10 MB paste
-gives a one-line message, and texts longer than any real one (:data:`MAX_DEAL_CHARS`,
-:data:`MAX_SAVE_CHARS`, :data:`MAX_SEED_CHARS`) are refused before they are read
-(:func:`check_length`).
+Every refusal is a :class:`CalcnbError` (a ``ValueError``, defined in :mod:`calcnb.i18n`
+beside the catalogue), worded from the message catalogue in the current language, and
+changes nothing. A message quotes at most :data:`QUOTE_LIMIT` characters of what it
+refuses (:func:`quote`), so a 10 MB paste gives a one-line message, and texts longer
+than any real one (:data:`MAX_DEAL_CHARS`, :data:`MAX_SAVE_CHARS`, :data:`MAX_SEED_CHARS`)
+are refused before they are read (:func:`check_length`).
 
 "Case-insensitive" means ASCII letters only: ``s`` reads as ``S``, but no other code
 point is folded (``ſ``, U+017F, upper-cases to ``S`` in Python and is refused here).
@@ -14,7 +14,7 @@ point is folded (``ſ``, U+017F, upper-cases to ``S`` in Python and is refused h
 
 from __future__ import annotations
 
-from .i18n import message, register
+from .i18n import CalcnbError, message, register
 
 QUOTE_LIMIT = 80
 """The most characters of refused input a message repeats."""
@@ -79,10 +79,6 @@ register(
         },
     }
 )
-
-
-class CalcnbError(ValueError):
-    """Input calcnb refuses: the message says why, in the catalogue's language; nothing was changed."""
 
 
 class InvalidCard(CalcnbError):

@@ -10,6 +10,7 @@ strings next to it while the catalogue stays one lookup.
 from __future__ import annotations
 
 import os
+import reprlib
 
 LANGUAGES = ("en", "pt")
 
@@ -21,6 +22,23 @@ _CATALOGUE: dict[str, dict[str, str]] = {"en": {}, "pt": {}}
 _current_language = os.environ.get(LANGUAGE_VARIABLE, "").strip().lower()
 if _current_language not in LANGUAGES:
     _current_language = "en"
+
+
+class CalcnbError(ValueError):
+    """Input calcnb refuses: the message says why, in the catalogue's language; nothing was changed.
+
+    It lives here, beside the catalogue that words every refusal, so that the language switch
+    itself refuses in words; :mod:`calcnb.errors` holds the kinds of refusal built on it.
+    """
+
+
+class UnknownLanguage(CalcnbError):
+    """A language calcnb has no messages in (it speaks those of :data:`LANGUAGES`)."""
+
+
+# How an unknown language is quoted: a language is a two-letter code, so a few characters say which was given.
+_QUOTE_LANGUAGE = reprlib.Repr()
+_QUOTE_LANGUAGE.maxstring = _QUOTE_LANGUAGE.maxother = 24
 
 
 def register(messages: dict[str, dict[str, str]]) -> None:
@@ -35,10 +53,16 @@ def register(messages: dict[str, dict[str, str]]) -> None:
 
 
 def set_language(language: str) -> None:
-    """Switch every user-facing string to ``"en"`` (English, the default) or ``"pt"``."""
+    """Switch every user-facing string to ``"en"`` (English, the default) or ``"pt"``.
+
+    Raises :class:`UnknownLanguage`, in the language in use, for any other value, and keeps the language.
+    """
     global _current_language
     if language not in LANGUAGES:
-        raise ValueError(f"unknown language {language!r}: choose one of {', '.join(LANGUAGES)}")
+        choices = ", ".join(
+            message("language.choice", code=code, name=message(f"language.{code}")) for code in LANGUAGES
+        )
+        raise UnknownLanguage(message("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
     _current_language = language
 
 
@@ -124,6 +148,11 @@ register(
             "save.bad_field": "not a calcnb save: {detail}",
             "save.version": "this save has version {version}; this calcnb reads version {supported}",
             "save.bad_move": "move {number} of the save, {move}, cannot be played: {reason}",
+            # the language switch
+            "language.unknown": "unknown language {language}: calcnb speaks {choices}",
+            "language.choice": "{code} ({name})",
+            "language.en": "English",
+            "language.pt": "Portuguese",
         },
         "pt": {
             "card.bad": "{text} não é uma carta: escreva um valor (A, 2..10 ou T, J, Q, K) e um naipe (♣ ♦ ♥ ♠ ou C D H S), como A♠, 10D ou TD",
@@ -179,6 +208,10 @@ register(
             "save.bad_field": "não é um jogo guardado do calcnb: {detail}",
             "save.version": "este jogo guardado tem a versão {version}; este calcnb lê a versão {supported}",
             "save.bad_move": "a jogada {number} do jogo guardado, {move}, não pode ser feita: {reason}",
+            "language.unknown": "língua desconhecida {language}: o calcnb fala {choices}",
+            "language.choice": "{code} ({name})",
+            "language.en": "inglês",
+            "language.pt": "português",
         },
     }
 )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from PIL import Image
 
-from calcnb import Game, InvalidMove, Move, State, set_language
+from calcnb import CalcnbError, Game, InvalidMove, Move, State, set_language
 from calcnb.board import (
     BLACK_SUIT,
     DPI,
@@ -245,6 +245,13 @@ def test_highlight_and_last_move_are_marked() -> None:
 def test_bad_input_is_refused_clearly() -> None:
     with pytest.raises(TypeError, match="Game or State"):
         draw("A♠ 2♦")
+    with pytest.raises(CalcnbError, match=r"^cannot draw 'xxx") as refused:
+        draw("x" * 10_000)  # a calcnb refusal (a ValueError too), quoting little of what it got
+    assert isinstance(refused.value, TypeError) and len(str(refused.value)) < 160
+    set_language("pt")
+    with pytest.raises(CalcnbError, match=r"^não é possível desenhar 42: dê um Game ou um State do calcnb$"):
+        draw(42)
+    set_language("en")
     with pytest.raises(InvalidMove):
         draw(Game.new(seed=1), highlight="W1>W2")
     with pytest.raises(InvalidMove):

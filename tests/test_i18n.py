@@ -12,7 +12,16 @@ import pytest
 
 import calcnb
 from calcnb import i18n
-from calcnb.i18n import LANGUAGES, catalogue, get_language, message, register, set_language
+from calcnb.i18n import (
+    LANGUAGES,
+    CalcnbError,
+    UnknownLanguage,
+    catalogue,
+    get_language,
+    message,
+    register,
+    set_language,
+)
 
 # Every module registers its own messages on import: load them all so the whole catalogue is checked.
 for _module in pkgutil.iter_modules(calcnb.__path__):
@@ -80,8 +89,31 @@ def test_set_language_switches_every_message():
 
 @pytest.mark.parametrize("language", ["fr", "EN", "", None, "pt-BR"])
 def test_set_language_rejects_unknown_languages(language):
-    with pytest.raises(ValueError, match="unknown language"):
+    with pytest.raises(CalcnbError, match="unknown language") as refused:
         set_language(language)
+    assert isinstance(refused.value, ValueError)
+    assert str(refused.value) == message("language.unknown", language=repr(language), choices=_CHOICES["en"])
+    assert get_language() == "en"
+
+
+_CHOICES = {"en": "en (English), pt (Portuguese)", "pt": "en (inglês), pt (português)"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_unknown_language_is_refused_in_the_language_in_use_naming_the_languages(language):
+    set_language(language)
+    with pytest.raises(UnknownLanguage) as refused:
+        set_language("xx")
+    said = str(refused.value)
+    assert said.startswith({"en": "unknown language 'xx': calcnb speaks", "pt": "língua desconhecida 'xx'"}[language])
+    assert said.endswith(_CHOICES[language])
+    assert get_language() == language
+
+
+def test_an_unknown_language_is_quoted_short():
+    with pytest.raises(UnknownLanguage) as refused:
+        set_language("x" * 10_000)
+    assert len(str(refused.value)) < 120
     assert get_language() == "en"
 
 
