@@ -19,11 +19,64 @@ from .cards import Card, parse_cards
 from .deals import Seed, check_seed, deal, format_deal, new_seed, parse_deal
 from .engine import IllegalMove, InvalidMove, Move, State, render_text
 from .errors import ASCII_SPACE, MAX_SAVE_CHARS, CalcnbError, InvalidSave, check_length, quote
-from .i18n import message
+from .i18n import message, register
 from .rules import Status
 
 SAVE_FORMAT = "calcnb-save"
 SAVE_VERSION = 1
+
+# What a refused save gets wrong, said in the reader's language: a block of its own. A save's fields keep their
+# names (they are the file's keys) and are glossed in Portuguese, so either reader knows which field is meant.
+register(
+    {
+        "en": {
+            "save.detail_empty": "the text is empty",
+            "save.detail_json_at": "it is not JSON: it cannot be read from line {line}, column {column} on: {near}",
+            "save.detail_json_end": "it is not JSON: it stops too soon, at line {line}, column {column}",
+            "save.detail_not_text": "a save is JSON text; got {value}",
+            "save.detail_not_unicode": "its bytes are not text in UTF-8, UTF-16 or UTF-32",
+            "save.detail_too_deep": "its JSON nests lists or objects too deep to be read",
+            "save.detail_format": "its {field} must be {format}",
+            "save.detail_moves": "its {field} must be a list of moves",
+            "save.detail_no_start": "it has neither {deal} nor {position}",
+            "save.detail_position_missing": "its {position} has no {field}",
+            "save.no_version": "this save does not say its version; this calcnb reads version {supported}",
+            "save.field_format": "'format'",
+            "save.field_version": "'version'",
+            "save.field_deal": "'deal'",
+            "save.field_seed": "'seed'",
+            "save.field_moves": "'moves'",
+            "save.field_position": "'position'",
+            "save.field_foundations": "'foundations'",
+            "save.field_wastes": "'wastes'",
+            "save.field_stock": "'stock'",
+            "save.field_pending": "'pending'",
+        },
+        "pt": {
+            "save.detail_empty": "o texto está vazio",
+            "save.detail_json_at": "não é JSON: não se consegue ler a partir da linha {line}, coluna {column}: {near}",
+            "save.detail_json_end": "não é JSON: acaba cedo demais, na linha {line}, coluna {column}",
+            "save.detail_not_text": "um jogo guardado é texto JSON; recebi {value}",
+            "save.detail_not_unicode": "os seus bytes não são texto em UTF-8, UTF-16 ou UTF-32",
+            "save.detail_too_deep": "o seu JSON encaixa listas ou objetos fundo demais para ser lido",
+            "save.detail_format": "o seu campo {field} tem de ser {format}",
+            "save.detail_moves": "o seu campo {field} tem de ser uma lista de jogadas",
+            "save.detail_no_start": "não tem {deal} nem {position}",
+            "save.detail_position_missing": "o seu campo {position} não tem {field}",
+            "save.no_version": "este jogo guardado não diz a sua versão; este calcnb lê a versão {supported}",
+            "save.field_format": "'format' (o formato)",
+            "save.field_version": "'version' (a versão)",
+            "save.field_deal": "'deal' (a distribuição)",
+            "save.field_seed": "'seed' (a semente)",
+            "save.field_moves": "'moves' (as jogadas)",
+            "save.field_position": "'position' (a posição)",
+            "save.field_foundations": "'foundations' (as bases)",
+            "save.field_wastes": "'wastes' (os descartes)",
+            "save.field_stock": "'stock' (o monte)",
+            "save.field_pending": "'pending' (a carta virada)",
+        },
+    }
+)
 
 
 class Game:
@@ -248,14 +301,17 @@ class Game:
         try:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as error:  # RecursionError: absurdly deep nesting
-            raise InvalidSave(message("save.bad_json", detail=error)) from None
+            raise InvalidSave(message("save.bad_json", detail=_json_fault(error, text))) from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise InvalidSave(message("save.bad_field", detail=f"'format' must be {SAVE_FORMAT!r}"))
-        if type(data.get("version")) is not int or data["version"] != SAVE_VERSION:  # JSON true is no version
-            raise InvalidSave(message("save.version", version=quote(data.get("version")), supported=SAVE_VERSION))
+            detail = message("save.detail_format", field=_field("format"), format=repr(SAVE_FORMAT))
+            raise InvalidSave(message("save.bad_field", detail=detail))
+        if "version" not in data:
+            raise InvalidSave(message("save.no_version", supported=SAVE_VERSION))
+        if type(data["version"]) is not int or data["version"] != SAVE_VERSION:  # JSON true is no version
+            raise InvalidSave(message("save.version", version=quote(data["version"]), supported=SAVE_VERSION))
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise InvalidSave(message("save.bad_field", detail="'moves' must be a list of moves"))
+            raise InvalidSave(message("save.bad_field", detail=message("save.detail_moves", field=_field("moves"))))
         game = cls._start_of_save(data)
         for number, move in enumerate(moves, start=1):
             try:
@@ -277,11 +333,13 @@ class Game:
                 game.seed = _seed_of_save(data["seed"], game.deal_code)
             return game
         if not isinstance(data.get("position"), dict):
-            raise InvalidSave(message("save.bad_field", detail="it has neither 'deal' nor 'position'"))
+            detail = message("save.detail_no_start", deal=_field("deal"), position=_field("position"))
+            raise InvalidSave(message("save.bad_field", detail=detail))
         position = data["position"]
         missing = [key for key in ("foundations", "wastes", "stock", "pending") if key not in position]
         if missing:
-            raise InvalidSave(message("save.bad_field", detail=f"the position has no {missing[0]!r}"))
+            detail = message("save.detail_position_missing", position=_field("position"), field=_field(missing[0]))
+            raise InvalidSave(message("save.bad_field", detail=detail))
         try:
             return cls.from_position(
                 foundations=position["foundations"],
@@ -321,6 +379,31 @@ def _seed_of_save(seed: object, deal_code: str) -> Seed:
         if saved != dealt:
             raise InvalidSave(message("save.seed_mismatch", seed=quote(seed), index=index, saved=saved, dealt=dealt))
     return seed
+
+
+def _field(key: str) -> str:
+    """A save's field named for the reader: its key, glossed in the language in use."""
+    return message(f"save.field_{key}")
+
+
+def _json_fault(error: Exception, text: object) -> str:
+    """What keeps ``text`` from being read as JSON, in the language in use (Python's own words are English)."""
+    if isinstance(error, json.JSONDecodeError):
+        if not error.doc.strip(ASCII_SPACE):
+            return message("save.detail_empty")
+        if not error.doc[error.pos :].strip(ASCII_SPACE):
+            return message("save.detail_json_end", line=error.lineno, column=error.colno)
+        rest = error.doc[error.pos :]
+        near = quote(rest[:_NEAR], limit=_NEAR) + ("…" if len(rest) > _NEAR else "")
+        return message("save.detail_json_at", line=error.lineno, column=error.colno, near=near)
+    if isinstance(error, UnicodeDecodeError):
+        return message("save.detail_not_unicode")
+    if isinstance(error, RecursionError):
+        return message("save.detail_too_deep")
+    return message("save.detail_not_text", value=quote(text))
+
+
+_NEAR = 24  # how much of the text a JSON fault quotes, from where reading stopped
 
 
 def _card_text(cards: Iterable[Card]) -> str:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 import calcnb
 from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State
 from calcnb.engine import TURN
-from calcnb.i18n import set_language
+from calcnb.i18n import catalogue, set_language
 
 
 def first_moves(game: Game, count: int) -> list[Move]:
@@ -286,12 +287,15 @@ def test_a_save_whose_deal_was_changed_is_refused():
 @pytest.mark.parametrize(
     ("text", "fault"),
     [
-        ("", "not a calcnb save: Expecting value"),
-        ("{not json", "not a calcnb save"),
-        ("[" * 100_000, "not a calcnb save"),
-        (None, "not a calcnb save"),
-        ("[]", "'format' must be 'calcnb-save'"),
-        ('{"format": "chess"}', "'format' must be 'calcnb-save'"),
+        ("", "not a calcnb save: the text is empty"),
+        ("{not json", "not a calcnb save: it is not JSON: it cannot be read from line 1, column 2 on: 'not json'"),
+        ('{"format": "calcnb-save",\n "version": 1', "it is not JSON: it stops too soon, at line 2, column 14"),
+        ("[" * 100_000, "not a calcnb save: its JSON nests lists or objects too deep to be read"),
+        (12.5, "not a calcnb save: a save is JSON text; got 12.5"),
+        (b"\x80 not text", "not a calcnb save: its bytes are not text in UTF-8, UTF-16 or UTF-32"),
+        ('{"format": "calcnb-save", "moves": []}', "this save does not say its version; this calcnb reads version 1"),
+        ("[]", "its 'format' must be 'calcnb-save'"),
+        ('{"format": "chess"}', "its 'format' must be 'calcnb-save'"),
         (
             '{"format": "calcnb-save", "version": 2, "moves": []}',
             "this save has version 2; this calcnb reads version 1",
@@ -300,7 +304,7 @@ def test_a_save_whose_deal_was_changed_is_refused():
         ('{"format": "calcnb-save", "version": 1, "moves": "T"}', "'moves' must be a list of moves"),
         ('{"format": "calcnb-save", "version": 1, "moves": []}', "it has neither 'deal' nor 'position'"),
         ('{"format": "calcnb-save", "version": 1, "moves": [], "deal": 5}', "there is no '|' in 5"),
-        ('{"format": "calcnb-save", "version": 1, "moves": [], "position": {}}', "the position has no 'foundations'"),
+        ('{"format": "calcnb-save", "version": 1, "moves": [], "position": {}}', "its 'position' has no 'foundations'"),
         (
             '{"format": "calcnb-save", "version": 1, "moves": [], "position": '
             '{"foundations": 5, "wastes": [], "stock": "", "pending": null}}',
@@ -323,6 +327,52 @@ def test_save_errors_in_portuguese():
     set_language("pt")
     with pytest.raises(ValueError, match="não é um jogo guardado do calcnb"):
         Game.from_json("{not json")
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text`` outside its quoted parts (input and field keys), lower-cased."""
+    return {word.lower() for word in re.findall(r"[^\W\d_]+", re.sub(r"'[^']*'", "", text))}
+
+
+def _english_words(text: object) -> set[str]:
+    """Words a Portuguese reader must not meet in a refused save: those of the English save messages and of
+    Python's own words for why the text is no JSON, less any word the Portuguese messages use too."""
+    english = set().union(*(_words(said) for key, said in catalogue("en").items() if key.startswith("save.")))
+    try:
+        json.loads(text)
+    except Exception as error:
+        english |= _words(str(error))
+    return english - set().union(*map(_words, catalogue("pt").values()))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "{not json",
+        '{"format": "calcnb-save", "version": 1',
+        '{"a": 1} extra',
+        "[" * 100_000,
+        None,
+        b"\x80 not text",
+        "[]",
+        '{"format": "calcnb-save", "moves": []}',
+        '{"format": "calcnb-save", "version": 1}',
+        '{"format": "calcnb-save", "version": 1, "moves": []}',
+        '{"format": "calcnb-save", "version": 1, "moves": [], "position": {"foundations": ""}}',
+    ],
+)
+def test_save_errors_in_portuguese_have_no_english_words(text):
+    """Outside the quoted input and the field keys (glossed in Portuguese), every word is Portuguese."""
+    with pytest.raises(ValueError) as english:
+        Game.from_json(text)
+    set_language("pt")
+    with pytest.raises(ValueError) as portuguese:
+        Game.from_json(text)
+    said = str(portuguese.value)
+    assert said.startswith(("não é um jogo guardado do calcnb: ", "este jogo guardado ")), said
+    assert not _words(said) & _english_words(text), said
+    assert said != str(english.value)
 
 
 # ------------------------------------------------------------------ the text board
