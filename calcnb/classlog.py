@@ -32,13 +32,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
 from .errors import quote
 from .i18n import message, register
+from .lesson_content import Attempt
 
 __all__ = [
     "ANSWER_MAX",
@@ -145,18 +146,6 @@ ATTEMPT_COLUMNS = (
     "misconception",
     "language",
 )
-
-
-class AttemptLike(Protocol):
-    """What :meth:`ClassLog.record` reads from an attempt (:class:`calcnb.lesson_content.Attempt`)."""
-
-    exercise_id: str
-    variant: int | str
-    answer: str
-    correct: bool
-    misconception: str | None
-    language: str
-    timestamp: float
 
 
 # ---------------------------------------------------------------- text kept as text
@@ -304,11 +293,11 @@ class ClassLog:
             connection.execute(sa.insert(STUDENTS), row)
         return name
 
-    def record(self, nickname: str, attempt: AttemptLike) -> None:
+    def record(self, nickname: str, attempt: Attempt) -> None:
         """Write one check of an exercise by ``nickname``; raises the database's error if it cannot be written."""
         self.record_many(nickname, [attempt])
 
-    def record_many(self, nickname: str, attempts: Iterable[AttemptLike]) -> None:
+    def record_many(self, nickname: str, attempts: Iterable[Attempt]) -> None:
         """Write several checks by one student in one transaction."""
         name = clean_nickname(nickname)
         rows = [

@@ -14,7 +14,9 @@ import subprocess
 import sys
 import textwrap
 import time
-from dataclasses import dataclass
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import pytest
@@ -32,21 +34,41 @@ from calcnb.classlog import (
     exercise_stats,
     open_class_log,
 )
+from calcnb.lesson_content import Attempt
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-@dataclass(frozen=True)
-class FakeAttempt:
-    """An attempt as the lesson's exercises hand it to their listeners."""
+_ATTEMPT = Attempt(
+    exercise_id="next_card",
+    variant=3,
+    answer="5",
+    correct=True,
+    misconception=None,
+    language="en",
+    timestamp=1_800_000_000.0,
+)
 
-    exercise_id: str = "next_card"
-    variant: int | str = 3
-    answer: str = "5"
-    correct: bool = True
-    misconception: str | None = None
-    language: str = "en"
-    timestamp: float = 1_800_000_000.0
+
+def an_attempt(*values: object, **changes: object) -> Attempt:
+    """An attempt as the lesson's exercises hand it to their listeners (the lesson's own :class:`Attempt`):
+    ``values`` replace its first fields in order, ``changes`` others by name."""
+    return replace(_ATTEMPT, **dict(zip((field.name for field in fields(Attempt)), values)), **changes)
+
+
+def test_the_log_records_the_lessons_own_attempt():
+    """One home for what an attempt holds: the log reads :class:`calcnb.lesson_content.Attempt` and keeps
+    no class of its own that repeats the attempt's fields."""
+    assert typing.get_type_hints(classlog.ClassLog.record)["attempt"] is Attempt
+    assert typing.get_type_hints(classlog.ClassLog.record_many)["attempts"] == Iterable[Attempt]
+    attempt_fields = {field.name for field in fields(Attempt)}
+    copies = [
+        name
+        for name, value in vars(classlog).items()
+        if isinstance(value, type) and value.__module__ == classlog.__name__
+        if attempt_fields <= set(vars(value).get("__annotations__", {}))
+    ]
+    assert not copies
 
 
 @pytest.fixture(scope="session")
@@ -100,7 +122,7 @@ def test_a_new_log_has_the_tables_and_the_schema_version(log):
 
 def test_reopening_a_log_keeps_its_records(location):
     first = open_class_log(location)
-    first.record("ana", FakeAttempt())
+    first.record("ana", an_attempt())
     first.close()
     again = open_class_log(location)
     assert again.count() == 1
@@ -144,7 +166,7 @@ def test_a_path_and_a_postgresql_url_pick_their_drivers(tmp_path):
 
 def test_a_check_is_recorded_with_every_field(log):
     log.join("ana", "pt", when=1_800_000_000.0)
-    log.record("ana", FakeAttempt("last_card", "2-7", "52", False, "fifty_two_for_k", "pt", 1_800_000_001.5))
+    log.record("ana", an_attempt("last_card", "2-7", "52", False, "fifty_two_for_k", "pt", 1_800_000_001.5))
     (row,) = log.attempts()
     assert row == {
         "recorded_at": 1_800_000_001.5,
@@ -160,7 +182,7 @@ def test_a_check_is_recorded_with_every_field(log):
 
 
 def test_long_answers_and_nicknames_are_cut(log):
-    log.record("n" * 500, FakeAttempt(answer="7" * 10_000))
+    log.record("n" * 500, an_attempt(answer="7" * 10_000))
     (row,) = log.attempts()
     assert row["answer"] == "7" * ANSWER_MAX
     assert row["nickname"] == "n" * NICKNAME_MAX
@@ -171,7 +193,7 @@ def test_an_empty_nickname_is_refused_and_nothing_is_written(log, nickname):
     with pytest.raises(ClassLogError, match="nickname"):
         log.join(nickname)
     with pytest.raises(ClassLogError):
-        log.record(nickname, FakeAttempt())
+        log.record(nickname, an_attempt())
     assert log.count() == 0 and log.students() == []
 
 
@@ -190,7 +212,7 @@ HOSTILE = [
 @pytest.mark.parametrize("text", HOSTILE)
 def test_sql_html_and_control_characters_are_stored_as_text(log, text):
     log.join(text)
-    log.record(text, FakeAttempt(answer=text, misconception=text))
+    log.record(text, an_attempt(answer=text, misconception=text))
     (row,) = log.attempts()
     expected = text.strip()[:NICKNAME_MAX]
     assert row["nickname"] == expected
@@ -201,7 +223,7 @@ def test_sql_html_and_control_characters_are_stored_as_text(log, text):
 
 
 def test_nul_and_lone_surrogates_are_replaced_not_refused(log):
-    log.record("a\x00b", FakeAttempt(answer="1\x00\ud8002"))
+    log.record("a\x00b", an_attempt(answer="1\x00\ud8002"))
     (row,) = log.attempts()
     assert row["nickname"] == "a\ufffdb"
     assert row["answer"] == "1\ufffd?2"
@@ -350,7 +372,7 @@ def unwritable(kind: str, location: str):
 def test_a_log_that_cannot_be_written_raises_within_its_timeout(location, kind):
     with unwritable(kind, location) as log:
         with pytest.raises(sa.exc.SQLAlchemyError) as raised:
-            log.record_many("ana", [FakeAttempt(answer="x" * ANSWER_MAX)] * 50)
+            log.record_many("ana", [an_attempt(answer="x" * ANSWER_MAX)] * 50)
         log.close()
     expected = {"read_only": ("readonly", "permission denied"), "locked": ("locked", "lock timeout"),
                 "disk_full": ("full", "no space left")}[kind]  # fmt: skip
@@ -376,7 +398,7 @@ def _class(log):
         ("ana", "last_card", "?", False, None),
     ]
     for second, (name, exercise, answer, correct, wrong_idea) in enumerate(checks):
-        log.record(name, FakeAttempt(exercise, 1, answer, correct, wrong_idea, "en", 1_800_000_000.0 + second))
+        log.record(name, an_attempt(exercise, 1, answer, correct, wrong_idea, "en", 1_800_000_000.0 + second))
 
 
 def test_exercise_stats_count_students_and_misconceptions(log):
@@ -399,8 +421,8 @@ def test_class_status_finds_students_not_started_and_stuck(log):
 
 def test_csv_export_has_every_check_and_defuses_formulas(log):
     _class(log)
-    log.record("=cmd|' /C calc'!A0", FakeAttempt(answer="-5", timestamp=1_800_000_100.0))
-    log.record("x", FakeAttempt(answer="=1+1", timestamp=1_800_000_101.0))
+    log.record("=cmd|' /C calc'!A0", an_attempt(answer="-5", timestamp=1_800_000_100.0))
+    log.record("x", an_attempt(answer="=1+1", timestamp=1_800_000_101.0))
     lines = csv_text(log.attempts()).splitlines()
     assert lines[0] == ",".join(classlog.ATTEMPT_COLUMNS)
     assert len(lines) == 1 + 9
@@ -578,7 +600,7 @@ def test_the_class_view_shows_what_students_typed_escaped(log, text):
     from calcnb.classview import ClassView, shown
 
     for number in range(3):
-        log.record(text, FakeAttempt(exercise_id=text, correct=False, misconception=text, timestamp=number))
+        log.record(text, an_attempt(exercise_id=text, correct=False, misconception=text, timestamp=number))
     view = ClassView(log)
     view.refresh()
     page = view.exercises.value + view.students.value
