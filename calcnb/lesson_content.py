@@ -45,7 +45,7 @@ from .deals import SeededRandom
 from .engine import ALL_MOVES, STOCK_TO_FOUNDATION, IllegalMove, InvalidMove, Move, State, render_text
 from .i18n import message, register
 from .rules import STEPS, MoveKind, order_of
-from .session import Game
+from .session import Game, save_field
 
 __all__ = [
     "BANK",
@@ -61,6 +61,7 @@ __all__ = [
     "attempt",
     "clock_table",
     "coverage_table",
+    "game_summary",
     "inverse_table",
     "judge",
     "lesson_game",
@@ -71,13 +72,17 @@ __all__ = [
     "next_card_table",
     "order_summary",
     "order_table",
+    "played_again",
     "position_table",
     "position_text",
     "positions_check",
     "replay_lines",
     "replay_script",
+    "same_game",
+    "save_summary",
     "script_text",
     "student_items",
+    "took_back",
     "variant_for",
     "wrong_answers",
 ]
@@ -631,6 +636,83 @@ def replay_script(game: Game) -> list:
     for index, move in enumerate(game.history, start=1):
         steps.append(Step(game.states[index], lines[index], last_move=move))
     return steps
+
+
+# ---------------------------------------------------------------- a game in words
+
+# What a notebook prints about a game it plays, undoes, saves and loads: a block of its own.
+register(
+    {
+        "en": {
+            "lessons.game_summary": "{status} after {moves} moves, score {score}/52",
+            "lessons.took_back": "took back {moves}",
+            "lessons.played_again": "played again {moves}",
+            "lessons.no_move": "nothing",
+            "lessons.and": "{first} and {last}",
+            "lessons.save_summary": "saved: {fields} - {moves} moves",
+            "lessons.same_game": "same moves: {moves} - same position: {position}",
+        },
+        "pt": {
+            "lessons.game_summary": "{status} após {moves} jogadas, pontos {score}/52",
+            "lessons.took_back": "desfez {moves}",
+            "lessons.played_again": "jogou de novo {moves}",
+            "lessons.no_move": "nada",
+            "lessons.and": "{first} e {last}",
+            "lessons.save_summary": "guardado: {fields} - {moves} jogadas",
+            "lessons.same_game": "mesmas jogadas: {moves} - mesma posição: {position}",
+        },
+    }
+)
+
+
+def _and(items: Sequence[object]) -> str:
+    """``items`` as a list in words: ``A``, ``A and B``, ``A, B and C`` (``e`` in Portuguese)."""
+    texts = [str(item) for item in items]
+    if len(texts) < 2:
+        return "".join(texts)
+    return message("lessons.and", first=", ".join(texts[:-1]), last=texts[-1])
+
+
+def _yes_no(answer: bool) -> str:
+    return message("lessons.yes") if answer else message("lessons.no")
+
+
+def game_summary(game: Game) -> str:
+    """Where a game stands, in words: its status, how many moves it has, and its score."""
+    status = message(f"status.{game.status}")
+    return message("lessons.game_summary", status=status, moves=len(game.history), score=game.score)
+
+
+def _moves_said(moves: Sequence[Move | None]) -> str:
+    """The moves :meth:`Game.undo` or :meth:`Game.redo` returned (None: there was none), in words."""
+    played = [move.text for move in moves if move is not None]
+    return _and(played) if played else message("lessons.no_move")
+
+
+def took_back(*moves: Move | None) -> str:
+    """What undoing took back, in words: pass the moves :meth:`Game.undo` returned, in order."""
+    return message("lessons.took_back", moves=_moves_said(moves))
+
+
+def played_again(*moves: Move | None) -> str:
+    """What redoing played again, in words: pass the moves :meth:`Game.redo` returned, in order."""
+    return message("lessons.played_again", moves=_moves_said(moves))
+
+
+def save_summary(save: Mapping[str, object]) -> str:
+    """What a save (:meth:`Game.to_json`, read back as JSON) holds, in words: its fields and how many moves."""
+    moves = save.get("moves")
+    count = len(moves) if isinstance(moves, list) else 0
+    return message("lessons.save_summary", fields=", ".join(map(save_field, save)), moves=count)
+
+
+def same_game(first: Game, second: Game) -> str:
+    """Whether two games have played the same moves and reached the same position, in words."""
+    return message(
+        "lessons.same_game",
+        moves=_yes_no(first.history == second.history),
+        position=_yes_no(first.state == second.state),
+    )
 
 
 # ---------------------------------------------------------------- reading answers

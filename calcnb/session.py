@@ -303,7 +303,7 @@ class Game:
         except (TypeError, ValueError, RecursionError) as error:  # RecursionError: absurdly deep nesting
             raise InvalidSave(message("save.bad_json", detail=_json_fault(error, text))) from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            detail = message("save.detail_format", field=_field("format"), format=repr(SAVE_FORMAT))
+            detail = message("save.detail_format", field=save_field("format"), format=repr(SAVE_FORMAT))
             raise InvalidSave(message("save.bad_field", detail=detail))
         if "version" not in data:
             raise InvalidSave(message("save.no_version", supported=SAVE_VERSION))
@@ -311,7 +311,7 @@ class Game:
             raise InvalidSave(message("save.version", version=quote(data["version"]), supported=SAVE_VERSION))
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise InvalidSave(message("save.bad_field", detail=message("save.detail_moves", field=_field("moves"))))
+            raise InvalidSave(message("save.bad_field", detail=message("save.detail_moves", field=save_field("moves"))))
         game = cls._start_of_save(data)
         for number, move in enumerate(moves, start=1):
             try:
@@ -333,12 +333,13 @@ class Game:
                 game.seed = _seed_of_save(data["seed"], game.deal_code)
             return game
         if not isinstance(data.get("position"), dict):
-            detail = message("save.detail_no_start", deal=_field("deal"), position=_field("position"))
+            detail = message("save.detail_no_start", deal=save_field("deal"), position=save_field("position"))
             raise InvalidSave(message("save.bad_field", detail=detail))
         position = data["position"]
         missing = [key for key in ("foundations", "wastes", "stock", "pending") if key not in position]
         if missing:
-            detail = message("save.detail_position_missing", position=_field("position"), field=_field(missing[0]))
+            field = save_field(missing[0])
+            detail = message("save.detail_position_missing", position=save_field("position"), field=field)
             raise InvalidSave(message("save.bad_field", detail=detail))
         try:
             return cls.from_position(
@@ -381,9 +382,13 @@ def _seed_of_save(seed: object, deal_code: str) -> Seed:
     return seed
 
 
-def _field(key: str) -> str:
-    """A save's field named for the reader: its key, glossed in the language in use."""
-    return message(f"save.field_{key}")
+def save_field(key: object) -> str:
+    """A save's field named for the reader: its key, glossed in the language in use (``'deal' (a distribuição)``);
+    a key no calcnb save has is only quoted."""
+    try:
+        return message(f"save.field_{key}")
+    except KeyError:
+        return quote(key)
 
 
 def _json_fault(error: Exception, text: object) -> str:
@@ -410,4 +415,4 @@ def _card_text(cards: Iterable[Card]) -> str:
     return " ".join(map(str, cards))
 
 
-__all__ = ["Game", "parse_cards"]
+__all__ = ["Game", "parse_cards", "save_field"]

@@ -1,5 +1,7 @@
 """Lesson helpers: tables equal the engine's orders; exercises say right or wrong, and why."""
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +19,7 @@ from calcnb.lesson_content import (
     attempt,
     clock_table,
     coverage_table,
+    game_summary,
     inverse_table,
     judge,
     lesson_game,
@@ -25,12 +28,16 @@ from calcnb.lesson_content import (
     nearly_won_game,
     next_card_table,
     order_table,
+    played_again,
     position_table,
     position_text,
     positions_check,
     replay_lines,
     replay_script,
+    same_game,
+    save_summary,
     student_items,
+    took_back,
     variant_for,
 )
 from calcnb.lessons import Exercise, Quiz, add_answer_listener, remove_answer_listener
@@ -156,6 +163,43 @@ def test_replay_lines_and_script_follow_the_game():
     script = replay_script(game)
     assert [step.state for step in script] == list(game.states)
     assert [step.last_move for step in script[1:]] == list(game.history)
+
+
+def test_a_game_in_words_says_what_the_game_did_in_either_language():
+    """Notebook 04's sentences about a game come from the catalogue, with the game's own figures, in either language."""
+    game = Game.new(seed=11)
+    game.play_many("T S>W1 T")
+    twin = game.copy()
+    said = {}
+    for language in ("en", "pt"):
+        set_language(language)
+        saved = json.loads(game.to_json())
+        said[language] = [
+            game_summary(game),
+            took_back(twin.undo(), twin.undo()),
+            played_again(twin.redo(), None),
+            save_summary(saved),
+            same_game(twin, game),
+        ]
+        twin.redo()
+    assert said["en"] == [
+        "playing after 3 moves, score 4/52",
+        "took back T and S>W1",
+        "played again S>W1",
+        "saved: 'format', 'version', 'deal', 'seed', 'moves' - 3 moves",
+        "same moves: no - same position: no",
+    ]
+    assert said["pt"] == [
+        "em jogo após 3 jogadas, pontos 4/52",
+        "desfez T e S>W1",
+        "jogou de novo S>W1",
+        "guardado: 'format' (o formato), 'version' (a versão), 'deal' (a distribuição), 'seed' (a semente), "
+        "'moves' (as jogadas) - 3 jogadas",
+        "mesmas jogadas: não - mesma posição: não",
+    ]
+    set_language("en")
+    assert took_back(None) == "took back nothing" and same_game(twin, game) == "same moves: yes - same position: yes"
+    assert save_summary({"moves": ["T", "S>W1"], "extra": 1}) == "saved: 'moves', 'extra' - 2 moves"
 
 
 # ---------------------------------------------------------------- the exercise bank

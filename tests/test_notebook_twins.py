@@ -5,11 +5,16 @@ cells of ``notebooks/NAME.ipynb`` (``notebooks/teacher/NAME.ipynb``),
 after one first cell that switches calcnb to Portuguese; so the two languages cannot drift apart.
 """
 
+import importlib
 import json
+import pkgutil
 import re
 from pathlib import Path
 
 import pytest
+
+import calcnb
+from calcnb.i18n import catalogue
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 LANGUAGE_CELL = 'from calcnb import set_language\n\nset_language("pt")'
@@ -48,3 +53,38 @@ def test_a_portuguese_twin_speaks_portuguese(name):
     words = " ".join(portuguese).lower().split()
     assert {"de", "a", "o", "que"} <= set(words)
     assert not {"the", "and", "which"} & set(words)
+
+
+def _words(text: str) -> set[str]:
+    """The words of three letters or more in ``text``, its quoted parts (input, keys) left out, lower-cased."""
+    return {word.lower() for word in re.findall(r"[^\W\d_]{3,}", re.sub(r"'[^']*'", "", text))}
+
+
+def _english_only_words() -> set[str]:
+    """Words of calcnb's English messages that no Portuguese message uses: a Portuguese reader never meets them."""
+    for module in pkgutil.iter_modules(calcnb.__path__):  # every module registers its messages on import
+        if module.name != "__main__":
+            importlib.import_module(f"calcnb.{module.name}")
+    english = set().union(*map(_words, catalogue("en").values()))
+    return english - set().union(*map(_words, catalogue("pt").values()))
+
+
+def _shown(path: Path) -> str:
+    """The stored text a notebook shows: printed output and results, less the text stand-in of a widget."""
+    shown = []
+    for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+        for output in cell.get("outputs", []):
+            shown.append("".join(output.get("text", "")))
+            data = output.get("data", {})
+            if "application/vnd.jupyter.widget-view+json" not in data:
+                shown.append("".join(data.get("text/plain", "")))
+    return "\n".join(shown)
+
+
+@pytest.mark.parametrize("name", ["04_play.ipynb"])
+def test_a_portuguese_twin_prints_portuguese(name):
+    """What the code prints in a Portuguese notebook comes from the catalogue in Portuguese, not from English words."""
+    english = _shown(NOTEBOOKS / name)
+    portuguese = _shown(NOTEBOOKS / "pt" / name)
+    assert _words(english) & _english_only_words()  # the check can see English
+    assert not _words(portuguese) & _english_only_words()
