@@ -80,9 +80,9 @@ class RelaxedGame:
 class _Search:
     """One relaxed search: the state as it changes in place, and the winning line once found.
 
-    The recursion (:meth:`won`) is a method, so it holds no reference to itself: everything it
-    built is freed as soon as the search returns, with the cyclic collector off (the solver keeps
-    it off while it searches).
+    The recursion lives in :meth:`won` as a closure, which lets go of itself when the search returns:
+    everything it built is freed at once, with the cyclic collector off (the solver keeps it off
+    while it searches).
     """
 
     def __init__(
@@ -136,86 +136,90 @@ class _Search:
         self.cards_left = sum(h)  # waste cards still to place
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
-        self.last: tuple[int, ...] | None = None  # the state that just won: the line goes on from there
 
     def won(self) -> bool:
-        """Is the current state won? On a win, ``events`` ends with its line (last move first).
+        """Is the start state won? On a win, ``events`` holds its line (last move first).
 
-        One method for the whole step (fill from the stock, look up, choose the moves, try each, take
-        it back): it runs once per relaxed state, the solver's hottest code, where every call counts.
+        The recursion is a closure over locals, not a method: it runs once per relaxed state, the
+        solver's hottest code, and a closure reads its variables faster than a method reads ``self``.
         """
         order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
-        advanced = []
-        for k in self.FR:  # a rank with no copy on a waste comes from the stock at once
-            o = order[k]
-            q = start = p[k]
-            while q < R and not copies[o[q]]:
-                demand[o[q]] -= 1
-                q += 1
-            if q != start:
-                advanced.append((k, start))
-                p[k] = q
-        try:
-            if not self.cards_left:
-                self.last = None
-                return True
-            key = (*p, *self.contents)
-            known = self.memory.get(key)
-            if known is not None:
-                if known is False:
-                    return False
-                self._recall(known)
-                self.last = key
-                return True
-            self.states_left -= 1
-            if self.states_left < 0:
-                raise RelaxedOverLimit
-            # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
-            # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
-            # to every foundation it can reach (the places skipped filled from the stock), in the hint's
-            # order, then the hinted foundation first, then the shortest skip.
-            piles, h, FR, WR, place = self.piles, self.h, self.FR, self.WR, self.place
-            tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
-            moves = None
-            for k in FR:
-                q = p[k]
-                if q < R:
-                    r = order[k][q]
-                    if tops.count(r) == copies[r]:
-                        moves = [(k, w) for w in WR if tops[w] == r]
-                        break
-            if moves is None:
-                scored = []
-                hinted = self.hinted
-                for w in WR:
-                    hw = h[w]
-                    if not hw:
-                        continue
-                    r = tops[w]
-                    when, hinted_foundation = hinted[w][hw - 1]
-                    taken = False
-                    for k in FR:
-                        q = p[k]
-                        j = place[k][r] - 1
-                        if j < q:
-                            continue
-                        o = order[k]
-                        for t in range(q, j):  # the places skipped are filled from the stock
-                            if demand[o[t]] <= copies[o[t]]:
-                                break
-                        else:
-                            scored.append((when, k != hinted_foundation, j - q, k, w))
-                            taken = True
-                    if not taken and all(place[k][r] <= p[k] for k in FR):
-                        self.memory[key] = False  # no foundation needs this card any more
+        piles, h, FR, WR, place = self.piles, self.h, self.FR, self.WR, self.place
+        memory, hinted, contents, prefix, shift = self.memory, self.hinted, self.contents, self.prefix, self.shift
+        events, recall = self.events, self._recall
+        cards_left = self.cards_left  # waste cards still to place
+        states_left = self.states_left
+        last = None  # the state that just won: the line goes on from there
+
+        def step() -> bool:
+            nonlocal cards_left, states_left, last
+            advanced = []
+            for k in FR:  # a rank with no copy on a waste comes from the stock at once
+                o = order[k]
+                q = start = p[k]
+                while q < R and not copies[o[q]]:
+                    demand[o[q]] -= 1
+                    q += 1
+                if q != start:
+                    advanced.append((k, start))
+                    p[k] = q
+            try:
+                if not cards_left:
+                    last = None
+                    return True
+                key = (*p, *contents)
+                known = memory.get(key)
+                if known is not None:
+                    if known is False:
                         return False
-                scored.sort()
-                moves = [(k, w) for *_, k, w in scored]
-            if moves:
-                contents, prefix = self.contents, self.prefix
+                    recall(known)
+                    last = key
+                    return True
+                states_left -= 1
+                if states_left < 0:
+                    raise RelaxedOverLimit
+                # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
+                # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
+                # to every foundation it can reach (the places skipped filled from the stock), in the hint's
+                # order, then the hinted foundation first, then the shortest skip.
+                tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
+                moves = None
+                for k in FR:
+                    q = p[k]
+                    if q < R:
+                        r = order[k][q]
+                        if tops.count(r) == copies[r]:
+                            moves = [(k, w) for w in WR if tops[w] == r]
+                            break
+                if moves is None:
+                    scored = []
+                    for w in WR:
+                        hw = h[w]
+                        if not hw:
+                            continue
+                        r = tops[w]
+                        when, hinted_foundation = hinted[w][hw - 1]
+                        taken = False
+                        for k in FR:
+                            q = p[k]
+                            j = place[k][r] - 1
+                            if j < q:
+                                continue
+                            o = order[k]
+                            for t in range(q, j):  # the places skipped are filled from the stock
+                                if demand[o[t]] <= copies[o[t]]:
+                                    break
+                            else:
+                                scored.append((when, k != hinted_foundation, j - q, k, w))
+                                taken = True
+                        if not taken and all(place[k][r] <= p[k] for k in FR):
+                            memory[key] = False  # no foundation needs this card any more
+                            return False
+                    scored.sort()
+                    moves = [(k, w) for *_, k, w in scored]
                 for k, w in moves:  # waste w's top to foundation k, the places skipped from the stock
                     hw = h[w] - 1
-                    r = self.piles[w][hw]
+                    r = piles[w][hw]
                     q = p[k]
                     j = place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
                     o = order[k]
@@ -224,30 +228,35 @@ class _Search:
                     copies[r] -= 1
                     h[w] = hw
                     contents[w] = prefix[w][hw]
-                    self.cards_left -= 1
+                    cards_left -= 1
                     p[k] = j
-                    won = self.won()
+                    won = step()
                     p[k] = q
-                    self.cards_left += 1
+                    cards_left += 1
                     h[w] = hw + 1
                     contents[w] = prefix[w][hw + 1]
                     copies[r] += 1
                     for t in range(q, j):
                         demand[o[t]] += 1
                     if won:
-                        card = w << self.shift | hw
-                        self.events.append((card, k))
-                        self.memory[key] = (card, k, self.last)
-                        self.last = key
+                        card = w << shift | hw
+                        events.append((card, k))
+                        memory[key] = (card, k, last)
+                        last = key
                         return True
-            self.memory[key] = False
-            return False
+                memory[key] = False
+                return False
+            finally:
+                for k, start in reversed(advanced):  # the stock cards go back
+                    o = order[k]
+                    for t in range(start, p[k]):
+                        demand[o[t]] += 1
+                    p[k] = start
+
+        try:
+            return step()
         finally:
-            for k, start in reversed(advanced):  # the stock cards go back
-                o = order[k]
-                for t in range(start, p[k]):
-                    demand[o[t]] += 1
-                p[k] = start
+            step = None  # the closure holds itself through its cell: unbinding it frees it (and all it built) now
 
     def _recall(self, known: tuple) -> None:
         """Append the line remembered from a state known to win (it goes on through the memory)."""
