@@ -26,6 +26,7 @@ from collections.abc import Callable
 import ipywidgets as widgets
 
 from .engine import State
+from .errors import quote
 from .i18n import get_language, message, register
 from .lesson_content import (
     BANK,
@@ -133,6 +134,15 @@ register(
 _listeners: list[Callable[[Attempt], object]] = []
 
 
+# What a student's page says when an answer listener (a class recorder) fails: a block of its own.
+register(
+    {
+        "en": {"lessons.listener_failed": "answer listener {listener} failed: {error}"},
+        "pt": {"lessons.listener_failed": "o ouvinte de respostas {listener} falhou: {error}"},
+    }
+)
+
+
 def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
     """Call ``callback(attempt)`` with an :class:`~calcnb.lesson_content.Attempt` after every check of an exercise.
 
@@ -153,7 +163,9 @@ def _tell_listeners(attempt: Attempt) -> None:
         try:
             callback(attempt)
         except Exception as error:  # a broken recorder must never break a student's exercise
-            warnings.warn(f"answer listener {callback!r} failed: {error!r}", RuntimeWarning, stacklevel=2)
+            name = getattr(callback, "__qualname__", type(callback).__qualname__)  # a function, or a callable object
+            said = message("lessons.listener_failed", listener=name, error=quote(error))
+            warnings.warn(said, RuntimeWarning, stacklevel=2)
 
 
 # ---------------------------------------------------------------- the exercise widget

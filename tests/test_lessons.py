@@ -405,15 +405,18 @@ def test_every_check_tells_the_answer_listeners_and_a_failing_one_breaks_nothing
         with pytest.warns(RuntimeWarning):
             _answer(exercise, exercise.item.solution.split()[0])
         top, step = BANK["next-wrap"].variants[3]
-        with pytest.warns(RuntimeWarning):
+        set_language("pt")
+        said_in_portuguese = r"^o ouvinte de respostas test_.*\.broken falhou: RuntimeError\('the recorder is down'\)$"
+        with pytest.warns(RuntimeWarning, match=said_in_portuguese):
             _answer(exercise, str(top + step))
+        set_language("en")
     finally:
         remove_answer_listener(broken)
         remove_answer_listener(heard.append)
     assert [(a.exercise_id, a.variant, a.correct, a.misconception, a.language) for a in heard] == [
         ("next-wrap", 3, False, "unreadable", "en"),
         ("next-wrap", 3, True, None, "en"),
-        ("next-wrap", 3, False, "no_wraparound", "en"),
+        ("next-wrap", 3, False, "no_wraparound", "pt"),  # checked in Portuguese
     ]
     assert heard[0].answer == "banana" and all(a.timestamp > 0 for a in heard)
     _answer(exercise, "K")
