@@ -81,6 +81,7 @@ __all__ = [
     "same_game",
     "save_summary",
     "script_text",
+    "status_summary",
     "student_items",
     "took_back",
     "variant_for",
@@ -644,21 +645,27 @@ def replay_script(game: Game) -> list:
 register(
     {
         "en": {
-            "lessons.game_summary": "{status} after {moves} moves, score {score}/52",
+            "lessons.status_summary": "{status}, score {score}/52",
+            "lessons.game_summary": "after {moves}: {summary}",
+            "lessons.one_move": "1 move",
+            "lessons.moves": "{count} moves",
             "lessons.took_back": "took back {moves}",
             "lessons.played_again": "played again {moves}",
             "lessons.no_move": "nothing",
             "lessons.and": "{first} and {last}",
-            "lessons.save_summary": "saved: {fields} - {moves} moves",
+            "lessons.save_summary": "saved: {fields} - {moves}",
             "lessons.same_game": "same moves: {moves} - same position: {position}",
         },
         "pt": {
-            "lessons.game_summary": "{status} após {moves} jogadas, pontos {score}/52",
+            "lessons.status_summary": "{status}, pontos {score}/52",
+            "lessons.game_summary": "após {moves}: {summary}",
+            "lessons.one_move": "1 jogada",
+            "lessons.moves": "{count} jogadas",
             "lessons.took_back": "desfez {moves}",
             "lessons.played_again": "jogou de novo {moves}",
             "lessons.no_move": "nada",
             "lessons.and": "{first} e {last}",
-            "lessons.save_summary": "guardado: {fields} - {moves} jogadas",
+            "lessons.save_summary": "guardado: {fields} - {moves}",
             "lessons.same_game": "mesmas jogadas: {moves} - mesma posição: {position}",
         },
     }
@@ -677,10 +684,19 @@ def _yes_no(answer: bool) -> str:
     return message("lessons.yes") if answer else message("lessons.no")
 
 
+def _moves(count: int) -> str:
+    """``count`` moves, in words (``1 move``, ``103 moves``)."""
+    return message("lessons.one_move") if count == 1 else message("lessons.moves", count=count)
+
+
+def status_summary(position: Game | State) -> str:
+    """Where a game or position stands, in words: its status and its score (``playing, score 51/52``)."""
+    return message("lessons.status_summary", status=message(f"status.{position.status}"), score=position.score)
+
+
 def game_summary(game: Game) -> str:
-    """Where a game stands, in words: its status, how many moves it has, and its score."""
-    status = message(f"status.{game.status}")
-    return message("lessons.game_summary", status=status, moves=len(game.history), score=game.score)
+    """What a game has come to, in words: how many moves it has, then its status and score."""
+    return message("lessons.game_summary", moves=_moves(len(game.history)), summary=status_summary(game))
 
 
 def _moves_said(moves: Sequence[Move | None]) -> str:
@@ -702,7 +718,7 @@ def played_again(*moves: Move | None) -> str:
 def save_summary(save: Mapping[str, object]) -> str:
     """What a save (:meth:`Game.to_json`, read back as JSON) holds, in words: its fields and how many moves."""
     moves = save.get("moves")
-    count = len(moves) if isinstance(moves, list) else 0
+    count = _moves(len(moves) if isinstance(moves, list) else 0)
     return message("lessons.save_summary", fields=", ".join(map(save_field, save)), moves=count)
 
 

@@ -56,6 +56,7 @@ from .lesson_content import (
     same_game,
     save_summary,
     script_text,
+    status_summary,
     took_back,
     variant_for,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "same_game",
     "save_summary",
     "script_text",
+    "status_summary",
     "took_back",
 ]
 

@@ -36,6 +36,7 @@ from calcnb.lesson_content import (
     replay_script,
     same_game,
     save_summary,
+    status_summary,
     student_items,
     took_back,
     variant_for,
@@ -176,6 +177,7 @@ def test_a_game_in_words_says_what_the_game_did_in_either_language():
         saved = json.loads(game.to_json())
         said[language] = [
             game_summary(game),
+            status_summary(game.state),
             took_back(twin.undo(), twin.undo()),
             played_again(twin.redo(), None),
             save_summary(saved),
@@ -183,14 +185,16 @@ def test_a_game_in_words_says_what_the_game_did_in_either_language():
         ]
         twin.redo()
     assert said["en"] == [
-        "playing after 3 moves, score 4/52",
+        "after 3 moves: playing, score 4/52",
+        "playing, score 4/52",
         "took back T and S>W1",
         "played again S>W1",
         "saved: 'format', 'version', 'deal', 'seed', 'moves' - 3 moves",
         "same moves: no - same position: no",
     ]
     assert said["pt"] == [
-        "em jogo após 3 jogadas, pontos 4/52",
+        "após 3 jogadas: em jogo, pontos 4/52",
+        "em jogo, pontos 4/52",
         "desfez T e S>W1",
         "jogou de novo S>W1",
         "guardado: 'format' (o formato), 'version' (a versão), 'deal' (a distribuição), 'seed' (a semente), "
@@ -199,7 +203,10 @@ def test_a_game_in_words_says_what_the_game_did_in_either_language():
     ]
     set_language("en")
     assert took_back(None) == "took back nothing" and same_game(twin, game) == "same moves: yes - same position: yes"
-    assert save_summary({"moves": ["T", "S>W1"], "extra": 1}) == "saved: 'moves', 'extra' - 2 moves"
+    assert save_summary({"moves": ["T"], "extra": 1}) == "saved: 'moves', 'extra' - 1 move"
+    won = nearly_won_game()
+    won.play(won.legal_moves()[0])
+    assert game_summary(won) == "after 1 move: won, score 52/52" == f"after 1 move: {status_summary(won)}"
 
 
 # ---------------------------------------------------------------- the exercise bank
