@@ -19,6 +19,7 @@ from .session import Game
 _LAZY = {
     "PlayBoard": ("widgets", "PlayBoard"),
     "Stepper": ("widgets", "Stepper"),
+    "CoachedBoard": ("coach_widgets", "CoachedBoard"),
     "OrderExplorer": ("explorer", "OrderExplorer"),
     "draw": ("board", "draw"),
     "examples": ("examples", None),
@@ -59,6 +60,8 @@ def _module(name: str) -> ModuleType:
         from . import blind as module
     elif name == "coach":
         from . import coach as module
+    elif name == "coach_widgets":
+        from . import coach_widgets as module
     else:
         from . import studies as module
     return module
@@ -109,6 +112,7 @@ def __dir__() -> list[str]:
 __all__ = [
     "CalcnbError",
     "Card",
+    "CoachedBoard",
     "Determinized",
     "FirstFit",
     "Game",

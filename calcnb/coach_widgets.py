@@ -1,10 +1,14 @@
 """The coach on the play board: "Analyse" (each move's chance, as a chart) and "Watch" (a player plays).
 
-:func:`coach` adds a :class:`CoachPanel` beside a :class:`~calcnb.widgets.PlayBoard`:
+:class:`CoachedBoard` is the board students play on (the play app and notebook 04): a
+:class:`~calcnb.widgets.PlayBoard` with a :class:`CoachPanel` beside it; :func:`coach` adds the
+panel to a board made elsewhere.
 
 - **Analyse** asks :func:`calcnb.coach.analyse` about the position on the board (about a second)
-  and shows each legal move's chance of winning as a bar with its interval, and in plain words:
-  "put it on waste 2: wins about 64 in 100 futures".
+  and shows each legal move's chance of winning as a small chart in plain words, a row per move:
+  "put it on waste 2", a bar with its interval, "about 64 in 100"; under it, how many imagined
+  orders of the face-down cards (futures) each move was tried on. The chart goes away when the
+  board's position changes, so it never describes another position.
 - **Watch** lets a player from the ladder, random to determinized, play the game on the board
   move by move, at the pace set on the slider, until the game ends or "Stop" is pressed; each
   move is explained on the board's message line and under the buttons.
@@ -12,55 +16,82 @@
 
 from __future__ import annotations
 
-import io
 import random
 import threading
 from html import escape
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
 
 from .blind import Determinized
 from .coach import MoveChance, analyse, describe_move
+from .deals import Seed
 from .engine import ALL_MOVES, Move
 from .i18n import message, register
 from .rules import MoveKind
+from .session import Game
 from .strategies import FirstFit, KingsApart, MonteCarlo, Player, PlayerView, RandomPlayer, ReverseNeed, _why
-from .widgets import PlayBoard
+from .widgets import PlayBoard, _set
 
-__all__ = ["CoachPanel", "chance_chart", "coach", "watch_players"]
+__all__ = ["CoachPanel", "CoachedBoard", "chance_chart", "coach", "player_label", "watch_players"]
 
 
 def watch_players() -> dict[str, Player]:
-    """The players the viewer may watch, weakest first."""
+    """The players the viewer may watch, weakest first, by name (``player.name``, the same in every language)."""
     ladder = [RandomPlayer(), FirstFit(), ReverseNeed(), KingsApart(), MonteCarlo(samples=128), Determinized()]
     return {player.name: player for player in ladder}
 
 
-def chance_chart(chances: list[MoveChance]) -> bytes:
-    """A small PNG: one bar per move, its chance of winning, the interval as a black line."""
-    figure = Figure(figsize=(3.6, 0.45 * len(chances) + 0.8))
-    ax = figure.subplots()
-    names = [chance.move.text for chance in chances][::-1]
-    rates = [100 * chance.chance for chance in chances][::-1]
-    low = [100 * (chance.chance - chance.interval[0]) for chance in chances][::-1]
-    high = [100 * (chance.interval[1] - chance.chance) for chance in chances][::-1]
-    ax.barh(names, rates, color="#6a9fd4")
-    ax.errorbar(rates, names, xerr=[low, high], fmt="none", ecolor="black", capsize=3)
-    ax.set_xlim(0, 100)
-    ax.set_xlabel(message("coach.widget.axis"))
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=80)
-    return buffer.getvalue()
+def player_label(name: str) -> str:
+    """A player's name as the viewer reads it, in the current language."""
+    return message(f"coach.player.{name.replace(' ', '_')}")
+
+
+def chance_chart(chances: list[MoveChance]) -> str:
+    """The chances as a small HTML chart: a row per move, best first, in words, with a bar and its interval.
+
+    Each row reads "put it on waste 2 | bar | about 64 in 100"; the bar's black line is the move's
+    95% interval, and the row's tooltip is the whole sentence (:class:`~calcnb.coach.MoveChance`).
+    The bars are hidden from screen readers, which read the words and numbers of the table.
+    """
+    if not chances:
+        return ""
+    # with no card face down one future is the whole truth: no interval to draw
+    exact = chances[0].futures == 1 and not any(chance.unknown for chance in chances)
+    rows = []
+    for chance in chances:
+        low, high = (chance.chance, chance.chance) if exact else chance.interval
+        per100 = round(100 * chance.chance)
+        bar = (
+            "<div aria-hidden='true' style='position:relative;height:0.9em;min-width:5em;background:#e8e8e8'>"
+            f"<div style='position:absolute;left:0;top:0;bottom:0;width:{per100}%;background:#0072B2'></div>"
+            f"<div style='position:absolute;left:{100 * low:.1f}%;width:{100 * (high - low):.1f}%;top:40%;"
+            "height:0.2em;background:black'></div></div>"
+        )
+        rows.append(
+            f"<tr title='{escape(str(chance), quote=True)}'>"
+            f"<th scope='row' style='text-align:left;font-weight:normal;padding:0.1em 0.5em 0.1em 0'>"
+            f"{escape(describe_move(chance.move))}</th>"
+            f"<td style='width:40%;padding:0.1em 0'>{bar}</td>"
+            f"<td style='white-space:nowrap;padding:0.1em 0 0.1em 0.5em'>"
+            f"{escape(message('coach.widget.per100', per100=per100))}</td></tr>"
+        )
+    caption = escape(message("coach.widget.caption"))
+    futures = chances[0].futures
+    note = escape(message("coach.widget.note_exact" if exact else "coach.widget.note", futures=futures))
+    return (
+        "<table class='calcnb-chances' style='width:100%;border-collapse:collapse;line-height:1.3'>"
+        f"<caption style='text-align:left;font-weight:bold'>{caption}</caption>{''.join(rows)}</table>"
+        f"<div class='calcnb-chances-note' style='font-size:0.9em;line-height:1.3'>{note}</div>"
+    )
 
 
 class CoachPanel(widgets.VBox):
     """The Analyse and Watch controls for ``board``; :func:`coach` puts one beside the board.
 
     Attributes: ``buttons`` (``analyse``, ``watch``, ``stop``), ``player`` (the dropdown of
-    :func:`watch_players`), ``pace`` (seconds per move), ``chart`` (the chances' picture),
-    ``text`` (the chances or the last move's explanation, in words), ``chances`` (the last analysis).
+    :func:`watch_players`, its value a player's name), ``pace`` (seconds per move), ``chart`` (the
+    chances as a table of bars, :func:`chance_chart`), ``text`` (what the coach is doing, or the
+    last watched move and why), ``chances`` (the last analysis, cleared when the board changes).
     """
 
     def __init__(self, board: PlayBoard, *, seconds: float = 1.0) -> None:
@@ -68,69 +99,100 @@ class CoachPanel(widgets.VBox):
         self.seconds = seconds
         self.players = watch_players()
         self.chances: list[MoveChance] = []
-        self.buttons = {name: widgets.Button(description=message(f"coach.widget.{name}")) for name in _BUTTONS}
+        self._analysed = None  # the state the chances are about
+        self.buttons = {name: widgets.Button(layout=widgets.Layout(width="auto", min_width="6em")) for name in _BUTTONS}
+        for name, button in self.buttons.items():
+            button.add_class(f"calcnb-coach-{name}")
         self.buttons["analyse"].on_click(lambda _: self.analyse())
         self.buttons["watch"].on_click(lambda _: self.watch())
         self.buttons["stop"].on_click(lambda _: self.stop())
-        self.player = widgets.Dropdown(options=list(self.players), value="reverse need")
-        self.pace = widgets.FloatSlider(value=1.0, min=0.2, max=3.0, step=0.1, readout_format=".1f")
-        self.chart = widgets.Image(format="png", layout=widgets.Layout(max_width="22em"))
-        self.text = widgets.HTML()
+        self.buttons["stop"].disabled = True
+        wide = {"description_width": "9em"}
+        self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="22em"))
+        self.pace = widgets.FloatSlider(
+            value=1.0, min=0.2, max=3.0, step=0.1, readout_format=".1f", style=wide, layout=widgets.Layout(width="22em")
+        )
+        self.chart = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.chart.add_class("calcnb-coach-chart")
+        self.text = widgets.HTML(layout=widgets.Layout(width="100%"))
+        self.text.add_class("calcnb-coach-text")
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self._labels = (widgets.Label(), widgets.Label())
         super().__init__(
             [
-                self.buttons["analyse"],
+                widgets.HBox([self.buttons["analyse"], self.buttons["watch"], self.buttons["stop"]]),
+                self.player,
+                self.pace,
                 self.chart,
                 self.text,
-                widgets.HBox([self._labels[0], self.player]),
-                widgets.HBox([self._labels[1], self.pace]),
-                widgets.HBox([self.buttons["watch"], self.buttons["stop"]]),
-            ]
+            ],
+            layout=widgets.Layout(margin="0.6em 0 0 0", width="100%"),
         )
+        self.add_class("calcnb-coach")
         self.refresh()
+        self.player.value = "reverse need"
+        board.on_refresh(self._board_changed)
 
     def refresh(self) -> None:
         """Labels in the current language."""
         for name, button in self.buttons.items():
-            button.description = message(f"coach.widget.{name}")
-        self._labels[0].value = message("coach.widget.player")
-        self._labels[1].value = message("coach.widget.pace")
+            _set(button, description=message(f"coach.widget.{name}"), tooltip=message(f"coach.widget.{name}_tip"))
+        options = [(player_label(name), name) for name in self.players]
+        if list(self.player.options) != options:
+            chosen = self.player.value
+            self.player.options = options
+            self.player.value = chosen
+        _set(self.player, description=message("coach.widget.player"))
+        _set(self.pace, description=message("coach.widget.pace"))
+
+    def _board_changed(self) -> None:
+        """The board was redrawn: labels in its language, and an analysis of another position is taken away."""
+        self.refresh()
+        if self.chances and self.board.game.state is not self._analysed:
+            self.chances, self._analysed = [], None
+            self.chart.value = ""
+            self.text.value = escape(message("coach.widget.changed"))
 
     # ------------------------------------------------------------ Analyse
 
     def analyse(self) -> list[MoveChance]:
-        """Analyse the board's position: the chart and the sentences; returns the chances."""
-        self.chances = analyse(self.board.game.state, seconds=self.seconds)
-        if not self.chances:
-            self.chart.value = b""
-            self.text.value = escape(message("coach.widget.over"))
-            return self.chances
-        self.chart.value = chance_chart(self.chances)
-        self.text.value = "<br>".join(escape(str(chance)) for chance in self.chances)
-        return self.chances
+        """Analyse the board's position: the chart of chances in words; returns the chances."""
+        state = self.board.game.state
+        self.chart.value = ""
+        self.text.value = escape(message("coach.widget.thinking"))
+        chances = analyse(state, seconds=self.seconds)
+        self.chances, self._analysed = chances, state
+        self.chart.value = chance_chart(chances)
+        self.text.value = "" if chances else escape(message("coach.widget.over"))
+        return chances
 
     # ------------------------------------------------------------ Watch
 
     def step(self) -> bool:
         """The chosen player makes one move on the board, explained; False when the game is over."""
-        player = self.players[self.player.value]
+        name = self.player.value
         view = PlayerView.of(self.board.game.state)
-        move, reason = _choice_and_reason(player, view)
+        move, reason = _choice_and_reason(self.players[name], view)
         if move is None:
+            self.text.value = escape(message("coach.widget.over_watch"))
             return False
         self.board.buttons[move.text].click()
         self.text.value = escape(
-            message("coach.widget.played", player=player.name, move=describe_move(move), reason=reason)
+            message("coach.widget.played", player=player_label(name), move=describe_move(move), reason=reason)
         )
         return True
 
+    @property
+    def watching(self) -> bool:
+        """Is a player playing on the board now?"""
+        return self._thread is not None and self._thread.is_alive()
+
     def watch(self) -> None:
         """Start playing in the background at the chosen pace until the game ends or Stop is pressed."""
-        if self._thread is not None and self._thread.is_alive():
+        if self.watching:
             return
         self._stopping.clear()
+        self.buttons["watch"].disabled, self.buttons["stop"].disabled = True, False
         self._thread = threading.Thread(target=self._watch_loop, daemon=True)
         self._thread.start()
 
@@ -139,9 +201,12 @@ class CoachPanel(widgets.VBox):
         self._stopping.set()
 
     def _watch_loop(self) -> None:
-        while not self._stopping.is_set() and self.step():
-            if self._stopping.wait(self.pace.value):
-                break
+        try:
+            while not self._stopping.is_set() and self.step():
+                if self._stopping.wait(self.pace.value):
+                    break
+        finally:
+            self.buttons["watch"].disabled, self.buttons["stop"].disabled = False, True
 
 
 _BUTTONS = ("analyse", "watch", "stop")
@@ -186,16 +251,42 @@ def coach(board: PlayBoard) -> CoachPanel:
     return panel
 
 
+class CoachedBoard(PlayBoard):
+    """A :class:`~calcnb.widgets.PlayBoard` with the coach beside it: the board students play on.
+
+    Takes what ``PlayBoard`` takes (``CoachedBoard()``, ``CoachedBoard(seed=7)``,
+    ``CoachedBoard(game)``); ``board.coach`` is its :class:`CoachPanel`.
+    """
+
+    def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
+        super().__init__(game, seed=seed)
+        self.coach = coach(self)
+
+
 register(
     {
         "en": {
             "coach.widget.analyse": "Analyse",
             "coach.widget.watch": "Watch",
             "coach.widget.stop": "Stop",
+            "coach.widget.analyse_tip": (
+                "Each move's chance of winning from here, over imagined orders of the face-down cards"
+            ),
+            "coach.widget.watch_tip": "Let the chosen player play on, move by move, at the pace set below",
+            "coach.widget.stop_tip": "Stop the player after the move in hand",
             "coach.widget.player": "Player",
             "coach.widget.pace": "Seconds per move",
-            "coach.widget.axis": "wins in 100 futures",
+            "coach.widget.caption": "Each move's chance of winning",
+            "coach.widget.per100": "about {per100} in 100",
+            "coach.widget.note": (
+                "Each move was tried on the same {futures} imagined orders of the face-down cards. "
+                "The black line shows where its chance lies (95% sure): fewer orders, longer line."
+            ),
+            "coach.widget.note_exact": "No card is face down, so these are certain.",
+            "coach.widget.thinking": "Imagining orders of the face-down cards…",
+            "coach.widget.changed": "The position has changed: press Analyse again for its chances.",
             "coach.widget.over": "The game is over: there is no move to analyse.",
+            "coach.widget.over_watch": "The game is over: there is nothing more to watch.",
             "coach.widget.played": "{player} chose to {move}. {reason}",
             "coach.widget.random": "A random player picks any legal move.",
             "coach.widget.first_fit": "First fit puts every card that fits no foundation on the first waste pile.",
@@ -204,15 +295,38 @@ register(
                 "Over {futures} imagined orders of the face-down cards the solver found a win after this "
                 "move in {won} (and could not tell in {unknown}): the best of {choices} choices."
             ),
+            "coach.player.random": "random",
+            "coach.player.first_fit": "first fit",
+            "coach.player.reverse_need": "reverse need",
+            "coach.player.kings_apart": "kings apart",
+            "coach.player.monte_carlo": "Monte Carlo",
+            "coach.player.determinized": "determinized",
         },
         "pt": {
             "coach.widget.analyse": "Analisar",
             "coach.widget.watch": "Ver jogar",
             "coach.widget.stop": "Parar",
+            "coach.widget.analyse_tip": (
+                "A chance de ganhar de cada jogada a partir daqui, em ordens imaginadas das cartas viradas para baixo"
+            ),
+            "coach.widget.watch_tip": (
+                "Deixar o jogador escolhido continuar, jogada a jogada, ao ritmo escolhido abaixo"
+            ),
+            "coach.widget.stop_tip": "Parar o jogador depois da jogada em curso",
             "coach.widget.player": "Jogador",
             "coach.widget.pace": "Segundos por jogada",
-            "coach.widget.axis": "vitórias em 100 futuros",
+            "coach.widget.caption": "A chance de ganhar de cada jogada",
+            "coach.widget.per100": "cerca de {per100} em 100",
+            "coach.widget.note": (
+                "Cada jogada foi experimentada nas mesmas {futures} ordens imaginadas das cartas viradas para "
+                "baixo. A linha preta mostra onde está a sua chance (com 95% de certeza): menos ordens, linha "
+                "mais comprida."
+            ),
+            "coach.widget.note_exact": "Não há cartas viradas para baixo, por isso isto é certo.",
+            "coach.widget.thinking": "A imaginar ordens das cartas viradas para baixo…",
+            "coach.widget.changed": "A posição mudou: carregue outra vez em Analisar para ver as suas chances.",
             "coach.widget.over": "O jogo acabou: não há jogada para analisar.",
+            "coach.widget.over_watch": "O jogo acabou: não há mais nada para ver.",
             "coach.widget.played": "{player} escolheu {move}. {reason}",
             "coach.widget.random": "Um jogador ao acaso escolhe qualquer jogada legal.",
             "coach.widget.first_fit": (
@@ -223,6 +337,12 @@ register(
                 "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
                 "depois desta jogada em {won} (e não soube dizer em {unknown}): a melhor de {choices} escolhas."
             ),
+            "coach.player.random": "ao acaso",
+            "coach.player.first_fit": "primeiro encaixe",
+            "coach.player.reverse_need": "necessidade inversa",
+            "coach.player.kings_apart": "reis à parte",
+            "coach.player.monte_carlo": "Monte Carlo",
+            "coach.player.determinized": "determinizado",
         },
     }
 )

@@ -319,14 +319,16 @@ class PlayBoard(widgets.VBox):
     picture, a :class:`Picture`), ``message`` (the message line's sentence), ``detail`` (what
     "Why?" opens), ``ending`` (the end of the game, on its own line), ``seed_input`` (the seed field),
     ``selected`` (the place whose card was picked by a click: ``pending`` or ``W1``..``W4``).
-    :meth:`add_panel` puts more controls beside the board or under it.
-    After :func:`calcnb.set_language`, :meth:`refresh` shows the board in the new language.
+    :meth:`add_panel` puts more controls beside the board or under it, and :meth:`on_refresh` tells
+    them when the board has changed (a move, a new deal, a new language). After
+    :func:`calcnb.set_language`, :meth:`refresh` shows the board in the new language.
     """
 
     def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
         if game is not None and seed is not None:
             raise ValueError(message("widget.game_and_seed"))
         self.game: Game = game if game is not None else Game.new(seed)
+        self._on_refresh: list[Callable[[], None]] = []
         self.renderer = BoardRenderer()
         self.image = Picture(width="100%")
         self.hinted: Move | None = None
@@ -396,6 +398,10 @@ class PlayBoard(widgets.VBox):
         else:
             self.below.children = (*self.below.children, widget)
 
+    def on_refresh(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every redraw of the board (a move, undo, a new deal, :meth:`refresh`)."""
+        self._on_refresh.append(callback)
+
     # ------------------------------------------------------------ what is shown
 
     @property
@@ -452,6 +458,8 @@ class PlayBoard(widgets.VBox):
         self._show_message()
         self.image.show(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
         self.displayed_state = state
+        for callback in self._on_refresh:
+            callback()
 
     def _highlight(self, state: State) -> tuple[Move, ...]:
         if self.hinted is not None:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from calcnb import Game
-from calcnb.coach_widgets import CoachPanel, coach, watch_players
+import re
+from html import unescape
+
+from calcnb import CoachedBoard, Game
+from calcnb.coach import describe_move
+from calcnb.coach_widgets import CoachPanel, coach, player_label, watch_players
 from calcnb.i18n import set_language
 from calcnb.strategies import ReverseNeed
 from calcnb.widgets import PlayBoard
@@ -21,15 +25,50 @@ def test_coach_sits_beside_the_board():
     assert isinstance(panel, CoachPanel) and panel in board.panel.children
 
 
-def test_analyse_shows_every_legal_move_as_a_bar_and_a_sentence():
+def _rows(chart: str) -> list[tuple[str, str, str]]:
+    """The chart's rows as (tooltip, words, number), in the order shown."""
+    found = re.findall(r"<tr title='([^']*)'><th[^>]*>([^<]*)</th>.*?<td[^>]*>([^<]*)</td></tr>", chart)
+    return [tuple(unescape(part) for part in row) for row in found]
+
+
+def test_the_play_board_students_use_carries_the_coach():
+    board = CoachedBoard(seed=3)
+    assert isinstance(board, PlayBoard) and isinstance(board.coach, CoachPanel)
+    assert board.coach in board.panel.children and board.coach.board is board
+    assert [board.coach.buttons[name].description for name in ("analyse", "watch", "stop")] == [
+        "Analyse",
+        "Watch",
+        "Stop",
+    ]
+    assert board.coach.buttons["stop"].disabled  # nothing to stop yet
+
+
+def test_analyse_shows_every_legal_move_as_a_bar_in_plain_words():
     board = _board_at(0, 80)
     panel = CoachPanel(board, seconds=0.0)
     panel.buttons["analyse"].click()
-    assert bytes(panel.chart.value).startswith(b"\x89PNG")
-    lines = panel.text.value.split("<br>")
-    assert len(lines) == len(board.game.legal_moves()) == len(panel.chances)
-    assert all("in 100 futures" in line for line in lines)
+    rows = _rows(panel.chart.value)
+    legal = board.game.legal_moves()
+    assert len(rows) == len(legal) == len(panel.chances)
+    assert sorted(words for _, words, _ in rows) == sorted(describe_move(move) for move in legal)
+    for (tooltip, words, number), chance in zip(rows, panel.chances, strict=True):
+        assert tooltip == str(chance) and words == describe_move(chance.move)
+        assert number == f"about {round(100 * chance.chance)} in 100"
+    assert f"the same {panel.chances[0].futures} imagined orders" in panel.chart.value
     assert board.game.history == tuple(ReverseNeed().play(0).moves[:80])  # analysing plays nothing
+
+
+def test_the_chart_goes_away_when_the_position_changes():
+    board = _board_at(0, 80)
+    panel = coach(board)
+    panel.seconds = 0.0
+    panel.analyse()
+    assert panel.chances and panel.chart.value
+    move = panel.chances[0].move
+    board.buttons[move.text].click()
+    assert board.game.history[-1] == move
+    assert panel.chart.value == "" and panel.chances == []
+    assert "press Analyse again" in panel.text.value
 
 
 def test_watch_plays_the_chosen_players_moves_with_a_reason_each():
@@ -50,9 +89,11 @@ def test_watch_runs_until_stopped_and_stops_at_the_end():
     panel.player.value = "first fit"
     panel.pace.value = 0.2
     panel.buttons["watch"].click()
+    assert panel.buttons["watch"].disabled and not panel.buttons["stop"].disabled
     panel.buttons["stop"].click()
     panel._thread.join(timeout=30)
-    assert not panel._thread.is_alive()
+    assert not panel._thread.is_alive() and not panel.watching
+    assert not panel.buttons["watch"].disabled and panel.buttons["stop"].disabled
     played = len(board.game.history)
     while panel.step():
         pass
@@ -79,13 +120,52 @@ def test_every_player_of_the_ladder_can_be_watched_and_says_why():
         assert panel.text.value.startswith(f"{name} chose to")
 
 
+def test_watch_plays_moves_at_the_pace_until_stop_is_pressed():
+    board = PlayBoard(seed=8)
+    panel = CoachPanel(board)
+    panel.player.value = "reverse need"
+    panel.pace.value = 0.2
+    panel.watch()
+    while len(board.game.history) < 3:  # moves happen on their own
+        panel._thread.join(timeout=0.05)
+        assert panel.watching
+    panel.stop()
+    panel._thread.join(timeout=30)
+    stopped = board.game.history
+    assert stopped == ReverseNeed().play(8).moves[: len(stopped)]
+    panel._thread.join(timeout=0.5)
+    assert board.game.history == stopped  # nothing more after Stop
+
+
 def test_controls_speak_portuguese():
     set_language("pt")
     try:
-        panel = CoachPanel(PlayBoard(seed=1))
+        board = CoachedBoard(seed=1)
+        panel = board.coach
         assert panel.buttons["analyse"].description == "Analisar"
         assert panel.buttons["watch"].description == "Ver jogar"
+        assert panel.player.description == "Jogador" and panel.pace.description == "Segundos por jogada"
+        assert [label for label, _ in panel.player.options] == [player_label(name) for name in watch_players()]
+        assert "necessidade inversa" in dict(panel.player.options)
         panel.step()
-        assert "escolheu" in panel.text.value
+        assert panel.text.value.startswith("necessidade inversa escolheu")
+        panel.seconds = 0.0
+        panel.analyse()
+        rows = _rows(panel.chart.value)
+        assert rows and all(number.startswith("cerca de ") and number.endswith(" em 100") for _, _, number in rows)
+        assert "imagined" not in panel.chart.value and "futuros" in rows[0][0]
     finally:
         set_language("en")
+
+
+def test_the_board_changes_language_with_its_coach():
+    board = CoachedBoard(seed=2)
+    set_language("pt")
+    try:
+        board.refresh()
+        assert board.coach.buttons["stop"].description == "Parar"
+        assert board.coach.player.value == "reverse need"  # the choice survives the new labels
+    finally:
+        set_language("en")
+    board.refresh()
+    assert board.coach.buttons["stop"].description == "Stop"
