@@ -19,17 +19,18 @@ import random
 import time
 from dataclasses import dataclass
 
-from .blind import Evaluation, candidates, evaluate
+from .blind import Evaluation, _after, candidates, evaluate, hidden_orders
 from .engine import ALL_MOVES, Move, State
 from .i18n import message, register
 from .rules import MoveKind
 from .session import Game
-from .strategies import PlayerView
+from .strategies import FirstFit, PlayerView, ReverseNeed, _Table
 from .studies import wilson_interval
 
-__all__ = ["Mistake", "MoveChance", "Review", "analyse", "describe_move", "review"]
+__all__ = ["Mistake", "MoveChance", "Review", "analyse", "describe_move", "example_game", "game_to_review", "review"]
 
-ROUND = 4  # futures are added four at a time until the time or the number runs out
+MINIMUM = 4
+"""Futures every analysis tries, however long they take (with cards face down)."""
 
 
 @dataclass(frozen=True)
@@ -84,11 +85,14 @@ def analyse(
 ) -> list[MoveChance]:
     """Each legal move's chance of winning, best first (ties in the engine's order).
 
-    Futures are added four at a time, the same for every move, until ``futures`` have been
-    tried or ``seconds`` have passed (at least four are always tried). ``nodes`` is the
-    solver's budget for one move in one future. Without ``rng`` the futures are seeded by what
-    is visible, so the same position gets the same futures. Empty when the game is over.
+    Futures are added one at a time, the same for every move, until ``futures`` have been tried
+    or the next one would end after ``seconds`` (judged by the time the ones before took); at
+    least :data:`MINIMUM` are always tried. Fewer futures show as a wider interval and a smaller
+    count in every :class:`MoveChance`, never as a silently weaker estimate. ``nodes`` is the
+    solver's budget for one move in one future. Without ``rng`` the futures are seeded by what is
+    visible, so the same position gets the same futures. Empty when the game is over.
     """
+    started = time.perf_counter()
     view = PlayerView.of(position)
     table = view._table()
     legal = table.legal()
@@ -96,25 +100,42 @@ def analyse(
         return []
     if rng is None:
         rng = random.Random(hashlib.sha256(view._fingerprint().encode()).hexdigest())
-    results = _measure(table, legal, seconds, futures, nodes, rng)
+    results = _measure(table, legal, started + seconds, futures, nodes, rng)
     chances = [MoveChance(ALL_MOVES[m], r.won, r.unknown, r.futures) for m, r in results.items()]
     return sorted(chances, key=lambda c: -c.chance)
 
 
-def _measure(table, moves, seconds, futures, nodes, rng) -> dict[int, Evaluation]:
-    from .blind import hidden_orders
+def _same_positions(table: _Table, moves: list[int]) -> dict[int, list[int]]:
+    """The moves grouped by the position they lead to, each group under its first move.
 
-    deadline = time.perf_counter() + seconds
+    Waste piles are interchangeable (a card put on either of two empty piles leads to the same
+    game), so one evaluation serves the whole group and every move of it gets the same answer.
+    """
+    groups: dict[tuple, list[int]] = {}
+    for move in moves:
+        after = _after(table, move)
+        key = (tuple(after.count), tuple(sorted(map(tuple, after.wastes))), after.pending)
+        groups.setdefault(key, []).append(move)
+    return {group[0]: group for group in groups.values()}
+
+
+def _measure(table: _Table, moves: list[int], deadline: float, futures: int, nodes: int, rng) -> dict[int, Evaluation]:
+    started = time.perf_counter()
+    groups = _same_positions(table, moves)
     total = {move: Evaluation(move) for move in moves}
     done = 0
-    while done < futures and (done == 0 or time.perf_counter() < deadline):
-        orders = hidden_orders(table, min(ROUND, futures - done), rng) if table.stock_left else [[]]
-        for move, result in evaluate(table, moves, orders, nodes).items():
-            kept = total[move]
-            kept.won += result.won
-            kept.unknown += result.unknown
-            kept.lost += result.lost
-        done += len(orders)
+    while done < futures:
+        now = time.perf_counter()
+        if done >= MINIMUM and now + (now - started) / done > deadline:
+            break  # one more future would end past the deadline
+        orders = hidden_orders(table, 1, rng) if table.stock_left else [[]]
+        for first, result in evaluate(table, list(groups), orders, nodes).items():
+            for move in groups[first]:
+                kept = total[move]
+                kept.won += result.won
+                kept.unknown += result.unknown
+                kept.lost += result.lost
+        done += 1
         if not table.stock_left:
             break  # no face-down card: one future is the whole truth
     return total
@@ -183,6 +204,71 @@ def review(game: Game, *, worst: int = 3, seconds: float = 0.25, futures: int = 
             found.append(Mistake(index, played, best))
     found.sort(key=lambda mistake: (-mistake.lost_chance, mistake.index))
     return Review(examined, tuple(found[:worst]))
+
+
+EXAMPLE_SEED = 6
+"""The deal of :func:`example_game`."""
+EXAMPLE_START = 80
+"""How many of reverse need's moves on that deal come before first fit takes over."""
+
+
+def example_game() -> Game:
+    """A short real game to review: deal :data:`EXAMPLE_SEED` after :data:`EXAMPLE_START` moves of reverse
+    need, played to its end by first fit (a new game from that position, so only first fit's moves are in it).
+    """
+    start = Game.new(EXAMPLE_SEED)
+    start.play_many(ReverseNeed().play(EXAMPLE_SEED).moves[:EXAMPLE_START])
+    game = Game.from_position(start.foundations, start.wastes, start.stock, start.pending)
+    game.play_many(FirstFit().play(game).moves)
+    return game
+
+
+def game_to_review(game: Game) -> tuple[Game, str]:
+    """The game to review and a sentence saying which it is: ``game`` when it is over, else :func:`example_game`.
+
+    A notebook passes the game on its board, so the cell always reviews a real game: the
+    reader's once it is finished, a short game of first fit until then.
+    """
+    if game.status != "playing" and game.history:
+        return game, message(f"coach.reviewed.{game.status}", moves=len(game.history), score=game.score)
+    example = example_game()
+    return example, message(
+        "coach.reviewed.example",
+        seed=EXAMPLE_SEED,
+        start=EXAMPLE_START,
+        moves=len(example.history),
+        status=message(f"coach.status.{example.status}"),
+        score=example.score,
+    )
+
+
+register(
+    {
+        "en": {
+            "coach.reviewed.won": "The game you played on the board: won in {moves} moves.",
+            "coach.reviewed.lost": "The game you played on the board: lost after {moves} moves, score {score}/52.",
+            "coach.reviewed.example": (
+                "The game on the board is not finished, so here is a short game instead: deal {seed} after "
+                "{start} moves of reverse need, played on by first fit ({moves} moves; {status}, score {score}/52)."
+            ),
+            "coach.status.won": "won",
+            "coach.status.lost": "lost",
+        },
+        "pt": {
+            "coach.reviewed.won": "O jogo que jogou no tabuleiro: ganho em {moves} jogadas.",
+            "coach.reviewed.lost": (
+                "O jogo que jogou no tabuleiro: perdido ao fim de {moves} jogadas, pontos {score}/52."
+            ),
+            "coach.reviewed.example": (
+                "O jogo no tabuleiro ainda não acabou, por isso eis um jogo curto em vez dele: a distribuição "
+                "{seed} depois de {start} jogadas da necessidade inversa, continuada pelo primeiro encaixe "
+                "({moves} jogadas; {status}, pontos {score}/52)."
+            ),
+            "coach.status.won": "ganho",
+            "coach.status.lost": "perdido",
+        },
+    }
+)
 
 
 register(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from calcnb import Game
-from calcnb.coach import Mistake, analyse, describe_move, review
+from calcnb.coach import MINIMUM, Mistake, analyse, describe_move, example_game, game_to_review, review
 from calcnb.engine import Move
 from calcnb.i18n import set_language
 from calcnb.solver import solve
@@ -80,3 +80,46 @@ def test_review_marks_the_decisions_that_lost_most_chance_with_a_better_move():
         assert mistake.best.move in game.states[mistake.index].legal_moves()
         assert describe_move(mistake.best.move) in str(mistake)
     assert str(result).splitlines()[0].startswith(f"{result.decisions} decisions examined")
+
+
+def test_with_no_time_left_the_minimum_of_futures_is_tried_and_the_words_say_so():
+    game = _late(1, 20)
+    quick = analyse(game, seconds=0.0)
+    assert {c.futures for c in quick} == {MINIMUM}
+    longer = analyse(game, seconds=30.0, futures=12)
+    assert {c.futures for c in longer} == {12}
+    assert all(f"{MINIMUM} futures tried" in str(c) for c in quick)  # the words say how little was tried
+    assert sorted(str(c.move) for c in quick) == sorted(str(c.move) for c in longer)
+
+
+def test_a_card_on_either_of_two_same_waste_piles_gets_the_same_answer():
+    game = Game.new(2)
+    game.play(Move.parse("T"))
+    assert sum(1 for pile in game.state.wastes if not pile) == 4
+    chances = analyse(game, seconds=0.0, futures=4)
+    on_wastes = [(c.won, c.unknown, c.futures) for c in chances if c.move.text.startswith("S>W")]
+    assert len(on_wastes) == 4 and len(set(on_wastes)) == 1
+
+
+def test_the_review_cell_reviews_the_finished_game_or_says_it_reviews_another():
+    unfinished = Game.new(9)
+    unfinished.play_many(ReverseNeed().play(9).moves[:10])
+    reviewed, which = game_to_review(unfinished)
+    assert reviewed.status != "playing" and reviewed.history
+    assert reviewed.history == example_game().history
+    assert which.startswith("The game on the board is not finished") and "first fit" in which
+    assert f"({len(reviewed.history)} moves; {reviewed.status}, score {reviewed.score}/52)" in which
+    finished = Game.new(9)
+    finished.play_many(ReverseNeed().play(9).moves)
+    reviewed, which = game_to_review(finished)
+    assert reviewed is finished
+    assert (
+        which
+        == f"The game you played on the board: lost after {len(finished.history)} moves, score {finished.score}/52."
+    )
+    set_language("pt")
+    try:
+        assert game_to_review(unfinished)[1].startswith("O jogo no tabuleiro ainda não acabou")
+        assert game_to_review(finished)[1].startswith("O jogo que jogou no tabuleiro: perdido")
+    finally:
+        set_language("en")
