@@ -62,7 +62,7 @@ def chance_chart(chances: list[MoveChance]) -> str:
         low, high = (chance.chance, chance.chance) if exact else chance.interval
         per100 = round(100 * chance.chance)
         bar = (
-            "<div aria-hidden='true' style='position:relative;height:0.9em;min-width:5em;background:#e8e8e8'>"
+            "<div aria-hidden='true' style='position:relative;height:0.9em;min-width:4em;background:#e8e8e8'>"
             f"<div style='position:absolute;left:0;top:0;bottom:0;width:{per100}%;background:#0072B2'></div>"
             f"<div style='position:absolute;left:{100 * low:.1f}%;width:{100 * (high - low):.1f}%;top:40%;"
             "height:0.2em;background:black'></div></div>"
@@ -71,7 +71,7 @@ def chance_chart(chances: list[MoveChance]) -> str:
             f"<tr title='{escape(str(chance), quote=True)}'>"
             f"<th scope='row' style='text-align:left;font-weight:normal;padding:0.1em 0.5em 0.1em 0'>"
             f"{escape(describe_move(chance.move))}</th>"
-            f"<td style='width:40%;padding:0.1em 0'>{bar}</td>"
+            f"<td style='width:25%;padding:0.1em 0'>{bar}</td>"
             f"<td style='white-space:nowrap;padding:0.1em 0 0.1em 0.5em'>"
             f"{escape(message('coach.widget.per100', per100=per100))}</td></tr>"
         )
@@ -79,9 +79,9 @@ def chance_chart(chances: list[MoveChance]) -> str:
     futures = chances[0].futures
     note = escape(message("coach.widget.note_exact" if exact else "coach.widget.note", futures=futures))
     return (
-        "<table class='calcnb-chances' style='width:100%;border-collapse:collapse;line-height:1.3'>"
+        "<table class='calcnb-chances' style='width:100%;border-collapse:collapse;line-height:1.2;font-size:0.95em'>"
         f"<caption style='text-align:left;font-weight:bold'>{caption}</caption>{''.join(rows)}</table>"
-        f"<div class='calcnb-chances-note' style='font-size:0.9em;line-height:1.3'>{note}</div>"
+        f"<div class='calcnb-chances-note' style='font-size:0.85em;line-height:1.25'>{note}</div>"
     )
 
 
@@ -91,7 +91,8 @@ class CoachPanel(widgets.VBox):
     Attributes: ``buttons`` (``analyse``, ``watch``, ``stop``), ``player`` (the dropdown of
     :func:`watch_players`, its value a player's name), ``pace`` (seconds per move), ``chart`` (the
     chances as a table of bars, :func:`chance_chart`), ``text`` (what the coach is doing, or the
-    last watched move and why), ``chances`` (the last analysis, cleared when the board changes).
+    last watched move and why; ``said`` is its plain text), ``chances`` (the last analysis, cleared
+    when the board changes).
     """
 
     def __init__(self, board: PlayBoard, *, seconds: float = 1.0) -> None:
@@ -99,6 +100,7 @@ class CoachPanel(widgets.VBox):
         self.seconds = seconds
         self.players = watch_players()
         self.chances: list[MoveChance] = []
+        self.said = ""
         self._analysed = None  # the state the chances are about
         self.buttons = {name: widgets.Button(layout=widgets.Layout(width="auto", min_width="6em")) for name in _BUTTONS}
         for name, button in self.buttons.items():
@@ -107,12 +109,13 @@ class CoachPanel(widgets.VBox):
         self.buttons["watch"].on_click(lambda _: self.watch())
         self.buttons["stop"].on_click(lambda _: self.stop())
         self.buttons["stop"].disabled = True
-        wide = {"description_width": "9em"}
-        self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="22em"))
+        wide = {"description_width": "12em"}  # "Segundos por jogada" whole
+        self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="25em"))
         self.pace = widgets.FloatSlider(
-            value=1.0, min=0.2, max=3.0, step=0.1, readout_format=".1f", style=wide, layout=widgets.Layout(width="22em")
+            value=1.0, min=0.2, max=3.0, step=0.1, readout_format=".1f", style=wide, layout=widgets.Layout(width="25em")
         )
-        self.chart = widgets.HTML(layout=widgets.Layout(width="100%"))
+        # a guard for the longest moves' words: the chart scrolls rather than the page
+        self.chart = widgets.HTML(layout=widgets.Layout(width="100%", max_height="15em", overflow="auto"))
         self.chart.add_class("calcnb-coach-chart")
         self.text = widgets.HTML(layout=widgets.Layout(width="100%"))
         self.text.add_class("calcnb-coach-text")
@@ -151,7 +154,11 @@ class CoachPanel(widgets.VBox):
         if self.chances and self.board.game.state is not self._analysed:
             self.chances, self._analysed = [], None
             self.chart.value = ""
-            self.text.value = escape(message("coach.widget.changed"))
+            self._say(message("coach.widget.changed"))
+
+    def _say(self, text: str) -> None:
+        self.said = text
+        self.text.value = f"<div style='line-height:1.35'>{escape(text)}</div>" if text else ""
 
     # ------------------------------------------------------------ Analyse
 
@@ -159,11 +166,11 @@ class CoachPanel(widgets.VBox):
         """Analyse the board's position: the chart of chances in words; returns the chances."""
         state = self.board.game.state
         self.chart.value = ""
-        self.text.value = escape(message("coach.widget.thinking"))
+        self._say(message("coach.widget.thinking"))
         chances = analyse(state, seconds=self.seconds)
         self.chances, self._analysed = chances, state
         self.chart.value = chance_chart(chances)
-        self.text.value = "" if chances else escape(message("coach.widget.over"))
+        self._say("" if chances else message("coach.widget.over"))
         return chances
 
     # ------------------------------------------------------------ Watch
@@ -174,12 +181,10 @@ class CoachPanel(widgets.VBox):
         view = PlayerView.of(self.board.game.state)
         move, reason = _choice_and_reason(self.players[name], view)
         if move is None:
-            self.text.value = escape(message("coach.widget.over_watch"))
+            self._say(message("coach.widget.over_watch"))
             return False
         self.board.buttons[move.text].click()
-        self.text.value = escape(
-            message("coach.widget.played", player=player_label(name), move=describe_move(move), reason=reason)
-        )
+        self._say(message("coach.widget.played", player=player_label(name), move=describe_move(move), reason=reason))
         return True
 
     @property
@@ -279,8 +284,8 @@ register(
             "coach.widget.caption": "Each move's chance of winning",
             "coach.widget.per100": "about {per100} in 100",
             "coach.widget.note": (
-                "Each move was tried on the same {futures} imagined orders of the face-down cards. "
-                "The black line shows where its chance lies (95% sure): fewer orders, longer line."
+                "Each move was tried on the same {futures} imagined orders of the face-down cards; "
+                "the black line shows where its chance lies (95% sure)."
             ),
             "coach.widget.note_exact": "No card is face down, so these are certain.",
             "coach.widget.thinking": "Imagining orders of the face-down cards…",
@@ -319,8 +324,7 @@ register(
             "coach.widget.per100": "cerca de {per100} em 100",
             "coach.widget.note": (
                 "Cada jogada foi experimentada nas mesmas {futures} ordens imaginadas das cartas viradas para "
-                "baixo. A linha preta mostra onde está a sua chance (com 95% de certeza): menos ordens, linha "
-                "mais comprida."
+                "baixo; a linha preta mostra onde está a sua chance (com 95% de certeza)."
             ),
             "coach.widget.note_exact": "Não há cartas viradas para baixo, por isso isto é certo.",
             "coach.widget.thinking": "A imaginar ordens das cartas viradas para baixo…",

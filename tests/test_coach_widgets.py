@@ -68,7 +68,7 @@ def test_the_chart_goes_away_when_the_position_changes():
     board.buttons[move.text].click()
     assert board.game.history[-1] == move
     assert panel.chart.value == "" and panel.chances == []
-    assert "press Analyse again" in panel.text.value
+    assert "press Analyse again" in panel.said
 
 
 def test_watch_plays_the_chosen_players_moves_with_a_reason_each():
@@ -79,7 +79,7 @@ def test_watch_plays_the_chosen_players_moves_with_a_reason_each():
     for count in range(1, 13):
         assert panel.step()
         assert board.game.history == expected[:count]
-        assert panel.text.value.startswith("reverse need chose to")
+        assert panel.said.startswith("reverse need chose to")
     assert board.message  # the board's own line says what the move did
 
 
@@ -117,7 +117,7 @@ def test_every_player_of_the_ladder_can_be_watched_and_says_why():
         if board.game.state.pending is None:
             panel.step()  # a turn
         assert panel.step()
-        assert panel.text.value.startswith(f"{name} chose to")
+        assert panel.said.startswith(f"{name} chose to")
 
 
 def test_watch_plays_moves_at_the_pace_until_stop_is_pressed():
@@ -148,7 +148,7 @@ def test_controls_speak_portuguese():
         assert [label for label, _ in panel.player.options] == [player_label(name) for name in watch_players()]
         assert "necessidade inversa" in dict(panel.player.options)
         panel.step()
-        assert panel.text.value.startswith("necessidade inversa escolheu")
+        assert panel.said.startswith("necessidade inversa escolheu")
         panel.seconds = 0.0
         panel.analyse()
         rows = _rows(panel.chart.value)
