@@ -10,7 +10,7 @@ panel to a board made elsewhere.
   orders of the face-down cards (futures) each move was tried on. The chart goes away when the
   board's position changes, so it never describes another position.
 - **Watch** lets a player from the ladder, random to determinized, play the game on the board
-  move by move, at the pace set on the slider, until the game ends or "Stop" is pressed; each
+  move by move, at the pace chosen (seconds per move), until the game ends or "Stop" is pressed; each
   move is explained on the board's message line and under the buttons.
 """
 
@@ -89,7 +89,7 @@ class CoachPanel(widgets.VBox):
     """The Analyse and Watch controls for ``board``; :func:`coach` puts one beside the board.
 
     Attributes: ``buttons`` (``analyse``, ``watch``, ``stop``), ``player`` (the dropdown of
-    :func:`watch_players`, its value a player's name), ``pace`` (seconds per move), ``chart`` (the
+    :func:`watch_players`, its value a player's name), ``pace`` (seconds per move, one of :data:`PACES`), ``chart`` (the
     chances as a table of bars, :func:`chance_chart`), ``text`` (what the coach is doing, or the
     last watched move and why; ``said`` is its plain text), ``chances`` (the last analysis, cleared
     when the board changes).
@@ -111,9 +111,8 @@ class CoachPanel(widgets.VBox):
         self.buttons["stop"].disabled = True
         wide = {"description_width": "12em"}  # "Segundos por jogada" whole
         self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="25em"))
-        self.pace = widgets.FloatSlider(
-            value=1.0, min=0.2, max=3.0, step=0.1, readout_format=".1f", style=wide, layout=widgets.Layout(width="25em")
-        )
+        # a list of paces rather than a slider: a labelled control the keyboard and screen readers reach
+        self.pace = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="25em"))
         # a guard for the longest moves' words: the chart scrolls rather than the page
         self.chart = widgets.HTML(layout=widgets.Layout(width="100%", max_height="15em", overflow="auto"))
         self.chart.add_class("calcnb-coach-chart")
@@ -134,6 +133,7 @@ class CoachPanel(widgets.VBox):
         self.add_class("calcnb-coach")
         self.refresh()
         self.player.value = "reverse need"
+        self.pace.value = 1.0
         board.on_refresh(self._board_changed)
 
     def refresh(self) -> None:
@@ -145,6 +145,11 @@ class CoachPanel(widgets.VBox):
             chosen = self.player.value
             self.player.options = options
             self.player.value = chosen
+        paces = [(_seconds(pace), pace) for pace in PACES]
+        if list(self.pace.options) != paces:
+            chosen = self.pace.value
+            self.pace.options = paces
+            self.pace.value = chosen
         _set(self.player, description=message("coach.widget.player"))
         _set(self.pace, description=message("coach.widget.pace"))
 
@@ -215,6 +220,13 @@ class CoachPanel(widgets.VBox):
 
 
 _BUTTONS = ("analyse", "watch", "stop")
+PACES = (0.2, 0.5, 1.0, 2.0, 3.0)
+"""The seconds per move the viewer may choose for Watch."""
+
+
+def _seconds(seconds: float) -> str:
+    """A number of seconds as the viewer writes it: ``0.5`` in English, ``0,5`` in Portuguese."""
+    return message("coach.widget.seconds", seconds=f"{seconds:g}".replace(".", message("coach.widget.decimal")))
 
 
 def _choice_and_reason(player: Player, view: PlayerView) -> tuple[Move | None, str]:
@@ -281,6 +293,8 @@ register(
             "coach.widget.stop_tip": "Stop the player after the move in hand",
             "coach.widget.player": "Player",
             "coach.widget.pace": "Seconds per move",
+            "coach.widget.seconds": "{seconds} s",
+            "coach.widget.decimal": ".",
             "coach.widget.caption": "Each move's chance of winning",
             "coach.widget.per100": "about {per100} in 100",
             "coach.widget.note": (
@@ -320,6 +334,8 @@ register(
             "coach.widget.stop_tip": "Parar o jogador depois da jogada em curso",
             "coach.widget.player": "Jogador",
             "coach.widget.pace": "Segundos por jogada",
+            "coach.widget.seconds": "{seconds} s",
+            "coach.widget.decimal": ",",
             "coach.widget.caption": "A chance de ganhar de cada jogada",
             "coach.widget.per100": "cerca de {per100} em 100",
             "coach.widget.note": (

@@ -26,6 +26,8 @@ def test_the_play_app_has_no_serious_violation(page, voila_server):
     app = PlayApp(page, voila_server)
     app.click("T")
     app.click("hint")  # a message with its detail, and the hint's marks
+    app.root.locator("button.calcnb-coach-analyse").click()  # the coach's chart of chances
+    app.root.locator(".calcnb-chances").wait_for(state="visible", timeout=60_000)
     assert serious_violations(page) == []
 
 

@@ -1,5 +1,8 @@
 """The play page (notebooks/play.ipynb in Voila, code hidden), played as a person plays it.
 
+The coach sits beside the board: Analyse charts every legal move's chance on screen, and Watch
+plays moves on its own until Stop.
+
 At a classroom laptop's screen (1366 x 768) the whole board and every control are on screen at once;
 a game is played to its end by clicking the cards only, a few moves by the keyboard only, and a
 whole game on a tablet-wide window; the page never shows a card still face down.
@@ -11,7 +14,9 @@ import re
 import pytest
 
 from calcnb import Game, Move
+from calcnb.coach import describe_move
 from calcnb.rules import MoveKind
+from calcnb.strategies import ReverseNeed
 
 from .pages import MOVE_NAMES, PlayApp, css_name, live_move
 
@@ -186,3 +191,59 @@ def test_a_disabled_button_cannot_be_clicked(app):
     shown = app.page.evaluate("() => window.__messages")
     assert not any("not possible" in text for text in shown), shown
     assert said.startswith("You turned ")
+
+
+# ------------------------------------------------------------ the coach beside the board
+
+
+def _coach_button(app: PlayApp, name: str):
+    return app.root.locator(f"button.calcnb-coach-{name}")
+
+
+def test_analyse_in_the_app_charts_every_legal_move_in_words_on_screen(app):
+    app.deal(SEED)
+    app.click("T")
+    game = Game.new(SEED)
+    game.play(Move.parse("T"))
+    _coach_button(app, "analyse").click()
+    chart = app.root.locator(".calcnb-chances")
+    chart.wait_for(state="visible", timeout=60_000)
+    rows = chart.locator("tr")
+    assert rows.count() == len(game.legal_moves())
+    words = sorted(rows.nth(i).locator("th").inner_text().strip() for i in range(rows.count()))
+    assert words == sorted(describe_move(move) for move in game.legal_moves())
+    for i in range(rows.count()):
+        assert re.fullmatch(r"about \d+ in 100", rows.nth(i).locator("td").last.inner_text().strip())
+        assert "futures tried" in (rows.nth(i).get_attribute("title") or "")
+    note = app.root.locator(".calcnb-chances-note")
+    assert re.search(r"the same \d+ imagined orders", note.inner_text())
+    for part in (chart, note, _coach_button(app, "watch")):
+        box = part.bounding_box()
+        assert box["x"] + box["width"] <= LAPTOP["width"] and box["y"] + box["height"] <= LAPTOP["height"], box
+    assert app.page.evaluate("() => document.scrollingElement.scrollHeight") <= LAPTOP["height"]
+    app.click("S>W1")  # the chart was about the position before this move: it goes
+    chart.wait_for(state="detached")
+
+
+def test_watch_in_the_app_plays_on_and_stop_stops(app):
+    app.deal(SEED)
+    app.root.locator("select").nth(1).select_option(label="0.2 s")
+    start = app.alt()
+    _coach_button(app, "watch").click()
+    stop = _coach_button(app, "stop")
+    app.page.wait_for_function("b => !b.disabled", arg=stop.element_handle())
+    game = Game.new(SEED)
+    expected = ReverseNeed().play(SEED).moves
+    shown = start
+    for move in expected[:4]:  # the moves happen on their own, reverse need's, one at a time
+        game.play(move)
+        app.wait_for_board(str(game.state))
+        assert app.alt() != shown
+        shown = app.alt()
+    assert app.root.locator(".calcnb-coach-text").inner_text().startswith("reverse need chose to")
+    stop.click()
+    app.page.wait_for_function("b => b.disabled", arg=stop.element_handle())
+    stopped = app.alt()
+    app.page.wait_for_timeout(1000)  # five moves' time at this pace
+    assert app.alt() == stopped
+    assert not _coach_button(app, "watch").is_disabled()
