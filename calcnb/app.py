@@ -31,7 +31,10 @@ off the server's cross-site request check to let the beacon through, the
 server culls: a kernel that no page is connected to and that has been idle
 for :data:`CULL_IDLE_SECONDS` is shut down, checked every
 :data:`CULL_INTERVAL_SECONDS`, so no kernel outlives its visitor by more than
-their sum (50 s). A page that stays open keeps its kernel however long its
+their sum (50 s). A kernel no page has connected to yet is left longer
+(``calcnb.serving.PAGE_LOAD_SECONDS``): on a busy machine a page can take longer
+than the idle timeout to load its scripts and connect, and culling its kernel
+meanwhile left a page that never became usable. A page that stays open keeps its kernel however long its
 visitor thinks (connected kernels are never culled), and a kernel still
 running a long computation is not culled either. The same settings serve any
 Jupyter server (see ``deploy/jupyterhub_config.py``).
@@ -84,7 +87,8 @@ PORT_RANGE = (0, 65535)  # 0: any free port, chosen when the server starts
 CULL_IDLE_SECONDS = 40
 CULL_INTERVAL_SECONDS = 10
 MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
-POOL_REFILL_DELAY_SECONDS = 90
+POOL_REFILL_DELAY_SECONDS = 5
+CLASSROOM_KERNEL_MANAGER = "calcnb.serving.ClassroomKernelManager"
 
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE = "calcnb"
@@ -255,11 +259,10 @@ def preheat_options(pool_size: int) -> list[str]:
     return [
         "--VoilaConfiguration.preheat_kernel=True",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
-        # A class arrives together: refilling the pool at once would start N kernels while the class makes
-        # its first moves. Refill a little later; a student arriving meanwhile gets a kernel started for them.
+        # A class arrives together: the pool refills once the class has its pages, one kernel at a time behind
+        # any student whose kernel is starting (calcnb.serving). A student arriving after the pool is spent waits
+        # for the refill of the oldest place: at most this delay and one kernel's start.
         f"--VoilaKernelManager.fill_delay={POOL_REFILL_DELAY_SECONDS}",
-        # Kernels waiting in the pool have no page yet: the culling must leave them alone.
-        "--VoilaConfiguration.multi_kernel_manager_class=calcnb.serving.ClassroomKernelManager",
     ]
 
 
@@ -281,6 +284,8 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         "--no-browser",
         *voila_options(),
         *culling_options(),
+        # Kernels warm up a few at a time, students first; the culler spares kernels with no page yet (calcnb.serving).
+        f"--VoilaConfiguration.multi_kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
         *preheat_options(preheat),
     ]
 

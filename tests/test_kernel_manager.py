@@ -1,0 +1,98 @@
+"""The classroom kernel manager: kernels warm up in turns (students first), and the culler spares kernels with no page.
+
+Each test runs its asyncio loop in a thread of its own: the browser tests' sync Playwright may keep a loop
+running in the main thread of the same test process.
+"""
+
+import asyncio
+import concurrent.futures
+from datetime import timedelta
+from types import SimpleNamespace
+
+from jupyter_server._tz import utcnow
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+
+from calcnb import serving
+from calcnb.serving import PAGE_LOAD_SECONDS, PREHEAT_VARIABLE, ClassroomKernelManager
+
+
+def _run(coroutine) -> None:
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
+        executor.submit(asyncio.run, coroutine).result(timeout=60)
+
+
+def _kernel(idle_seconds: float, state: str = "idle") -> SimpleNamespace:
+    return SimpleNamespace(last_activity=utcnow() - timedelta(seconds=idle_seconds), execution_state=state)
+
+
+def test_a_kernel_whose_page_never_connected_is_given_the_page_load_time(monkeypatch):
+    culled: list[str] = []
+
+    async def cull(_manager, kernel_id):
+        culled.append(kernel_id)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", cull)
+
+    async def cull_all() -> None:
+        manager = ClassroomKernelManager()
+        manager._kernels = {
+            "page-loading": _kernel(PAGE_LOAD_SECONDS - 30),
+            "page-never-came": _kernel(PAGE_LOAD_SECONDS + 5),
+            "page-closed": _kernel(PAGE_LOAD_SECONDS - 30),
+        }
+        manager._kernel_connections = dict.fromkeys(manager._kernels, 0)
+        manager.notify_connect("page-closed")
+        manager.notify_disconnect("page-closed")
+        for kernel_id in manager._kernels:
+            await manager.cull_kernel_if_idle(kernel_id)
+
+    _run(cull_all())
+    # Jupyter Server's own rules (idle timeout, busy, connections) decide for the two that reach it.
+    assert culled == ["page-never-came", "page-closed"]
+
+
+def _starting(manager: ClassroomKernelManager, log: list, monkeypatch) -> None:
+    """Replace Jupyter Server's start with one that records who starts and how many are warming meanwhile."""
+
+    async def start(_manager, **kwargs):
+        name = kwargs["kernel_name"]
+        log.append((name, manager._warming))
+        await asyncio.sleep(0.05)
+        manager._kernels[name] = _kernel(0, state="busy")  # running the notebook, then idle and quiet
+        manager._kernel_connections[name] = 0
+
+        async def finish():
+            await asyncio.sleep(0.3)
+            manager._kernels[name] = _kernel(serving.WARM_UP_QUIET_SECONDS + 1)
+
+        asyncio.get_running_loop().create_task(finish())
+        return name
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start)
+
+
+def test_kernels_warm_up_in_turns_students_before_pool_refills(monkeypatch):
+    log: list[tuple[str, int]] = []
+
+    async def a_class_arrives() -> None:
+        manager = ClassroomKernelManager(warm_up_slots=2)
+        _starting(manager, log, monkeypatch)
+        pooled = {"env": {PREHEAT_VARIABLE: "True"}}
+        # The pool's first filling, before any page: at a student's pace.
+        await asyncio.gather(*(manager.start_kernel(kernel_name=f"pool-{i}", **pooled) for i in range(2)))
+        manager.notify_connect("pool-0")  # a student took a pooled kernel: from now on the pool refills
+        starts = [manager.start_kernel(kernel_name="refill-0", **pooled)]
+        starts += [manager.start_kernel(kernel_name=f"student-{i}") for i in range(4)]
+        starts.append(manager.start_kernel(kernel_name="refill-1", **pooled))
+        await asyncio.gather(*starts)
+        while manager._warming:
+            await asyncio.sleep(0.05)
+
+    _run(a_class_arrives())
+    order = [name for name, _ in log]
+    assert order[:2] == ["pool-0", "pool-1"]
+    # refill-0 asked before the students but got no slot while they waited; refills warm up one at a time.
+    assert order[2:] == ["student-0", "student-1", "student-2", "student-3", "refill-0", "refill-1"]
+    warming = dict(log)
+    assert max(warming[f"student-{i}"] for i in range(4)) == 2  # two at once, the slots given, never more
+    assert warming["refill-0"] == 1 and warming["refill-1"] == 1  # each refill alone
