@@ -25,7 +25,10 @@ Printed, for the class and for one student (the baseline, measured in the same r
 * peak memory of the server and its kernels, RSS and PSS (PSS shares a library's pages out among the
   processes that use it, so its sum is what the machine really gives them), sampled every second;
 * errors (a page or state that never came, a click never answered) and the kernels left 60 s after
-  every student closed their page.
+  every student closed their page;
+* the processor seconds used, from the students' arrival until the kernels-left count: by the server and
+  its kernels, and by the students (this process, its protocol clients and its chromium pages, which share
+  the machine with the server), and the server's busiest 5 s in cores: what sizing a machine needs.
 """
 
 from __future__ import annotations
@@ -91,6 +94,9 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     peak_rss: int = 0
     peak_pss: int = 0
+    server_cpu: float = 0.0  # processor seconds of the server and its kernels while the class ran
+    students_cpu: float = 0.0  # ... and of this process with its browsers (the students, on the same machine)
+    busiest_cores: float = 0.0  # the server and its kernels' busiest 5 s, in cores
     kernels_left: int = -1
     pool: int = 0  # kernels kept ready by the server (--preheat), not counted as left
 
@@ -298,16 +304,44 @@ def _kernels(pid: int) -> list[psutil.Process]:
     return kernels
 
 
+def _cpu_seconds(processes: list[psutil.Process]) -> dict[int, float]:
+    seconds = {}
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            times = process.cpu_times()
+            seconds[process.pid] = times.user + times.system
+    return seconds
+
+
+def _used(before: dict[int, float], after: dict[int, float]) -> float:
+    """Processor seconds used between two readings by the processes alive at both (and by those born since)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+
+
 def _sample_memory(pid: int, figures: Figures, stop: threading.Event) -> None:
     """Sum the memory of the server and its kernels every second, in a thread of its own: reading the
-    kernels' memory maps takes long enough to delay the students' messages if done between them."""
+    kernels' memory maps takes long enough to delay the students' messages if done between them. The
+    processor time of the server's processes and of the students' (this process and its browsers) is
+    read at the same pace."""
+    me = psutil.Process()
+    window: list[float] = []  # the server's processor seconds in each of the last five seconds
+    server_before = _cpu_seconds(_tree(pid))
+    students_before = _cpu_seconds([me, *me.children(recursive=True)])
     while not stop.is_set():
         rss = pss = 0
-        for process in _tree(pid):
+        server = _tree(pid)
+        for process in server:
             with contextlib.suppress(psutil.Error):
                 memory = process.memory_full_info()
                 rss, pss = rss + memory.rss, pss + getattr(memory, "pss", memory.rss)
         figures.peak_rss, figures.peak_pss = max(figures.peak_rss, rss), max(figures.peak_pss, pss)
+        server_now = _cpu_seconds(server)
+        students_now = _cpu_seconds([p for p in [me, *me.children(recursive=True)] if p.pid not in server_now])
+        window = [*window[-4:], _used(server_before, server_now)]
+        figures.server_cpu += window[-1]
+        figures.students_cpu += _used(students_before, students_now)
+        figures.busiest_cores = max(figures.busiest_cores, sum(window) / 5)
+        server_before, students_before = server_now, students_now
         stop.wait(1.0)
 
 
@@ -398,6 +432,8 @@ def report(figures: Figures) -> list[str]:
         f"{figures.peak_rss / 2**30:.2f} / {figures.peak_pss / 2**30:.2f} GB",
         f"{len(figures.errors)}",
         f"{figures.kernels_left}",
+        f"{figures.server_cpu:.0f} / {figures.students_cpu:.0f} s",
+        f"{figures.busiest_cores:.2f}",
     ]
 
 
@@ -425,6 +461,8 @@ def main() -> None:
         "peak memory RSS / PSS",
         "errors",
         "kernels left (beyond the pool)",
+        "CPU: server / students",
+        "server's busiest 5 s, cores",
     ]
     columns = [report(figures) for figures in runs]
     print(f"\n{'':26}" + "".join(f"{'one student':>26}{'the class':>26}"[: 26 * len(columns)]))

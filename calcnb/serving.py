@@ -7,10 +7,11 @@ kernels) costs the same per kernel. Started all together, thirty of them share t
 processor evenly, so every student waits as long as the last one, and the students
 already playing wait behind them for every click. This manager (Voila builds its
 own on top of it, ``VoilaConfiguration.multi_kernel_manager_class``) lets at most
-one kernel per processor core warm up at once (start and run the notebook), in the
-order the students came; the rest wait their turn. Pool refills wait behind every
-student and warm up one at a time, so refilling the pool while a class plays takes
-at most one core, never the students' clicks.
+one kernel more than there are processor cores warm up at once (start and run the
+notebook; one more because a warming kernel also waits now and then), in the order
+the students came; the rest wait their turn. Pool refills wait behind every student
+and warm up one at a time, so refilling the pool while a class plays takes at most
+one core and leaves the others to the students' clicks.
 
 Kernels end with their page: the server culls kernels no page is connected to (see
 :mod:`calcnb.app`). Two kinds of kernel have no page yet and must be left alone:
@@ -57,7 +58,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     warm_up_slots = Integer(
         0,
         config=True,
-        help="Kernels warming up (starting and running the notebook) at once; 0: one per processor core.",
+        help="Kernels warming up (starting and running the notebook) at once; 0: one per processor core, and one more.",
     )
 
     def __init__(self, **kwargs) -> None:
@@ -112,7 +113,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         """How many kernels may be warming when a kernel of this kind takes its turn."""
         if refill:
             return 1
-        return self.warm_up_slots or processor_cores()
+        # One more than the cores: a warming kernel also waits (for its process, its sockets, its page's
+        # requests, the quiet that ends its turn), and the extra one keeps the processor busy meanwhile.
+        return self.warm_up_slots or processor_cores() + 1
 
     async def _take_turn(self, refill: bool) -> None:
         """Wait until it is this kernel's turn to warm up: students in arrival order, then pool refills."""
