@@ -29,8 +29,10 @@ from .studies import wilson_interval
 
 __all__ = ["Mistake", "MoveChance", "Review", "analyse", "describe_move", "example_game", "game_to_review", "review"]
 
-MINIMUM = 4
-"""Futures every analysis tries, however long they take (with cards face down)."""
+MINIMUM = 2
+"""Futures every analysis tries, however long they take (with cards face down): on a slow machine or
+in a hard position the answer comes in about the time asked for, with the wide interval two futures
+give, rather than late."""
 
 
 @dataclass(frozen=True)
@@ -282,7 +284,7 @@ register(
                 "{what}: wins about {per100} in 100 futures (between {low} and {high}; {futures} futures tried)"
             ),
             "coach.mistake": (
-                "move {number}: you chose to {played} (wins about {played100} in 100 futures); "
+                "move {number}: the move played was to {played} (wins about {played100} in 100 futures); "
                 "better to {best} (about {best100} in 100; {futures} futures tried)"
             ),
             "coach.review.clean": "{decisions} decisions examined: no move left winning chance behind.",
@@ -298,7 +300,7 @@ register(
                 "experimentados)"
             ),
             "coach.mistake": (
-                "jogada {number}: escolheu {played} (ganha em cerca de {played100} de 100 futuros); "
+                "jogada {number}: a jogada feita foi {played} (ganha em cerca de {played100} de 100 futuros); "
                 "melhor seria {best} (cerca de {best100} em 100; {futures} futuros experimentados)"
             ),
             "coach.review.clean": "{decisions} decisões examinadas: nenhuma jogada deixou chance de ganhar para trás.",

@@ -28,7 +28,7 @@ def test_analyse_gives_every_legal_move_once_best_first_with_an_interval_around_
     assert [c.chance for c in chances] == sorted((c.chance for c in chances), reverse=True)
     for chance in chances:
         low, high = chance.interval
-        assert chance.futures >= 4 and chance.won + chance.unknown <= chance.futures
+        assert chance.futures >= MINIMUM and chance.won + chance.unknown <= chance.futures
         assert 0 <= low <= chance.chance <= high <= 1
 
 
@@ -53,7 +53,7 @@ def test_with_the_stock_spent_one_future_is_the_whole_truth():
 
 
 def test_chance_sentences_in_plain_words_in_both_languages():
-    chance = analyse(_late(0, 8), seconds=0.0, futures=4)[0]
+    chance = analyse(_late(0, 8), seconds=60.0, futures=4)[0]
     text = str(chance)
     assert f"wins about {round(100 * chance.chance)} in 100 futures" in text and "4 futures tried" in text
     assert describe_move(Move.parse("S>W2")) == "put it on waste 2"
@@ -69,7 +69,7 @@ def test_review_marks_the_decisions_that_lost_most_chance_with_a_better_move():
     start = _late(5, 12)  # reverse need's position, 12 cards before the end; then first fit plays on
     game = Game.from_position(start.foundations, start.wastes, start.stock, start.pending)
     game.play_many(FirstFit().play(game).moves)
-    result = review(game, worst=2, seconds=0.0, futures=8)
+    result = review(game, worst=2, seconds=60.0, futures=8)
     assert result.decisions > 0
     assert len(result.mistakes) == 2
     losses = [mistake.lost_chance for mistake in result.mistakes]
@@ -96,7 +96,7 @@ def test_a_card_on_either_of_two_same_waste_piles_gets_the_same_answer():
     game = Game.new(2)
     game.play(Move.parse("T"))
     assert sum(1 for pile in game.state.wastes if not pile) == 4
-    chances = analyse(game, seconds=0.0, futures=4)
+    chances = analyse(game, seconds=60.0, futures=4)
     on_wastes = [(c.won, c.unknown, c.futures) for c in chances if c.move.text.startswith("S>W")]
     assert len(on_wastes) == 4 and len(set(on_wastes)) == 1
 
