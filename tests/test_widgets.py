@@ -672,3 +672,23 @@ def test_the_last_cards_hint_never_counts_unseen_cards():
     assert board.hinted.kind == MoveKind.STOCK_TO_WASTE
     assert board.message == f"Hint: put K♣ on waste pile {board.hinted.waste}."
     assert "unseen" not in board.detail and "no card is left to turn" in board.detail
+
+
+def test_a_click_sends_each_changed_widget_one_message(monkeypatch):
+    # Every message is relayed by the server for every student of a class: a widget whose description,
+    # disabled state and tooltip change together says so in one update, not three.
+    sent: list[tuple[str, tuple[str, ...]]] = []
+    send = widgets.Widget._send
+
+    def record(widget, msg, buffers=None):
+        if msg.get("method") == "update":
+            sent.append((widget.model_id, tuple(sorted(msg["state"]))))
+        return send(widget, msg, buffers)
+
+    monkeypatch.setattr(widgets.Widget, "_send", record)
+    board = PlayBoard(Game.new(7))
+    sent.clear()
+    board.buttons["T"].click()
+    senders = [model for model, _ in sent]
+    assert len(senders) == len(set(senders))
+    assert any(len(keys) > 1 for _, keys in sent)  # some widget did change several traits at once
