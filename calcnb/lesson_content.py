@@ -76,6 +76,7 @@ __all__ = [
     "position_table",
     "position_text",
     "positions_check",
+    "question_with_answer",
     "replay_lines",
     "replay_script",
     "same_game",
@@ -144,6 +145,7 @@ register(
             "lessons.unread": "? {reason}",
             "lessons.answer_is": "The answer is {answer}: {why}",
             "lessons.key_line": "{number}. {question}\n   Answer: {answer}. {why}",
+            "lessons.question_answer": "{question}  (answer: {answer})",
             "lessons.mis.off_by_one": "off by one",
             "lessons.mis.no_wraparound": "forgets the wraparound past K",
             "lessons.mis.counting_the_start": "counts the start wrongly",
@@ -271,6 +273,7 @@ register(
             "lessons.unread": "? {reason}",
             "lessons.answer_is": "A resposta é {answer}: {why}",
             "lessons.key_line": "{number}. {question}\n   Resposta: {answer}. {why}",
+            "lessons.question_answer": "{question}  (resposta: {answer})",
             "lessons.mis.off_by_one": "erro de um",
             "lessons.mis.no_wraparound": "esquece a volta depois do K",
             "lessons.mis.counting_the_start": "conta mal o início",
@@ -1316,6 +1319,11 @@ def variant_for(exercise_id: str, seed: object) -> int:
 def student_items(seed: object, exercise_ids: Iterable[str] = LESSON_EXERCISES) -> list[Item]:
     """The exercises one student gets (their variants fixed by ``seed``), worked out."""
     return [BANK[exercise_id].item(variant_for(exercise_id, seed)) for exercise_id in exercise_ids]
+
+
+def question_with_answer(item: Item) -> str:
+    """One question and its answer on one line, for the teacher's lists."""
+    return message("lessons.question_answer", question=item.question, answer=item.solution)
 
 
 def answer_key(items: Iterable[Item]) -> str:
