@@ -10,10 +10,14 @@ whole game on a tablet-wide window; the page never shows a card still face down.
 
 import os
 import re
+import signal
+import subprocess
+import sys
 
 import pytest
 
 from calcnb import Game, Move
+from calcnb.app import free_port
 from calcnb.coach import describe_move
 from calcnb.rules import MoveKind
 from calcnb.strategies import ReverseNeed
@@ -247,3 +251,54 @@ def test_watch_in_the_app_plays_on_and_stop_stops(app):
     app.page.wait_for_timeout(1000)  # five moves' time at this pace
     assert app.alt() == stopped
     assert not _coach_button(app, "watch").is_disabled()
+
+
+def test_the_coach_speaks_portuguese_in_the_app_served_with_lang_pt(page):
+    port = free_port()
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "calcnb", "app", "--no-browser", "--port", str(port), "--lang", "pt"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        cli.stdout.readline()  # the address: the server is up
+        page.set_viewport_size(LAPTOP)
+        page.goto(f"http://127.0.0.1:{port}/", wait_until="domcontentloaded", timeout=120_000)
+        root = page.locator(".calcnb-play")
+        root.locator("button.calcnb-btn-T").wait_for(state="visible", timeout=120_000)
+        root.locator("button.calcnb-btn-T").click()
+        root.locator("button.calcnb-coach-analyse").click()
+        chart = root.locator(".calcnb-chances")
+        chart.wait_for(state="visible", timeout=60_000)
+        coach_panel = root.locator(".calcnb-coach")
+        texts = [root.locator(f"button.calcnb-coach-{name}").inner_text().strip() for name in ("analyse", "watch")]
+        assert texts == ["Analisar", "Ver jogar"]
+        rows = chart.locator("tr")
+        assert rows.count() >= 4  # a turned card goes on any of four waste piles at least
+        for i in range(rows.count()):
+            assert re.fullmatch(r"cerca de \d+ em 100", rows.nth(i).locator("td").last.inner_text().strip())
+        words = set(re.findall(r"[a-z]+", coach_panel.inner_text().lower()))
+        english = {
+            "analyse",
+            "watch",
+            "stop",
+            "player",
+            "seconds",
+            "about",
+            "futures",
+            "waste",
+            "put",
+            "the",
+            "need",
+            "fit",
+        }
+        assert not words & english, words & english
+        assert page.evaluate("() => document.scrollingElement.scrollHeight") <= LAPTOP["height"]
+    finally:
+        cli.send_signal(signal.SIGINT)
+        try:
+            cli.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            cli.kill()
