@@ -89,6 +89,7 @@ CULL_INTERVAL_SECONDS = 10
 MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
 POOL_REFILL_DELAY_SECONDS = 5
 CLASSROOM_KERNEL_MANAGER = "calcnb.serving.ClassroomKernelManager"
+IOPUB_OUTPUT_SECONDS = 60  # how long Voila waits for a finished cell's output (see voila_options)
 
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE = "calcnb"
@@ -243,10 +244,15 @@ def voila_options() -> list[str]:
 
     The calcnb template (nothing fetched from outside; the server's environment
     must come from :func:`server_environment` for Voila to find it), the widget
-    extensions only, and no Python tracebacks shown to a class.
+    extensions only, no Python tracebacks shown to a class, and a page rendered
+    with its cells' output however late the output reaches a busy server.
     """
     return [
         "--VoilaConfiguration.show_tracebacks=False",
+        # A cell's output (the board's widget view) can reach the server seconds after the cell's reply when
+        # a class loads the machine; Voila's executor waits 4 s for it, then renders the page without it, and
+        # that page never shows its board. Wait as long as it takes to come (an ended cell's output does).
+        f"--VoilaExecutor.iopub_timeout={IOPUB_OUTPUT_SECONDS}",
         f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
         *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
     ]
