@@ -243,11 +243,22 @@ class BrowserStudent:
     def __init__(self, browser, url: str, figures: Figures) -> None:
         self.browser, self.url, self.figures = browser, url, figures
         self.page = None
+        self.console: list[str] = []  # the page's errors, told when it fails
+
+    def _note(self, message) -> None:
+        if message.type == "error" or "kernel" in message.text.lower():
+            self.console.append(f"{message.type}: {message.text[:300]}")
+
+    def diagnosis(self) -> str:
+        """What the page said before it failed (its last errors and kernel messages)."""
+        return "\n    ".join(self.console[-8:])
 
     async def open(self) -> None:
         context = await self.browser.new_context(viewport={"width": 1366, "height": 768})
         context.set_default_timeout(TIMEOUT * 1000)
         self.page = await context.new_page()
+        self.page.on("console", self._note)
+        self.page.on("pageerror", lambda error: self.console.append(f"page error: {error}"))
         start = time.perf_counter()
         await self.page.goto(self.url, wait_until="commit")
         await self.page.locator(f"button.{css_class('T')}").wait_for(state="visible")
@@ -284,6 +295,9 @@ async def _student(student, offset: float, seconds: float, interval: float) -> N
             await asyncio.sleep(max(0.0, due - time.perf_counter()))
     except Exception as error:  # counted, not raised: one student's failure is a figure of the class
         student.figures.errors.append(f"{type(error).__name__}: {str(error)[:160]}")
+        if isinstance(student, BrowserStudent):
+            print(f"a chromium student failed at {time.strftime('%H:%M:%S')}; its page said:", file=sys.stderr)
+            print("    " + student.diagnosis(), file=sys.stderr, flush=True)
     finally:
         with contextlib.suppress(Exception):
             await student.close()
@@ -376,8 +390,19 @@ async def _run_class(
     return figures
 
 
-def measure(students: int, browsers: int, seconds: float, interval: float, notebook: str, extra: list[str]) -> Figures:
-    """Start the app as a teacher does, run a class of ``students`` against it, stop it with Ctrl-C."""
+def measure(
+    students: int,
+    browsers: int,
+    seconds: float,
+    interval: float,
+    notebook: str,
+    extra: list[str],
+    keep_log: Path | None = None,
+) -> Figures:
+    """Start the app as a teacher does, run a class of ``students`` against it, stop it with Ctrl-C.
+
+    ``keep_log``: where to copy the server's log afterwards (to read why a student failed).
+    """
     with tempfile.TemporaryDirectory(prefix="calcnb-class-") as scratch:
         root = Path(scratch) / "notebooks"
         shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
@@ -399,6 +424,8 @@ def measure(students: int, browsers: int, seconds: float, interval: float, noteb
                 with contextlib.suppress(Exception):
                     process.wait(60)
                 stop_server(process)
+                if keep_log is not None:
+                    shutil.copyfile(log_path, keep_log)
 
 
 def _wait_for_the_pool(log_path: Path, process, timeout: float = 900) -> int:
@@ -444,6 +471,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120.0, help="how long the class plays (default 120)")
     parser.add_argument("--interval", type=float, default=2.0, help="seconds between a student's clicks (default 2)")
     parser.add_argument("--notebook", default=DEFAULT_APP_NOTEBOOK)
+    parser.add_argument("--app-log", metavar="PREFIX", help="keep each run's server log as PREFIX-N.log (N students)")
     parser.add_argument("extra", nargs="*", help="options for python -m calcnb app, after --")
     arguments = parser.parse_args()
 
@@ -451,7 +479,15 @@ def main() -> None:
     for students, browsers in ((1, min(1, arguments.browsers)), (arguments.students, arguments.browsers)):
         print(f"running a class of {students} ({browsers} in chromium) ...", flush=True)
         runs.append(
-            measure(students, browsers, arguments.seconds, arguments.interval, arguments.notebook, arguments.extra)
+            measure(
+                students,
+                browsers,
+                arguments.seconds,
+                arguments.interval,
+                arguments.notebook,
+                arguments.extra,
+                Path(f"{arguments.app_log}-{students}.log") if arguments.app_log else None,
+            )
         )
     rows = [
         "students",
