@@ -327,9 +327,12 @@ def _cpu_seconds(processes: list[psutil.Process]) -> dict[int, float]:
     return seconds
 
 
-def _used(before: dict[int, float], after: dict[int, float]) -> float:
-    """Processor seconds used between two readings by the processes alive at both (and by those born since)."""
-    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
+def _used(seen: dict[int, float], now: dict[int, float]) -> float:
+    """Processor seconds used since the last reading of each process (a process never read before: since it
+    was born); ``seen`` keeps each process's last reading, so one missed in a reading is not counted twice."""
+    used = sum(seconds - seen.get(pid, 0.0) for pid, seconds in now.items())
+    seen.update(now)
+    return used
 
 
 def _sample_memory(pid: int, figures: Figures, stop: threading.Event) -> None:
@@ -355,7 +358,6 @@ def _sample_memory(pid: int, figures: Figures, stop: threading.Event) -> None:
         figures.server_cpu += window[-1]
         figures.students_cpu += _used(students_before, students_now)
         figures.busiest_cores = max(figures.busiest_cores, sum(window) / 5)
-        server_before, students_before = server_now, students_now
         stop.wait(1.0)
 
 
