@@ -42,7 +42,12 @@ def test_the_board_and_its_buttons_fit_a_laptop_screen_and_next_stays_put(page, 
     app.root.evaluate("root => root.scrollIntoView({block: 'start'})")  # scrolled to the example, as a reader does
 
     def on_screen(locator) -> dict:
-        box = locator.bounding_box()
+        box = None
+        for _ in range(20):  # the board's <img> is replaced with every new picture: measure the one shown now
+            locator.wait_for(state="visible")
+            box = locator.bounding_box()
+            if box is not None:
+                break
         assert box is not None
         assert box["x"] >= 0 and box["x"] + box["width"] <= screen["width"], box
         assert box["y"] >= 0 and box["y"] + box["height"] <= screen["height"], box
