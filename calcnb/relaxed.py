@@ -119,6 +119,7 @@ class _Search:
                 codes.append(codes[-1] << game.rank_bits | r)
             self.prefix.append(codes)
         self.contents = [self.prefix[w][h[w]] for w in self.WR]
+        self.tops = [pile[-1] if pile else 0 for pile in piles]  # each pile's top rank, 0 when empty
         # what the hint says of each card when it is on top: (when, foundation), or the time of the
         # first hinted card beneath it (just before it) and no foundation
         self.hinted: list[list[tuple[float, int]]] = []
@@ -146,7 +147,7 @@ class _Search:
         order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
         piles, h, FR, WR, place = self.piles, self.h, self.FR, self.WR, self.place
         memory, hinted, contents, prefix, shift = self.memory, self.hinted, self.contents, self.prefix, self.shift
-        events, recall = self.events, self._recall
+        events, recall, tops = self.events, self._recall, self.tops
         cards_left = self.cards_left  # waste cards still to place
         states_left = self.states_left
         last = None  # the state that just won: the line goes on from there
@@ -182,7 +183,6 @@ class _Search:
                 # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
                 # to every foundation it can reach (the places skipped filled from the stock), in the hint's
                 # order, then the hinted foundation first, then the shortest skip.
-                tops = [piles[w][h[w] - 1] if h[w] else 0 for w in WR]
                 moves = None
                 for k in FR:
                     q = p[k]
@@ -227,6 +227,7 @@ class _Search:
                         demand[o[t]] -= 1
                     copies[r] -= 1
                     h[w] = hw
+                    tops[w] = piles[w][hw - 1] if hw else 0
                     contents[w] = prefix[w][hw]
                     cards_left -= 1
                     p[k] = j
@@ -234,6 +235,7 @@ class _Search:
                     p[k] = q
                     cards_left += 1
                     h[w] = hw + 1
+                    tops[w] = r
                     contents[w] = prefix[w][hw + 1]
                     copies[r] += 1
                     for t in range(q, j):
