@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import csv
 import pickle
 import random
+from pathlib import Path
 
 import pytest
 
-from calcnb import Game, State
+from calcnb import Game, State, blind
 from calcnb.blind import Determinized, candidates, evaluate, hidden_orders, solve_sample
 from calcnb.engine import ALL_MOVES, Move
 from calcnb.rules import POSITION
@@ -121,3 +123,30 @@ def test_a_game_replays_through_the_rules_and_the_player_pickles():
     game.play_many(result.moves)
     assert game.status == result.outcome
     assert pickle.loads(pickle.dumps(SMALL)) == SMALL
+
+
+def _replay_quickest_study_game() -> tuple[dict[str, str], tuple[str, int, int, int]]:
+    """The stored study's quickest determinized game, and what this code's player does on that seed."""
+    with (Path(__file__).resolve().parent.parent / "data" / "player_study.csv").open(encoding="utf-8") as handle:
+        rows = [row for row in csv.DictReader(handle) if row["player"] == Determinized.name]
+    row = min(rows, key=lambda row: float(row["think_seconds"]))
+    player = Determinized()
+    decide = player._next
+    counts = [0, 0]  # decisions, and those with more than one sensible move (as the study counts them)
+
+    def counted(table, rng):
+        counts[0] += 1
+        counts[1] += len(candidates(table)) > 1
+        return decide(table, rng)
+
+    player._next = counted
+    result = player.play(int(row["seed"]))
+    return row, (result.outcome, result.score, *counts)
+
+
+def test_the_stored_study_measured_the_player_this_code_plays(monkeypatch):
+    row, replayed = _replay_quickest_study_game()
+    assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
+    # the solver's own default (the relaxed test at every position) makes another player
+    monkeypatch.setattr(blind, "SAMPLE_RELAXED_STOCK", None)
+    assert _replay_quickest_study_game()[1] != replayed

@@ -126,8 +126,8 @@ class Search:
 
     ``deadline``: a time on ``clock`` to stop at; ``node_limit``: nodes to stop
     after; ``restart_nodes``: the shortest attempt (None: one attempt); ``relaxed_stock``: the
-    ``relaxed`` rule checks positions with at most this many cards left to turn (None: two thirds
-    of a full stock).
+    ``relaxed`` rule checks positions with at most this many cards left to turn (None: every
+    position).
     """
 
     def __init__(
@@ -151,8 +151,7 @@ class Search:
         self.use_dominance = "dominance" in rules and self.use_forbid
         self.use_dead = "dead" in rules
         self.use_relaxed = "relaxed" in rules
-        F = len(position.FR)
-        self.relaxed_stock = 2 * F * (position.ranks - 1) // 3 if relaxed_stock is None else relaxed_stock
+        self.relaxed_stock = position.n if relaxed_stock is None else relaxed_stock
         self.table = Table(position, "symmetry" in rules)
         self.ordering = Ordering(position, "symmetry" in rules)
         self.dead = DeadTest(position)
