@@ -40,8 +40,8 @@ from calcnb import Game, State
 from calcnb.solver import RESTART_NODES, RULES, solve
 from calcnb.studies import wilson_interval
 
-HARDEST = (8, 203, 299, 324, 643, 656, 688, 789, 933)
-"""Deals 0..999 the solver takes longest on (unknown within 1 s, or nearly)."""
+HARDEST = (8, 390, 406, 643, 1157, 1675, 1880, 1983)
+"""Deals 0..1999 the solver leaves undecided within 1 s of CPU (the ones it takes longest on)."""
 
 RANGES = ((0, "seeds 0.."), (100_000, "seeds 100000.."))
 
