@@ -216,7 +216,7 @@ def evaluate(
 
 class Determinized(Player):
     """Determinization on the solver: imagine ``samples`` orders of the face-down cards, solve each
-    candidate move on each with ``nodes`` search nodes, and play the one that wins most (see the module).
+    candidate move on each with ``nodes`` search nodes, and play the one that wins most.
     """
 
     name = "determinized"
