@@ -581,6 +581,7 @@ def _add_server_options(command: argparse.ArgumentParser, default_port: int) -> 
     command.add_argument("--no-browser", action="store_true", help=message("app.help.no_browser"))
     command.add_argument(
         "--lang",
+        type=str.lower,  # language tags ignore case: --lang PT is pt
         choices=LANGUAGES,
         default=None,
         help=message("app.help.lang", choices=", ".join(LANGUAGES), default="en"),

@@ -53,17 +53,18 @@ def register(messages: dict[str, dict[str, str]]) -> None:
 
 
 def set_language(language: str) -> None:
-    """Switch every user-facing string to ``"en"`` (English, the default) or ``"pt"``.
+    """Switch every user-facing string to ``"en"`` (English, the default) or ``"pt"``, in any case (``"PT"``).
 
     Raises :class:`UnknownLanguage`, in the language in use, for any other value, and keeps the language.
     """
     global _current_language
-    if language not in LANGUAGES:
+    code = language.lower() if isinstance(language, str) else language  # language tags ignore case (BCP 47)
+    if code not in LANGUAGES:
         choices = ", ".join(
             message("language.choice", code=code, name=message(f"language.{code}")) for code in LANGUAGES
         )
         raise UnknownLanguage(message("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
-    _current_language = language
+    _current_language = code
 
 
 def get_language() -> str:

@@ -87,13 +87,21 @@ def test_set_language_switches_every_message():
     assert message("illegal.waste_empty", waste=2) == "waste 2 is empty"
 
 
-@pytest.mark.parametrize("language", ["fr", "EN", "", None, "pt-BR"])
+@pytest.mark.parametrize("language", ["fr", "", None, "pt-BR", " pt", b"pt"])
 def test_set_language_rejects_unknown_languages(language):
     with pytest.raises(CalcnbError, match="unknown language") as refused:
         set_language(language)
     assert isinstance(refused.value, ValueError)
     assert str(refused.value) == message("language.unknown", language=repr(language), choices=_CHOICES["en"])
     assert get_language() == "en"
+
+
+@pytest.mark.parametrize("typed, code", [("PT", "pt"), ("Pt", "pt"), ("EN", "en")])
+def test_language_codes_are_taken_in_any_case(typed, code):
+    set_language("pt" if code == "en" else "en")
+    set_language(typed)
+    assert get_language() == code
+    assert message("illegal.waste_empty", waste=2) == {"pt": "o descarte 2 está vazio", "en": "waste 2 is empty"}[code]
 
 
 _CHOICES = {"en": "en (English), pt (Portuguese)", "pt": "en (inglês), pt (português)"}

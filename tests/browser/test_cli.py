@@ -233,6 +233,17 @@ def test_help_explains_serving_a_classroom_network():
     assert (arguments.command, arguments.host, arguments.port, arguments.no_browser) == ("app", "0.0.0.0", 9000, True)
 
 
+@pytest.mark.parametrize("typed, language", [("pt", "pt"), ("PT", "pt"), ("En", "en")])
+def test_the_language_option_takes_a_code_in_any_case(typed, language):
+    assert build_parser().parse_args(["app", "--lang", typed]).lang == language
+
+
+def test_the_language_option_refuses_a_language_calcnb_does_not_speak(capsys):
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["app", "--lang", "fr"])
+    assert "invalid choice: 'fr'" in capsys.readouterr().err
+
+
 def test_a_notebook_may_be_named_without_its_folder_or_extension():
     from calcnb.app import notebooks_dir, resolve_target
 
