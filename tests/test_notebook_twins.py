@@ -1,14 +1,16 @@
 """The Portuguese notebooks are twins of the English ones: the same code, the same exercises, Portuguese prose.
 
 A Portuguese notebook (``notebooks/pt/NAME.ipynb``, ``notebooks/pt/teacher/NAME.ipynb``) has exactly the code
-cells of ``notebooks/NAME.ipynb`` (``notebooks/teacher/NAME.ipynb``),
+cells of ``notebooks/NAME.ipynb`` (``notebooks/teacher/NAME.ipynb``), comments aside (they are in Portuguese),
 after one first cell that switches calcnb to Portuguese; so the two languages cannot drift apart.
 """
 
 import importlib
+import io
 import json
 import pkgutil
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,17 @@ def _cells(path: Path, kind: str) -> list[str]:
     return ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == kind]
 
 
+def _split_comments(code: str) -> tuple[str, list[str]]:
+    """The code with its comments taken out (and the spaces before them), and the comments' words."""
+    tokens = tokenize.generate_tokens(io.StringIO(code).readline)
+    comments = [token for token in tokens if token.type == tokenize.COMMENT]
+    lines = code.split("\n")
+    for token in reversed(comments):
+        row, column = token.start
+        lines[row - 1] = lines[row - 1][:column].rstrip()
+    return "\n".join(lines), [token.string.lstrip("#").strip() for token in comments]
+
+
 def _exercise_ids(code: list[str]) -> list[str]:
     return [name for cell in code for call in EXERCISE_CALL.findall(cell) for name in re.findall(r'"([^"]+)"', call)]
 
@@ -43,8 +56,23 @@ def test_a_portuguese_twin_has_the_same_code_and_exercises(name):
     english = _cells(NOTEBOOKS / name, "code")
     portuguese = _cells(NOTEBOOKS / "pt" / name, "code")
     assert portuguese[0] == LANGUAGE_CELL
-    assert portuguese[1:] == english
+    assert [_split_comments(cell)[0] for cell in portuguese[1:]] == [_split_comments(cell)[0] for cell in english]
     assert _exercise_ids(portuguese) == _exercise_ids(english)
+
+
+@pytest.mark.parametrize("name", TWINS)
+def test_a_portuguese_twin_comments_its_code_in_portuguese(name):
+    english = [said for cell in _cells(NOTEBOOKS / name, "code") for said in _split_comments(cell)[1]]
+    portuguese = [said for cell in _cells(NOTEBOOKS / "pt" / name, "code")[1:] for said in _split_comments(cell)[1]]
+    assert len(portuguese) == len(english)
+    for said, original in zip(portuguese, english):
+        assert said != original, f"a comment left in English: {said!r}"
+        assert not _words(said) & {"the", "and", "your", "with", "once", "until", "one", "not", "box"}, said
+
+
+def test_comments_are_told_apart_from_code():
+    code = 'board = Board()  # a random deal\nprint("# not a comment")  # but this is\n'
+    assert _split_comments(code) == ('board = Board()\nprint("# not a comment")\n', ["a random deal", "but this is"])
 
 
 @pytest.mark.parametrize("name", TWINS)
