@@ -58,13 +58,13 @@ def set_language(language: str) -> None:
     Raises :class:`UnknownLanguage`, in the language in use, for any other value, and keeps the language.
     """
     global _current_language
-    code = language.lower() if isinstance(language, str) else language  # language tags ignore case (BCP 47)
-    if code not in LANGUAGES:
+    wanted = language.lower() if isinstance(language, str) else language  # language tags ignore case (BCP 47)
+    if wanted not in LANGUAGES:
         choices = ", ".join(
             message("language.choice", code=code, name=message(f"language.{code}")) for code in LANGUAGES
         )
         raise UnknownLanguage(message("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
-    _current_language = code
+    _current_language = wanted
 
 
 def get_language() -> str:
