@@ -10,17 +10,23 @@ The strategy lab (notebook 05) calls these; they hold the logic, the notebook on
 - :func:`winnability` summarises the shipped table of seeds decided by the solver
   (:mod:`calcnb.winnability`).
 - :func:`claims` writes the three claims' paragraphs from all of that.
+- :func:`timed_play` plays one deal the way the study measures a player (its rows come from it).
 """
 
 from __future__ import annotations
 
 import csv
+import random
 import statistics
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .blind import candidates
 from .i18n import message, register
+from .session import Game
+from .strategies import MonteCarlo, Player, _Table
 from .studies import wilson_interval
 from .winnability import Decision, summary
 
@@ -28,10 +34,12 @@ __all__ = [
     "CEILING",
     "STUDY",
     "StoredPlayer",
+    "TimedGame",
     "Winnability",
     "claims",
     "score_comment",
     "stored_study",
+    "timed_play",
     "verdict",
     "winnability",
 ]
@@ -75,6 +83,56 @@ class StoredPlayer:
     def interval(self) -> tuple[float, float]:
         """Wilson 95% interval of the win rate."""
         return wilson_interval(self.wins, self.games)
+
+
+@dataclass(frozen=True)
+class TimedGame:
+    """One game as the study records it: ``decisions`` is every move the player chose, ``thinking``
+    the CPU seconds of each decision with more than one sensible move (a choice)."""
+
+    outcome: str
+    score: int
+    decisions: int
+    thinking: tuple[float, ...]
+
+    @property
+    def choices(self) -> int:
+        return len(self.thinking)
+
+
+def timed_play(player: Player, seed: int) -> TimedGame:
+    """Play one deal, timing each choice in CPU seconds of this process (``time.process_time``).
+
+    CPU time, because on a shared machine the wall clock also counts other people's work. A choice
+    is a decision with more than one sensible move (:func:`calcnb.blind.candidates`); Monte Carlo
+    thinks at every placement, so each of its placements counts. The game is replayed through the
+    rules before it is returned.
+    """
+    thinking: list[float] = []
+    decisions = 0
+    hook = "_place" if isinstance(player, MonteCarlo) else "_next"
+    decide = getattr(player, hook)
+
+    def watched(table: _Table, rng: random.Random) -> int | None:
+        nonlocal decisions
+        decisions += 1
+        several = isinstance(player, MonteCarlo) or len(candidates(table)) > 1
+        started = time.process_time()
+        move = decide(table, rng)
+        if several:
+            thinking.append(time.process_time() - started)
+        return move
+
+    setattr(player, hook, watched)
+    try:
+        result = player.play(seed)
+    finally:
+        delattr(player, hook)  # the instance attribute shadowed the class's method
+    game = Game.new(seed)
+    game.play_many(result.moves)
+    if game.score != result.score:
+        raise AssertionError(f"seed {seed}: the player's moves replay to {game.score}, not {result.score}")
+    return TimedGame(result.outcome, result.score, decisions, tuple(thinking))
 
 
 def stored_study(path: Path | str = STUDY, *, paired: bool = True) -> dict[str, StoredPlayer]:

@@ -25,12 +25,11 @@ import csv
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 from calcnb.blind import Determinized, candidates, evaluate
+from calcnb.folklore import timed_play
 from calcnb.rules import RANK_COUNT
-from calcnb.session import Game
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
 
 STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
@@ -77,30 +76,6 @@ def make(name: str) -> Player:
     }[name]()
 
 
-def timed_play(player: Player, seed: int) -> tuple[str, int, int, list[float]]:
-    """Play one deal; the seconds of each decision with more than one sensible move."""
-    thinking: list[float] = []
-    decisions = [0]
-    hook = "_place" if isinstance(player, MonteCarlo) else "_next"
-    inner = getattr(player, hook)
-
-    def watched(table: _Table, rng: random.Random) -> int | None:
-        decisions[0] += 1
-        several = isinstance(player, MonteCarlo) or len(candidates(table)) > 1
-        started = time.process_time()
-        move = inner(table, rng)
-        if several:
-            thinking.append(time.process_time() - started)
-        return move
-
-    setattr(player, hook, watched)
-    result = player.play(seed)
-    game = Game.new(seed)
-    game.play_many(result.moves)  # every game replays through the rules
-    assert game.score == result.score
-    return result.outcome, result.score, decisions[0], thinking
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs=2, default=(50100, 50200), metavar=("START", "STOP"))
@@ -120,14 +95,15 @@ def main() -> None:
             for name in args.players:
                 if (name, seed) in done:
                     continue
-                outcome, score, decisions, thinking = timed_play(make(name), seed)
-                ordered = sorted(thinking)
+                game = timed_play(make(name), seed)
+                ordered = sorted(game.thinking)
                 median = statistics.median(ordered) if ordered else 0.0
                 p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
-                row = [name, seed, outcome, score, decisions, len(ordered), f"{median:.3f}", f"{p95:.3f}"]
-                writer.writerow([*row, f"{sum(ordered):.1f}"])
+                row = [name, seed, game.outcome, game.score, game.decisions, game.choices, f"{median:.3f}"]
+                row += [f"{p95:.3f}", f"{sum(ordered):.1f}"]
+                writer.writerow(row)
                 handle.flush()
-                print(*row, f"{sum(ordered):.1f}", sep=",")
+                print(*row, sep=",")
                 sys.stdout.flush()
 
 

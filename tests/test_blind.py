@@ -12,6 +12,7 @@ import pytest
 from calcnb import Game, State, blind
 from calcnb.blind import Determinized, candidates, evaluate, hidden_orders, solve_sample
 from calcnb.engine import ALL_MOVES, Move
+from calcnb.folklore import timed_play
 from calcnb.rules import POSITION
 from calcnb.solver import solve
 from calcnb.strategies import PlayerView, ReverseNeed
@@ -130,18 +131,8 @@ def _replay_quickest_study_game() -> tuple[dict[str, str], tuple[str, int, int, 
     with (Path(__file__).resolve().parent.parent / "data" / "player_study.csv").open(encoding="utf-8") as handle:
         rows = [row for row in csv.DictReader(handle) if row["player"] == Determinized.name]
     row = min(rows, key=lambda row: float(row["think_seconds"]))
-    player = Determinized()
-    decide = player._next
-    counts = [0, 0]  # decisions, and those with more than one sensible move (as the study counts them)
-
-    def counted(table, rng):
-        counts[0] += 1
-        counts[1] += len(candidates(table)) > 1
-        return decide(table, rng)
-
-    player._next = counted
-    result = player.play(int(row["seed"]))
-    return row, (result.outcome, result.score, *counts)
+    game = timed_play(Determinized(), int(row["seed"]))
+    return row, (game.outcome, game.score, game.decisions, game.choices)
 
 
 def test_the_stored_study_measured_the_player_this_code_plays(monkeypatch):
