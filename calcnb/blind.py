@@ -15,14 +15,21 @@ decision it
 3. races the candidates: after each round of orders, a candidate that can no longer catch the
    leader even if it won every order left is dropped, and when every candidate still in the
    race has won every order of the first rounds the choice does not matter on this evidence;
-   then plays the candidate with the most, breaking ties by reverse need (foundation moves
-   first, then the pile reverse need would choose).
+   then plays the candidate with the most;
+4. breaks a tie between the best candidates as a person who cannot see the stock would: it
+   imagines ``rollouts`` more orders and lets reverse need play each candidate's game out on
+   them, blind, and keeps the candidate that wins most of those games (then scores most); what
+   is still tied goes to reverse need's own move (foundation moves first, then its pile).
 
 Why it is strong: on each imagined order the solver plays perfectly, so a candidate's score
 estimates the chance that the game is still won after it, averaged over what the player cannot
 see. It is optimistic (it assumes the rest of the order would then be known), which is the
 classic weakness of determinization; the races stay fair because every candidate faces the
-same orders.
+same orders. The optimism shows as ties: early in a game nearly every candidate wins every
+imagined order once the order is known, so step 3 cannot choose. Step 4 then asks which
+candidate leaves a game that can be won *without* knowing the order, a question the solver
+cannot answer. On seeds 50100..50219 the tie-break won more deals than breaking ties by
+reverse need alone (``data/player_study.csv`` holds both players' games).
 
 :func:`evaluate` is the shared measurement (the coach in :mod:`calcnb.coach` uses it too).
 """
@@ -35,9 +42,9 @@ from dataclasses import dataclass
 
 from .rules import POSITION, RANK_COUNT, is_complete
 from .solver import search_ranks
-from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table
+from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table, rollouts
 
-__all__ = ["Determinized", "Evaluation", "candidates", "evaluate", "hidden_orders"]
+__all__ = ["PLAIN_NAME", "Determinized", "Evaluation", "candidates", "evaluate", "hidden_orders"]
 
 WON, UNKNOWN = "won", "unknown"
 SAMPLE_RELAXED_STOCK = 32
@@ -46,6 +53,8 @@ to turn (two thirds of a full stock). This is the setting the stored player stud
 (``data/player_study.csv``) was measured with, so the player it describes is the one this code
 plays; the solver's own default now checks every position, which decides more within the same
 nodes, and so would make another player."""
+PLAIN_NAME = "plain determinized"
+"""The name of :class:`Determinized` without the blind tie-break (``rollouts=0``), as the study records it."""
 _REVERSE_NEED = ReverseNeed()
 _NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
 
@@ -216,25 +225,35 @@ def evaluate(
 
 class Determinized(Player):
     """Determinization on the solver: imagine ``samples`` orders of the face-down cards, solve each
-    candidate move on each with ``nodes`` search nodes, and play the one that wins most.
+    candidate move on each with ``nodes`` search nodes, and play the one that wins most; break ties
+    by playing each tied move's game out blind with reverse need on ``rollouts`` more orders.
     """
 
     name = "determinized"
     parallel_from = 2
     uses_random = True
 
-    def __init__(self, samples: int = 16, nodes: int = 600, total_nodes: int | None = None) -> None:
+    def __init__(self, samples: int = 16, nodes: int = 600, total_nodes: int | None = None, rollouts: int = 64) -> None:
         self.samples = samples
         self.nodes = nodes
         self.total_nodes = total_nodes
+        self.rollouts = rollouts
         self.last_results: dict[int, Evaluation] = {}
         """The last real choice's evaluations (move index to :class:`Evaluation`); empty after a forced move."""
+        if rollouts == 0:
+            self.name = PLAIN_NAME
 
     def __repr__(self) -> str:
-        return f"Determinized(samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes})"
+        settings = f"samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes}"
+        return f"Determinized({settings}, rollouts={self.rollouts})"
 
     def __getstate__(self) -> dict:
-        return {"samples": self.samples, "nodes": self.nodes, "total_nodes": self.total_nodes}
+        return {
+            "samples": self.samples,
+            "nodes": self.nodes,
+            "total_nodes": self.total_nodes,
+            "rollouts": self.rollouts,
+        }
 
     def __setstate__(self, state: dict) -> None:
         self.__init__(**state)
@@ -247,8 +266,16 @@ class Determinized(Player):
         orders = hidden_orders(table, self.samples, rng)
         results = evaluate(table, moves, orders, self.nodes, race=True, total_nodes=self.total_nodes)
         self.last_results = results
+        best = max(result.points for result in results.values())
+        tied = [move for move in moves if results[move].points == best]
+        if len(tied) == 1:
+            return tied[0]
         preferred = _preference(table)
-        return max(moves, key=lambda move: (results[move].points, move == preferred, -move))
+        if not self.rollouts:
+            return max(tied, key=lambda move: (move == preferred, -move))
+        played_out = hidden_orders(table, self.rollouts, rng)
+        blind = {move: rollouts(_after(table, move), played_out, _REVERSE_NEED, _NO_RANDOM) for move in tied}
+        return max(tied, key=lambda move: (blind[move], move == preferred, -move))
 
     def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:
         return Player._run(self, table, stock, rng)

@@ -9,6 +9,7 @@ which never lingers in pyplot's list of open figures.
 from __future__ import annotations
 
 import io
+import textwrap
 from collections.abc import Iterable, Sequence
 
 from matplotlib.figure import Figure
@@ -33,14 +34,16 @@ def win_rate_chart(players: Iterable[StudyResult], solver: StudyResult | None = 
     """Each player's win rate as a bar with its Wilson 95% interval, the solver's last, and the folklore's claims."""
     players = list(players)
     entries = [*players, *([solver] if solver is not None else [])]
-    names = [f"{result.name}\n({result.games} deals)" for result in entries]
+    # wrapped, so that long names ("plain determinized (stored)") do not run into their neighbours
+    names = [f"{textwrap.fill(result.name, 12)}\n({result.games} deals)" for result in entries]
     rates = [100 * result.win_rate for result in entries]
     below = [100 * (result.win_rate - result.interval[0]) for result in entries]
     above = [100 * (result.interval[1] - result.win_rate) for result in entries]
-    figure = Chart(figsize=(9, 4))
+    figure = Chart(figsize=(9, 4.5))
     ax = figure.subplots()
     ax.bar(names, rates, color=[PLAYER_COLOUR] * len(players) + [SOLVER_COLOUR] * (len(entries) - len(players)))
     ax.errorbar(names, rates, yerr=[below, above], fmt="none", ecolor="black", capsize=5)
+    ax.tick_params(axis="x", labelsize=8)
     ax.axhline(80, ls="--", color="#2c7", lw=1)
     ax.text(-0.4, 81.5, "claim: a skilled player wins > 80%", color="#2a6", fontsize=9)
     ax.axhline(20, ls=":", color="#27c", lw=1)

@@ -309,12 +309,13 @@ class Player:
     def play(self, game_or_seed: object, rng: random.Random | None = None) -> PlayResult:
         """Play a whole game from a seed, a Game or a State with the fast loop; the result's moves replay.
 
-        The random generator, when not given, is derived from the deal's seed (or its code), so the same
-        deal is always played the same way.
+        The random generator, when not given, is derived from the class's name and the deal's seed (or its
+        code), so the same deal is always played the same way, and players of one class that differ only
+        in settings imagine the same things where they face the same position.
         """
         table, stock, key = _start_of(game_or_seed)
         if rng is None:
-            rng = random.Random(f"{self.name}:{key}")
+            rng = random.Random(f"{type(self).name}:{key}")
         moves = self._run(table, stock, rng)
         return PlayResult(tuple(ALL_MOVES[i] for i in moves), table.score, _last_progress(moves), tuple(table.need))
 
@@ -620,20 +621,28 @@ class MonteCarlo(ReverseNeed):
         for _ in range(self.samples):
             rng.shuffle(hidden)
             orders.append(hidden[:])
-        policy = self.policy
         evaluation = {}
         for w in candidates:
-            wins = total = 0
-            for order in orders:
-                trial = table.copy()
-                trial.wastes[w].append(trial.pending)
-                trial.pending = 0
-                policy._run(trial, order, rng)
-                score = trial.score
-                total += score
-                wins += score == WIN_SCORE
-            evaluation[w] = (wins, total)
+            placed = table.copy()
+            placed.wastes[w].append(placed.pending)
+            placed.pending = 0
+            evaluation[w] = rollouts(placed, orders, self.policy, rng)
         return max(candidates, key=evaluation.__getitem__), evaluation
+
+
+def rollouts(table: _Table, orders: Iterable[Sequence[int]], policy: Player, rng: random.Random) -> tuple[int, int]:
+    """``policy`` plays on from ``table`` once on each imagined order of the face-down cards: (wins, total score).
+
+    ``table`` is left as it was; each order lists the ranks still to be turned, first turned first.
+    """
+    wins = total = 0
+    for order in orders:
+        trial = table.copy()
+        policy._run(trial, order, rng)
+        score = trial.score
+        total += score
+        wins += score == WIN_SCORE
+    return wins, total
 
 
 def _distinct_piles(table: _Table) -> list[int]:

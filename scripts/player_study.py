@@ -2,7 +2,7 @@
 
 Run::
 
-    python scripts/player_study.py --seeds 50100 50200 --players determinized "monte carlo" "next card"
+    python scripts/player_study.py --seeds 50100 50200 --players determinized "plain determinized" "monte carlo"
 
 Writes ``data/player_study.csv`` (``player,seed,outcome,score,decisions,choices,think_median,
 think_p95,think_seconds``): ``decisions`` is every move the player chose, ``choices`` those with
@@ -12,10 +12,12 @@ machine the wall clock also counts other people's work. Seeds run in order and e
 plays a seed before the next seed, so a stopped run leaves paired results; a rerun skips the
 games already in the file.
 
-``next card`` is the ceiling experiment, *not* a blind player: determinization that is told the
-next card of the stock (only that one) before each decision. Nobody who does not know the next
-card can do better than a player who does, with the same search; so its win rate is an upper
-bound for this kind of blind play.
+``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``plain
+determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
+first. ``next card`` is the ceiling experiment, *not* a blind player: the plain player's
+determinization, told the next card of the stock (only that one) before each decision. Nobody who
+does not know the next card can do better than a player who does, with the same search; so its win
+rate is an upper bound for that kind of blind play.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from calcnb.blind import Determinized, candidates, evaluate
+from calcnb.blind import PLAIN_NAME, Determinized, candidates, evaluate
 from calcnb.folklore import timed_play
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
@@ -37,7 +39,10 @@ COLUMNS = ("player", "seed", "outcome", "score", "decisions", "choices", "think_
 
 
 class NextCard(Determinized):
-    """Determinization told the next card of the stock (not blind: the ceiling experiment)."""
+    """Determinization told the next card of the stock (not blind: the ceiling experiment).
+
+    Its search is the plain player's: no blind tie-break (``rollouts`` is not used).
+    """
 
     name = "next card"
 
@@ -71,6 +76,7 @@ class NextCard(Determinized):
 def make(name: str) -> Player:
     return {
         "determinized": Determinized,
+        PLAIN_NAME: lambda: Determinized(rollouts=0),
         "monte carlo": lambda: MonteCarlo(samples=128),
         "next card": NextCard,
     }[name]()

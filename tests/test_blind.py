@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from calcnb import Game, State, blind
-from calcnb.blind import Determinized, candidates, evaluate, hidden_orders, solve_sample
+from calcnb.blind import PLAIN_NAME, Determinized, candidates, evaluate, hidden_orders, solve_sample
 from calcnb.engine import ALL_MOVES, Move
 from calcnb.folklore import timed_play
 from calcnb.rules import POSITION
@@ -126,18 +126,72 @@ def test_a_game_replays_through_the_rules_and_the_player_pickles():
     assert pickle.loads(pickle.dumps(SMALL)) == SMALL
 
 
-def _replay_quickest_study_game() -> tuple[dict[str, str], tuple[str, int, int, int]]:
-    """The stored study's quickest determinized game, and what this code's player does on that seed."""
+def _replay_quickest_study_game(player: Determinized) -> tuple[dict[str, str], tuple[str, int, int, int]]:
+    """The stored study's quickest game of ``player``'s name, and what this code's player does on that seed."""
     with (Path(__file__).resolve().parent.parent / "data" / "player_study.csv").open(encoding="utf-8") as handle:
-        rows = [row for row in csv.DictReader(handle) if row["player"] == Determinized.name]
+        rows = [row for row in csv.DictReader(handle) if row["player"] == player.name]
     row = min(rows, key=lambda row: float(row["think_seconds"]))
-    game = timed_play(Determinized(), int(row["seed"]))
+    game = timed_play(player, int(row["seed"]))
     return row, (game.outcome, game.score, game.decisions, game.choices)
 
 
-def test_the_stored_study_measured_the_player_this_code_plays(monkeypatch):
-    row, replayed = _replay_quickest_study_game()
-    assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
+def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
+    for player in (Determinized(), Determinized(rollouts=0)):
+        row, replayed = _replay_quickest_study_game(player)
+        assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
+    assert Determinized(rollouts=0).name == PLAIN_NAME != Determinized().name
     # the solver's own default (the relaxed test at every position) makes another player
     monkeypatch.setattr(blind, "SAMPLE_RELAXED_STOCK", None)
-    assert _replay_quickest_study_game()[1] != replayed
+    assert _replay_quickest_study_game(Determinized(rollouts=0))[1] != replayed
+
+
+def _choices_with_spied_rollouts(player: Determinized, monkeypatch) -> list[tuple[int, dict, dict]]:
+    """Each real choice ``player`` makes on early positions: (move, its evaluations, play-out results by move)."""
+    spied: dict[tuple, tuple[int, int]] = {}
+
+    def spy(table, orders, policy, rng):
+        result = real(table, orders, policy, rng)
+        spied[_key(table)] = result
+        return result
+
+    real = blind.rollouts
+    monkeypatch.setattr(blind, "rollouts", spy)
+    seen = []
+    for seed, left in [(0, 36), (0, 32), (1, 32), (1, 40), (4, 28), (7, 44)]:
+        table = PlayerView.of(_late(seed, left).state)._table()
+        spied.clear()
+        move = player._next(table, random.Random(seed))
+        by_move = {
+            m: spied[_key(blind._after(table, m))] for m in player.last_results if _key(blind._after(table, m)) in spied
+        }
+        seen.append((move, dict(player.last_results), by_move))
+    return seen
+
+
+def _key(table) -> tuple:
+    return (tuple(table.count), tuple(map(tuple, table.wastes)), table.pending)
+
+
+def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(monkeypatch):
+    ties = clear = 0
+    for move, results, played_out in _choices_with_spied_rollouts(Determinized(samples=8, nodes=200), monkeypatch):
+        best = max(result.points for result in results.values())
+        tied = {m for m, result in results.items() if result.points == best}
+        assert move in tied
+        if len(tied) == 1:
+            assert not played_out  # a clear winner needs no play-outs
+            clear += 1
+            continue
+        ties += 1
+        assert set(played_out) == tied  # every tied move, and only those, is played out on the same orders
+        assert played_out[move] == max(played_out.values())
+    assert ties >= 3 and clear >= 1  # early on, most moves win every imagined order
+
+
+def test_the_plain_player_breaks_ties_by_reverse_need_without_play_outs(monkeypatch):
+    for move, results, played_out in _choices_with_spied_rollouts(
+        Determinized(samples=8, nodes=200, rollouts=0), monkeypatch
+    ):
+        assert not played_out
+        best = max(result.points for result in results.values())
+        assert results[move].points == best
