@@ -240,6 +240,9 @@ class Determinized(Player):
         self.rollouts = rollouts
         self.last_results: dict[int, Evaluation] = {}
         """The last real choice's evaluations (move index to :class:`Evaluation`); empty after a forced move."""
+        self.last_played_out: dict[int, tuple[int, int]] = {}
+        """The last tie-break: each tied move's (wins, total score) over the ``rollouts`` blind play-outs;
+        empty when no tie was broken that way."""
         if rollouts == 0:
             self.name = PLAIN_NAME
 
@@ -261,6 +264,7 @@ class Determinized(Player):
     def _next(self, table: _Table, rng: random.Random) -> int | None:
         moves = candidates(table)
         self.last_results = {}
+        self.last_played_out = {}
         if len(moves) <= 1:
             return moves[0] if moves else None
         orders = hidden_orders(table, self.samples, rng)
@@ -275,6 +279,7 @@ class Determinized(Player):
             return max(tied, key=lambda move: (move == preferred, -move))
         played_out = hidden_orders(table, self.rollouts, rng)
         blind = {move: rollouts(_after(table, move), played_out, _REVERSE_NEED, _NO_RANDOM) for move in tied}
+        self.last_played_out = blind
         return max(tied, key=lambda move: (blind[move], move == preferred, -move))
 
     def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:

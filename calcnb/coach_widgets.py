@@ -252,13 +252,12 @@ def _determinized_reason(player: Determinized, move) -> str:
     if not results:
         return message("coach.widget.forced")
     chosen = results[move.id]
-    return message(
-        "coach.widget.determinized",
-        won=chosen.won,
-        unknown=chosen.unknown,
-        futures=chosen.futures,
-        choices=len(results),
-    )
+    evidence = dict(won=chosen.won, unknown=chosen.unknown, futures=chosen.futures, choices=len(results))
+    tied = player.last_played_out
+    if len(tied) > 1:
+        wins = tied[move.id][0]
+        return message("coach.widget.determinized_tie", tied=len(tied), rollouts=player.rollouts, wins=wins, **evidence)
+    return message("coach.widget.determinized", **evidence)
 
 
 def coach(board: PlayBoard) -> CoachPanel:
@@ -314,6 +313,13 @@ register(
                 "Over {futures} imagined orders of the face-down cards the solver found a win after this "
                 "move in {won} (and could not tell in {unknown}): the best of {choices} choices."
             ),
+            "coach.widget.determinized_tie": (
+                "Over {futures} imagined orders of the face-down cards the solver found a win after this "
+                "move in {won} (and could not tell in {unknown}); {tied} of the {choices} choices did as well. "
+                "To choose among them, reverse need played each one out on {rollouts} more imagined orders, "
+                "without seeing them: after this move it won {wins} of those {rollouts} games, "
+                "no fewer than after any other."
+            ),
             "coach.player.random": "random",
             "coach.player.first_fit": "first fit",
             "coach.player.reverse_need": "reverse need",
@@ -356,6 +362,13 @@ register(
             "coach.widget.determinized": (
                 "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
                 "depois desta jogada em {won} (e não soube dizer em {unknown}): a melhor de {choices} escolhas."
+            ),
+            "coach.widget.determinized_tie": (
+                "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
+                "depois desta jogada em {won} (e não soube dizer em {unknown}); {tied} das {choices} escolhas "
+                "saíram-se igualmente bem. Para escolher entre elas, a necessidade inversa jogou cada uma até ao "
+                "fim em mais {rollouts} ordens imaginadas, sem as ver: depois desta jogada ganhou {wins} "
+                "desses {rollouts} jogos, não menos do que depois de qualquer outra."
             ),
             "coach.player.random": "ao acaso",
             "coach.player.first_fit": "primeiro encaixe",

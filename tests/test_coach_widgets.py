@@ -169,3 +169,23 @@ def test_the_board_changes_language_with_its_coach():
         set_language("en")
     board.refresh()
     assert board.coach.buttons["stop"].description == "Stop"
+
+
+def test_watching_determinized_explains_a_tie_by_its_blind_play_outs():
+    board = _board_at(0, 6)
+    panel = CoachPanel(board)
+    panel.player.value = "determinized"
+    player = panel.players["determinized"]
+    for _ in range(40):  # early in a game most real choices are ties on the solver's evidence
+        assert panel.step()
+        if len(player.last_played_out) > 1:
+            break
+    else:
+        raise AssertionError("no tie was broken in 40 moves")
+    played = board.game.history[-1]
+    wins = player.last_played_out[played.id][0]
+    assert wins == max(won for won, _ in player.last_played_out.values())
+    said = unescape(panel.said)
+    assert f"{len(player.last_played_out)} of the {len(player.last_results)} choices did as well" in said
+    assert f"played each one out on {player.rollouts} more imagined orders" in said
+    assert f"after this move it won {wins} of those {player.rollouts} games, no fewer than after any other" in said
