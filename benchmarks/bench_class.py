@@ -41,7 +41,6 @@ import random
 import re
 import shutil
 import signal
-import statistics
 import sys
 import tempfile
 import threading
@@ -74,6 +73,7 @@ from calcnb.app import (  # noqa: E402
     stop_server,
     wait_until_serving,
 )
+from calcnb.studies import percentile  # noqa: E402
 from calcnb.widgets import css_class  # noqa: E402
 
 TARGETS = {"open_p95": 5.0, "click_p95": 0.300, "memory_gb": 6.0}
@@ -443,20 +443,12 @@ def _wait_for_the_pool(log_path: Path, process, timeout: float = 900) -> int:
     raise RuntimeError("the pool of ready kernels was never filled")
 
 
-def _percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    if len(values) == 1:
-        return values[0]
-    return statistics.quantiles(values, n=100, method="inclusive")[round(share * 100) - 1]
-
-
 def report(figures: Figures) -> list[str]:
     """The figures of one run, one column of the printed table."""
     return [
         f"{figures.students}",
-        f"{_percentile(figures.opens, 0.5):.2f} / {_percentile(figures.opens, 0.95):.2f} s",
-        f"{1000 * _percentile(figures.clicks, 0.5):.0f} / {1000 * _percentile(figures.clicks, 0.95):.0f} ms",
+        f"{percentile(figures.opens, 0.5):.2f} / {percentile(figures.opens, 0.95):.2f} s",
+        f"{1000 * percentile(figures.clicks, 0.5):.0f} / {1000 * percentile(figures.clicks, 0.95):.0f} ms",
         f"{len(figures.clicks)}",
         f"{figures.peak_rss / 2**30:.2f} / {figures.peak_pss / 2**30:.2f} GB",
         f"{len(figures.errors)}",
@@ -508,12 +500,12 @@ def main() -> None:
         print(f"{row:26}" + "".join(f"{column[index]:>26}" for column in columns))
     baseline, group = runs
     print(
-        f"\nratios, class / one: open p95 {_percentile(group.opens, 0.95) / _percentile(baseline.opens, 0.95):.1f}x, "
-        f"click p95 {_percentile(group.clicks, 0.95) / _percentile(baseline.clicks, 0.95):.1f}x"
+        f"\nratios, class / one: open p95 {percentile(group.opens, 0.95) / percentile(baseline.opens, 0.95):.1f}x, "
+        f"click p95 {percentile(group.clicks, 0.95) / percentile(baseline.clicks, 0.95):.1f}x"
     )
     met = {
-        "p95 open <= 5 s": _percentile(group.opens, 0.95) <= TARGETS["open_p95"],
-        "p95 click <= 300 ms": _percentile(group.clicks, 0.95) <= TARGETS["click_p95"],
+        "p95 open <= 5 s": percentile(group.opens, 0.95) <= TARGETS["open_p95"],
+        "p95 click <= 300 ms": percentile(group.clicks, 0.95) <= TARGETS["click_p95"],
         "no errors": not group.errors,
         "peak memory (PSS) <= 6 GB": group.peak_pss / 2**30 <= TARGETS["memory_gb"],
         "no kernel left": group.kernels_left == 0,

@@ -40,6 +40,7 @@ from calcnb.app import (  # noqa: E402
     wait_until_serving,
 )
 from calcnb.classlog import open_class_log  # noqa: E402
+from calcnb.studies import percentile  # noqa: E402
 
 ANSWERS = ("zzz", "1")  # an unreadable answer and a readable one: their feedback always differs
 
@@ -133,14 +134,6 @@ async def one_class(
         finally:
             await browser.close()
     return times, sum(counts)
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The ``share`` quantile of ``values`` (nearest rank); NaN when there are none."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 def write_time(location: str, writes: int = 300) -> float:

@@ -33,9 +33,10 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
-from calcnb.blind import Determinized, candidates
+from calcnb.blind import Determinized
 from calcnb.coach import analyse
 from calcnb.deals import deal
+from calcnb.folklore import timed_play
 from calcnb.solver import solve
 from calcnb.strategies import (
     FirstFit,
@@ -47,7 +48,7 @@ from calcnb.strategies import (
     hint,
     hint_player,
 )
-from calcnb.studies import study, wilson_interval
+from calcnb.studies import percentile, study, wilson_interval
 
 
 def random_through_game(seed: int) -> int:
@@ -169,35 +170,6 @@ def solver_section(deals: int, budget: float, executor: Executor | str) -> None:
     print(f"  win rate {rate}, unknowns counted as not won")
 
 
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def _timed_game(player: Player, seed: int) -> tuple[str, list[float], list[float]]:
-    """Play one deal; CPU and wall seconds of each decision with more than one sensible move."""
-    cpu: list[float] = []
-    wall: list[float] = []
-    hook = "_place" if isinstance(player, MonteCarlo) else "_next"
-    inner = getattr(player, hook)
-
-    def watched(table, rng):
-        several = isinstance(player, MonteCarlo) or len(candidates(table)) > 1
-        started_cpu, started_wall = time.process_time(), time.perf_counter()
-        move = inner(table, rng)
-        if several:
-            cpu.append(time.process_time() - started_cpu)
-            wall.append(time.perf_counter() - started_wall)
-        return move
-
-    setattr(player, hook, watched)
-    result = player.play(seed)
-    game = Game.new(seed)
-    game.play_many(result.moves)
-    assert game.score == result.score
-    return result.outcome, cpu, wall
-
-
 def determinized_section(deals: int, start: int) -> None:
     """The strongest blind player against Monte Carlo(128) on the same deals."""
     seeds = range(start, start + deals)
@@ -207,18 +179,18 @@ def determinized_section(deals: int, start: int) -> None:
         cpu: list[float] = []
         wall: list[float] = []
         for seed in seeds:
-            outcome, game_cpu, game_wall = _timed_game(make(), seed)
-            wins += outcome == "won"
-            cpu += game_cpu
-            wall += game_wall
+            game = timed_play(make(), seed)
+            wins += game.outcome == "won"
+            cpu += game.thinking
+            wall += game.thinking_wall
         low, high = wilson_interval(wins, deals)
         name = repr(make())
         print(f"  {name}: won {wins}/{deals} = {100 * wins / deals:.1f}% (95% CI {100 * low:.1f}–{100 * high:.1f}%)")
         if cpu:
             print(
                 f"    {len(cpu)} decisions with a choice: CPU s median {statistics.median(cpu):.3f}, "
-                f"p95 {_percentile(cpu, 0.95):.3f}; wall s median {statistics.median(wall):.3f}, "
-                f"p95 {_percentile(wall, 0.95):.3f}"
+                f"p95 {percentile(cpu, 0.95):.3f}; wall s median {statistics.median(wall):.3f}, "
+                f"p95 {percentile(wall, 0.95):.3f}"
             )
 
 
@@ -242,7 +214,7 @@ def analyse_section(positions: int) -> None:
         wall.append(time.perf_counter() - started)
         futures.append(chances[0].futures)
     print(
-        f"  latency: median {statistics.median(wall):.3f} s, p95 {_percentile(wall, 0.95):.3f} s; "
+        f"  latency: median {statistics.median(wall):.3f} s, p95 {percentile(wall, 0.95):.3f} s; "
         f"futures tried: median {statistics.median(futures):.0f}"
     )
 

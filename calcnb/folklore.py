@@ -88,12 +88,14 @@ class StoredPlayer:
 @dataclass(frozen=True)
 class TimedGame:
     """One game as the study records it: ``decisions`` is every move the player chose, ``thinking``
-    the CPU seconds of each decision with more than one sensible move (a choice)."""
+    the CPU seconds of each decision with more than one sensible move (a choice), ``thinking_wall``
+    the same decisions on the wall clock."""
 
     outcome: str
     score: int
     decisions: int
     thinking: tuple[float, ...]
+    thinking_wall: tuple[float, ...]
 
     @property
     def choices(self) -> int:
@@ -109,6 +111,7 @@ def timed_play(player: Player, seed: int) -> TimedGame:
     rules before it is returned.
     """
     thinking: list[float] = []
+    thinking_wall: list[float] = []
     decisions = 0
     hook = "_place" if isinstance(player, MonteCarlo) else "_next"
     decide = getattr(player, hook)
@@ -117,10 +120,11 @@ def timed_play(player: Player, seed: int) -> TimedGame:
         nonlocal decisions
         decisions += 1
         several = isinstance(player, MonteCarlo) or len(candidates(table)) > 1
-        started = time.process_time()
+        started, started_wall = time.process_time(), time.perf_counter()
         move = decide(table, rng)
         if several:
             thinking.append(time.process_time() - started)
+            thinking_wall.append(time.perf_counter() - started_wall)
         return move
 
     setattr(player, hook, watched)
@@ -132,7 +136,7 @@ def timed_play(player: Player, seed: int) -> TimedGame:
     game.play_many(result.moves)
     if game.score != result.score:
         raise AssertionError(f"seed {seed}: the player's moves replay to {game.score}, not {result.score}")
-    return TimedGame(result.outcome, result.score, decisions, tuple(thinking))
+    return TimedGame(result.outcome, result.score, decisions, tuple(thinking), tuple(thinking_wall))
 
 
 def stored_study(path: Path | str = STUDY, *, paired: bool = True) -> dict[str, StoredPlayer]:

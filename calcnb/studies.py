@@ -44,7 +44,7 @@ from .i18n import message, register
 from .rules import UNKNOWN, WIN_SCORE, Status
 from .strategies import Player
 
-__all__ = ["Row", "StudyResult", "study", "wilson_interval"]
+__all__ = ["Row", "StudyResult", "percentile", "study", "wilson_interval"]
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 SOLVER_PARALLEL_FROM = 16
@@ -71,6 +71,18 @@ register(
         },
     }
 )
+
+
+def percentile(values: Iterable[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` by nearest rank: the value ``share`` of the way up the sorted
+    list (the median at 0.5 is the upper one of an even count); NaN when there are no values.
+
+    The benchmarks and the stored study of the players take their percentiles with this one rule.
+    """
+    ordered = sorted(values)
+    if not ordered:
+        return math.nan
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
 def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:

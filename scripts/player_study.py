@@ -33,6 +33,7 @@ from calcnb.blind import PLAIN_NAME, Determinized, candidates, evaluate
 from calcnb.folklore import timed_play
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
+from calcnb.studies import percentile
 
 STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
 COLUMNS = ("player", "seed", "outcome", "score", "decisions", "choices", "think_median", "think_p95", "think_seconds")
@@ -104,7 +105,7 @@ def main() -> None:
                 game = timed_play(make(name), seed)
                 ordered = sorted(game.thinking)
                 median = statistics.median(ordered) if ordered else 0.0
-                p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else 0.0
+                p95 = percentile(ordered, 0.95) if ordered else 0.0
                 row = [name, seed, game.outcome, game.score, game.decisions, game.choices, f"{median:.3f}"]
                 row += [f"{p95:.3f}", f"{sum(ordered):.1f}"]
                 writer.writerow(row)

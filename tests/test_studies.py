@@ -1,5 +1,6 @@
 """Studies: reproducible tables, honest intervals, and the same answer through any executor."""
 
+import math
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
@@ -9,7 +10,7 @@ from calcnb import Game
 from calcnb.engine import Move
 from calcnb.errors import CalcnbError
 from calcnb.strategies import FirstFit, MonteCarlo, RandomPlayer, ReverseNeed
-from calcnb.studies import Row, StudyResult, study, wilson_interval
+from calcnb.studies import Row, StudyResult, percentile, study, wilson_interval
 
 
 def test_wilson_interval_matches_known_values():
@@ -164,3 +165,11 @@ def test_the_solver_named_by_string_gives_winning_lines_that_replay():
             game = Game.new(row.seed)
             game.play_many(row.moves)
             assert game.status == "won" and row.score == 52
+
+
+def test_percentile_takes_the_nearest_rank_and_says_nan_for_nothing():
+    assert percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert percentile([4.0, 1.0, 3.0, 2.0], 0.5) == 3.0  # the upper median of an even count
+    hundred = [float(value) for value in range(100, 0, -1)]
+    assert percentile(hundred, 0.95) == 96.0 and percentile(hundred, 0.0) == 1.0 and percentile(hundred, 1.0) == 100.0
+    assert math.isnan(percentile([], 0.95))
