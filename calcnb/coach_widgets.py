@@ -256,7 +256,8 @@ def _determinized_reason(player: Determinized, move) -> str:
     tied = player.last_played_out
     if len(tied) > 1:
         wins = tied[move.id][0]
-        return message("coach.widget.determinized_tie", tied=len(tied), rollouts=player.rollouts, wins=wins, **evidence)
+        key = "coach.widget.determinized_all_tied" if len(tied) == len(results) else "coach.widget.determinized_tie"
+        return message(key, tied=len(tied), rollouts=player.rollouts, wins=wins, **evidence)
     return message("coach.widget.determinized", **evidence)
 
 
@@ -320,6 +321,13 @@ register(
                 "without seeing them: after this move it won {wins} of those {rollouts} games, "
                 "no fewer than after any other."
             ),
+            "coach.widget.determinized_all_tied": (
+                "Over {futures} imagined orders of the face-down cards the solver found a win after this "
+                "move in {won} (and could not tell in {unknown}), and all {choices} choices did as well. "
+                "To choose among them, reverse need played each one out on {rollouts} more imagined orders, "
+                "without seeing them: after this move it won {wins} of those {rollouts} games, "
+                "no fewer than after any other."
+            ),
             "coach.player.random": "random",
             "coach.player.first_fit": "first fit",
             "coach.player.reverse_need": "reverse need",
@@ -368,6 +376,13 @@ register(
                 "depois desta jogada em {won} (e não soube dizer em {unknown}); {tied} das {choices} escolhas "
                 "saíram-se igualmente bem. Para escolher entre elas, a necessidade inversa jogou cada uma até ao "
                 "fim em mais {rollouts} ordens imaginadas, sem as ver: depois desta jogada ganhou {wins} "
+                "desses {rollouts} jogos, não menos do que depois de qualquer outra."
+            ),
+            "coach.widget.determinized_all_tied": (
+                "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
+                "depois desta jogada em {won} (e não soube dizer em {unknown}), e todas as {choices} escolhas "
+                "se saíram igualmente bem. Para escolher entre elas, a necessidade inversa jogou cada uma até "
+                "ao fim em mais {rollouts} ordens imaginadas, sem as ver: depois desta jogada ganhou {wins} "
                 "desses {rollouts} jogos, não menos do que depois de qualquer outra."
             ),
             "coach.player.random": "ao acaso",
