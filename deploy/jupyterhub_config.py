@@ -8,8 +8,10 @@ Two parts:
 
 * **calcnb settings** (any hub: The Littlest JupyterHub, Zero to JupyterHub, this file): Voila runs
   inside each student's server as a Jupyter server extension, with the calcnb page (nothing fetched
-  from beyond the hub), the widget extensions only, kernels culled 40 s after their page is closed,
-  and a student's server stopping itself after :data:`IDLE_SERVER_SECONDS` with no kernel left.
+  from beyond the hub), the widget extensions only, kernels culled 40 s after their page is closed
+  but never before their page has had time to connect (calcnb's classroom kernel manager, as
+  ``python -m calcnb app`` uses), and a student's server stopping itself after
+  :data:`IDLE_SERVER_SECONDS` with no kernel left.
   The settings come from :mod:`calcnb.app`, the same as ``python -m calcnb app`` uses.
 * **a trial on one machine**: students log in with any name and the password ``calcnb``
   (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
@@ -27,7 +29,14 @@ import os
 import sys
 from pathlib import Path
 
-from calcnb.app import DEFAULT_APP_NOTEBOOK, culling_options, notebooks_dir, server_environment, voila_options
+from calcnb.app import (
+    CLASSROOM_KERNEL_MANAGER,
+    DEFAULT_APP_NOTEBOOK,
+    culling_options,
+    notebooks_dir,
+    server_environment,
+    voila_options,
+)
 from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES
 
 c = get_config()
@@ -49,6 +58,8 @@ c.Spawner.environment = {key: environment[key] for key in ("JUPYTER_PATH", LANGU
 c.Spawner.args = [
     *voila_options(),
     *culling_options(),
+    # The culler spares a kernel whose page has not connected yet (a slow school network), as in the app.
+    f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
     # A student's server with no kernel and no activity for this long stops itself (and frees its memory).
     f"--ServerApp.shutdown_no_activity_timeout={IDLE_SERVER_SECONDS}",
 ]

@@ -15,7 +15,15 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb.app import DEFAULT_APP_NOTEBOOK, LOCALHOST, free_port, start_server, stop_server, wait_until_serving
+from calcnb.app import (
+    CLASSROOM_KERNEL_MANAGER,
+    DEFAULT_APP_NOTEBOOK,
+    LOCALHOST,
+    free_port,
+    start_server,
+    stop_server,
+    wait_until_serving,
+)
 
 from .conftest import _serve_copy
 from .pages import PlayApp, Server
@@ -104,6 +112,8 @@ def test_two_students_log_in_and_each_plays_in_their_own_app(browser, hub):
     users = sorted(p.environ().get("JUPYTERHUB_USER", "") for p in servers)
     assert users == sorted(STUDENTS)
     for server in servers:
+        # the classroom kernel manager, which spares a kernel until its page has connected, runs there too
+        assert f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}" in server.cmdline()
         kernels = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
         assert len(kernels) == 1, server.environ().get("JUPYTERHUB_USER")
     # A move in one student's app leaves the other's board as it was: ana places her card, bruno's still waits.
