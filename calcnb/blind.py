@@ -28,8 +28,9 @@ classic weakness of determinization; the races stay fair because every candidate
 same orders. The optimism shows as ties: early in a game nearly every candidate wins every
 imagined order once the order is known, so step 3 cannot choose. Step 4 then asks which
 candidate leaves a game that can be won *without* knowing the order, a question the solver
-cannot answer. On seeds 50100..50219 the tie-break won more deals than breaking ties by
-reverse need alone (``data/player_study.csv`` holds both players' games).
+cannot answer. Whether that wins more deals than leaving ties to reverse need's move is measured,
+not assumed: ``data/player_study.csv`` holds both players' games on the same deals, and notebook 05
+counts the deals that tell them apart (:func:`calcnb.folklore.compare_players`).
 
 :func:`evaluate` is the shared measurement (the coach in :mod:`calcnb.coach` uses it too).
 """

@@ -10,6 +10,7 @@ The strategy lab (notebook 05) calls these; they hold the logic, the notebook on
 - :func:`winnability` summarises the shipped table of seeds decided by the solver
   (:mod:`calcnb.winnability`).
 - :func:`claims` writes the three claims' paragraphs from all of that.
+- :func:`compare_players` sets two stored players side by side on the deals both played.
 - :func:`timed_play` plays one deal the way the study measures a player (its rows come from it).
 """
 
@@ -37,6 +38,7 @@ __all__ = [
     "TimedGame",
     "Winnability",
     "claims",
+    "compare_players",
     "score_comment",
     "stored_study",
     "timed_play",
@@ -70,6 +72,7 @@ class StoredPlayer:
     wins: int
     think_median: float
     think_p95: float
+    won_seeds: frozenset[int] = frozenset()
 
     @property
     def games(self) -> int:
@@ -162,6 +165,7 @@ def stored_study(path: Path | str = STUDY, *, paired: bool = True) -> dict[str, 
             wins=sum(row["outcome"] == "won" for row in chosen),
             think_median=statistics.median(medians) if medians else 0.0,
             think_p95=statistics.median(p95s) if p95s else 0.0,
+            won_seeds=frozenset(seed for seed, row in zip(seeds, chosen, strict=True) if row["outcome"] == "won"),
         )
     return players
 
@@ -242,6 +246,31 @@ def claims(best: StoredPlayer | object, normal: object, table: Winnability) -> l
     return [first, second, third]
 
 
+def compare_players(first: StoredPlayer, second: StoredPlayer) -> str:
+    """Which of two players is stronger, on the deals both played: a sentence that follows the evidence.
+
+    Only the deals one won and the other lost tell them apart. If neither were stronger, each would
+    win about half of those; the verdict says "stronger" only when the Wilson interval of ``first``'s
+    share of them lies wholly on one side of one half, and "too few deals to tell" otherwise.
+    """
+    common = set(first.seeds) & set(second.seeds)
+    first_only = len(common & (first.won_seeds - second.won_seeds))
+    second_only = len(common & (second.won_seeds - first.won_seeds))
+    split = first_only + second_only
+    low, high = wilson_interval(first_only, split)
+    return message(
+        f"folklore.paired.{verdict((low, high), 0.5)}",
+        first=first.name,
+        second=second.name,
+        deals=len(common),
+        first_only=first_only,
+        second_only=second_only,
+        split=split,
+        low=100 * low,
+        high=100 * high,
+    )
+
+
 def score_comment(results: Iterable[object]) -> str:
     """A sentence on random play's mean score against first fit's, from studies named ``random``, ``first fit``."""
     by_name = {result.name: result for result in results}
@@ -280,6 +309,15 @@ register(
             "play spreads the cards over four piles.",
             "folklore.first_fit_beats_random": "First fit puts {first_fit:.1f} cards on the foundations on "
             "average, random moves {random:.1f}.",
+            "folklore.paired.above": "On the {deals} deals both played, {first} won {first_only} that {second} "
+            "lost, and lost {second_only} that {second} won. **{first} is stronger**: of those {split} deals it "
+            "wins a share whose 95% interval ({low:.0f}–{high:.0f}%) lies above one half.",
+            "folklore.paired.below": "On the {deals} deals both played, {first} won {first_only} that {second} "
+            "lost, and lost {second_only} that {second} won. **{second} is stronger**: of those {split} deals "
+            "{first} wins a share whose 95% interval ({low:.0f}–{high:.0f}%) lies below one half.",
+            "folklore.paired.unclear": "On the {deals} deals both played, {first} won {first_only} that {second} "
+            "lost, and lost {second_only} that {second} won. **Too few deals to tell which is stronger**: of "
+            "those {split} deals {first} wins a share whose 95% interval ({low:.0f}–{high:.0f}%) holds one half.",
         },
         "pt": {
             "folklore.percent": "{rate:.1f}% (intervalo de 95% {low:.1f}–{high:.1f}%, {games} jogos)",
@@ -309,6 +347,17 @@ register(
             "cartas espalham-se pelos quatro descartes.",
             "folklore.first_fit_beats_random": "O primeiro encaixe põe em média {first_fit:.1f} cartas nas "
             "bases, as jogadas ao acaso {random:.1f}.",
+            "folklore.paired.above": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que "
+            "{second} perdeu, e perdeu {second_only} que {second} ganhou. **{first} é mais forte**: desses "
+            "{split} jogos ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) fica acima de metade.",
+            "folklore.paired.below": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que "
+            "{second} perdeu, e perdeu {second_only} que {second} ganhou. **{second} é mais forte**: desses "
+            "{split} jogos, {first} ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) fica abaixo de "
+            "metade.",
+            "folklore.paired.unclear": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que "
+            "{second} perdeu, e perdeu {second_only} que {second} ganhou. **Poucos jogos para dizer qual é mais "
+            "forte**: desses {split} jogos, {first} ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) "
+            "contém metade.",
         },
     }
 )

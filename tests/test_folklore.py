@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from calcnb.folklore import StoredPlayer, Winnability, claims, score_comment, stored_study, verdict, winnability
+from calcnb.folklore import (
+    StoredPlayer,
+    Winnability,
+    claims,
+    compare_players,
+    score_comment,
+    stored_study,
+    verdict,
+    winnability,
+)
 from calcnb.i18n import set_language
 from calcnb.strategies import FirstFit, RandomPlayer
 from calcnb.studies import study
@@ -70,3 +79,33 @@ def test_score_comment_is_computed_from_the_studies():
     assert f"{results[0].mean_score:.1f}" in text and f"{results[1].mean_score:.1f}" in text
     surprise = results[0].mean_score > results[1].mean_score
     assert text.startswith("A surprise") == surprise
+
+
+def _paired(name: str, seeds: range, won: set[int]) -> StoredPlayer:
+    return StoredPlayer(name, tuple(seeds), len(won & set(seeds)), 0.5, 1.0, frozenset(won & set(seeds)))
+
+
+def test_two_players_are_told_apart_only_by_the_deals_one_won_and_the_other_lost():
+    both = set(range(0, 80))
+    # 9 against 8 of the deals that differ: no telling
+    a, b = _paired("a", range(100), both | set(range(80, 89))), _paired("b", range(100), both | set(range(89, 97)))
+    said = compare_players(a, b)
+    assert "On the 100 deals both played, a won 9 that b lost, and lost 8 that b won." in said
+    assert "**Too few deals to tell which is stronger**" in said
+    # 20 against 2: a is stronger, and the other way round b is
+    a, b = _paired("a", range(120), both | set(range(80, 100))), _paired("b", range(120), both | {100, 101})
+    assert "**a is stronger**" in compare_players(a, b) and "**a is stronger**" in compare_players(b, a)
+    # only the deals both played count
+    late = _paired("late", range(95, 130), both | set(range(80, 100)))
+    assert "On the 25 deals both played, late won 5 that b lost, and lost 2 that b won." in compare_players(late, b)
+    set_language("pt")
+    try:
+        assert "**Poucos jogos para dizer qual é mais forte**" in compare_players(late, b)
+    finally:
+        set_language("en")
+
+
+def test_the_stored_study_knows_which_deals_each_player_won():
+    stored = stored_study()
+    for player in stored.values():
+        assert len(player.won_seeds) == player.wins and player.won_seeds <= set(player.seeds)
