@@ -252,13 +252,13 @@ def _determinized_reason(player: Determinized, move) -> str:
     if not results:
         return message("coach.widget.forced")
     chosen = results[move.id]
-    evidence = dict(won=chosen.won, unknown=chosen.unknown, futures=chosen.futures, choices=len(results))
-    tied = player.last_played_out
-    if len(tied) > 1:
-        wins = tied[move.id][0]
-        key = "coach.widget.determinized_all_tied" if len(tied) == len(results) else "coach.widget.determinized_tie"
-        return message(key, tied=len(tied), rollouts=player.rollouts, wins=wins, **evidence)
-    return message("coach.widget.determinized", **evidence)
+    found = message("coach.widget.determinized", won=chosen.won, unknown=chosen.unknown, futures=chosen.futures)
+    tied, choices = player.last_played_out, len(results)
+    if len(tied) <= 1:
+        return found + message("coach.widget.determinized_best", choices=choices)
+    ending = "coach.widget.determinized_all_tied" if len(tied) == choices else "coach.widget.determinized_tie"
+    tie_break = message("coach.widget.tie_break", rollouts=player.rollouts, wins=tied[move.id][0])
+    return found + message(ending, tied=len(tied), choices=choices) + " " + tie_break
 
 
 def coach(board: PlayBoard) -> CoachPanel:
@@ -312,18 +312,12 @@ register(
             "coach.widget.forced": "Nothing else was worth weighing here.",
             "coach.widget.determinized": (
                 "Over {futures} imagined orders of the face-down cards the solver found a win after this "
-                "move in {won} (and could not tell in {unknown}): the best of {choices} choices."
+                "move in {won} (and could not tell in {unknown})"
             ),
-            "coach.widget.determinized_tie": (
-                "Over {futures} imagined orders of the face-down cards the solver found a win after this "
-                "move in {won} (and could not tell in {unknown}); {tied} of the {choices} choices did as well. "
-                "To choose among them, reverse need played each one out on {rollouts} more imagined orders, "
-                "without seeing them: after this move it won {wins} of those {rollouts} games, "
-                "no fewer than after any other."
-            ),
-            "coach.widget.determinized_all_tied": (
-                "Over {futures} imagined orders of the face-down cards the solver found a win after this "
-                "move in {won} (and could not tell in {unknown}), and all {choices} choices did as well. "
+            "coach.widget.determinized_best": ": the best of {choices} choices.",
+            "coach.widget.determinized_tie": "; {tied} of the {choices} choices did as well.",
+            "coach.widget.determinized_all_tied": ", and all {choices} choices did as well.",
+            "coach.widget.tie_break": (
                 "To choose among them, reverse need played each one out on {rollouts} more imagined orders, "
                 "without seeing them: after this move it won {wins} of those {rollouts} games, "
                 "no fewer than after any other."
@@ -369,21 +363,15 @@ register(
             "coach.widget.forced": "Aqui não havia mais nada a ponderar.",
             "coach.widget.determinized": (
                 "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
-                "depois desta jogada em {won} (e não soube dizer em {unknown}): a melhor de {choices} escolhas."
+                "depois desta jogada em {won} (e não soube dizer em {unknown})"
             ),
-            "coach.widget.determinized_tie": (
-                "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
-                "depois desta jogada em {won} (e não soube dizer em {unknown}); {tied} das {choices} escolhas "
-                "saíram-se igualmente bem. Para escolher entre elas, a necessidade inversa jogou cada uma até ao "
-                "fim em mais {rollouts} ordens imaginadas, sem as ver: depois desta jogada ganhou {wins} "
-                "desses {rollouts} jogos, não menos do que depois de qualquer outra."
-            ),
-            "coach.widget.determinized_all_tied": (
-                "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
-                "depois desta jogada em {won} (e não soube dizer em {unknown}), e todas as {choices} escolhas "
-                "se saíram igualmente bem. Para escolher entre elas, a necessidade inversa jogou cada uma até "
-                "ao fim em mais {rollouts} ordens imaginadas, sem as ver: depois desta jogada ganhou {wins} "
-                "desses {rollouts} jogos, não menos do que depois de qualquer outra."
+            "coach.widget.determinized_best": ": a melhor de {choices} escolhas.",
+            "coach.widget.determinized_tie": "; {tied} das {choices} escolhas saíram-se igualmente bem.",
+            "coach.widget.determinized_all_tied": ", e todas as {choices} escolhas se saíram igualmente bem.",
+            "coach.widget.tie_break": (
+                "Para escolher entre elas, a necessidade inversa jogou cada uma até ao fim em mais {rollouts} "
+                "ordens imaginadas, sem as ver: depois desta jogada ganhou {wins} desses {rollouts} jogos, "
+                "não menos do que depois de qualquer outra."
             ),
             "coach.player.random": "ao acaso",
             "coach.player.first_fit": "primeiro encaixe",

@@ -258,17 +258,10 @@ def compare_players(first: StoredPlayer, second: StoredPlayer) -> str:
     second_only = len(common & (second.won_seeds - first.won_seeds))
     split = first_only + second_only
     low, high = wilson_interval(first_only, split)
-    return message(
-        f"folklore.paired.{verdict((low, high), 0.5)}",
-        first=first.name,
-        second=second.name,
-        deals=len(common),
-        first_only=first_only,
-        second_only=second_only,
-        split=split,
-        low=100 * low,
-        high=100 * high,
-    )
+    names = dict(first=first.name, second=second.name)
+    counts = message("folklore.paired", deals=len(common), first_only=first_only, second_only=second_only, **names)
+    said = message(f"folklore.paired.{verdict((low, high), 0.5)}", split=split, low=100 * low, high=100 * high, **names)
+    return f"{counts} {said}"
 
 
 def score_comment(results: Iterable[object]) -> str:
@@ -309,15 +302,14 @@ register(
             "play spreads the cards over four piles.",
             "folklore.first_fit_beats_random": "First fit puts {first_fit:.1f} cards on the foundations on "
             "average, random moves {random:.1f}.",
-            "folklore.paired.above": "On the {deals} deals both played, {first} won {first_only} that {second} "
-            "lost, and lost {second_only} that {second} won. **{first} is stronger**: of those {split} deals it "
-            "wins a share whose 95% interval ({low:.0f}–{high:.0f}%) lies above one half.",
-            "folklore.paired.below": "On the {deals} deals both played, {first} won {first_only} that {second} "
-            "lost, and lost {second_only} that {second} won. **{second} is stronger**: of those {split} deals "
-            "{first} wins a share whose 95% interval ({low:.0f}–{high:.0f}%) lies below one half.",
-            "folklore.paired.unclear": "On the {deals} deals both played, {first} won {first_only} that {second} "
-            "lost, and lost {second_only} that {second} won. **Too few deals to tell which is stronger**: of "
-            "those {split} deals {first} wins a share whose 95% interval ({low:.0f}–{high:.0f}%) holds one half.",
+            "folklore.paired": "On the {deals} deals both played, {first} won {first_only} that {second} lost, "
+            "and lost {second_only} that {second} won.",
+            "folklore.paired.above": "**{first} is stronger**: of those {split} deals it wins a share whose 95% "
+            "interval ({low:.0f}–{high:.0f}%) lies above one half.",
+            "folklore.paired.below": "**{second} is stronger**: of those {split} deals {first} wins a share whose "
+            "95% interval ({low:.0f}–{high:.0f}%) lies below one half.",
+            "folklore.paired.unclear": "**Too few deals to tell which is stronger**: of those {split} deals "
+            "{first} wins a share whose 95% interval ({low:.0f}–{high:.0f}%) holds one half.",
         },
         "pt": {
             "folklore.percent": "{rate:.1f}% (intervalo de 95% {low:.1f}–{high:.1f}%, {games} jogos)",
@@ -347,17 +339,14 @@ register(
             "cartas espalham-se pelos quatro descartes.",
             "folklore.first_fit_beats_random": "O primeiro encaixe põe em média {first_fit:.1f} cartas nas "
             "bases, as jogadas ao acaso {random:.1f}.",
-            "folklore.paired.above": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que "
-            "{second} perdeu, e perdeu {second_only} que {second} ganhou. **{first} é mais forte**: desses "
-            "{split} jogos ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) fica acima de metade.",
-            "folklore.paired.below": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que "
-            "{second} perdeu, e perdeu {second_only} que {second} ganhou. **{second} é mais forte**: desses "
-            "{split} jogos, {first} ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) fica abaixo de "
-            "metade.",
-            "folklore.paired.unclear": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que "
-            "{second} perdeu, e perdeu {second_only} que {second} ganhou. **Poucos jogos para dizer qual é mais "
-            "forte**: desses {split} jogos, {first} ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) "
-            "contém metade.",
+            "folklore.paired": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que {second} "
+            "perdeu, e perdeu {second_only} que {second} ganhou.",
+            "folklore.paired.above": "**{first} é mais forte**: desses {split} jogos ganha uma parte cujo "
+            "intervalo de 95% ({low:.0f}–{high:.0f}%) fica acima de metade.",
+            "folklore.paired.below": "**{second} é mais forte**: desses {split} jogos, {first} ganha uma parte "
+            "cujo intervalo de 95% ({low:.0f}–{high:.0f}%) fica abaixo de metade.",
+            "folklore.paired.unclear": "**Poucos jogos para dizer qual é mais forte**: desses {split} jogos, "
+            "{first} ganha uma parte cujo intervalo de 95% ({low:.0f}–{high:.0f}%) contém metade.",
         },
     }
 )
