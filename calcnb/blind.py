@@ -15,7 +15,8 @@ decision it
 3. races the candidates: after each round of orders, a candidate that can no longer catch the
    leader even if it won every order left is dropped, and when every candidate still in the
    race has won every order of the first rounds the choice does not matter on this evidence;
-   then plays the candidate with the most;
+   when the race ends with candidates tied, the orders the solver could not decide for them get a
+   second look with a larger budget (``escalate`` nodes); then it plays the candidate with the most;
 4. breaks a tie between the best candidates as a person who cannot see the stock would: it
    imagines ``rollouts`` more orders and lets reverse need play each candidate's game out on
    them, blind, and keeps the candidate that wins most of those games (then scores most); what
@@ -26,11 +27,14 @@ estimates the chance that the game is still won after it, averaged over what the
 see. It is optimistic (it assumes the rest of the order would then be known), which is the
 classic weakness of determinization; the races stay fair because every candidate faces the
 same orders. The optimism shows as ties: early in a game nearly every candidate wins every
-imagined order once the order is known, so step 3 cannot choose. Step 4 then asks which
-candidate leaves a game that can be won *without* knowing the order, a question the solver
-cannot answer. Whether that wins more deals than leaving ties to reverse need's move is measured,
-not assumed: ``data/player_study.csv`` holds both players' games on the same deals, and notebook 05
-counts the deals that tell them apart (:func:`calcnb.folklore.compare_players`).
+imagined order once the order is known, so step 3 cannot choose. Later in a game the small
+budget often leaves an order undecided (a lost position is harder to prove than a won one is to
+win), and an undecided order counts one half whichever it is, which makes ties of their own; the
+second look settles those orders for the tied candidates, where the answer decides the move.
+Step 4 then asks which candidate leaves a game that can be won *without* knowing the order, a
+question the solver cannot answer. Whether each step wins more deals than the player without it
+is measured, not assumed: ``data/player_study.csv`` holds the players' games on the same deals,
+and notebook 05 counts the deals that tell them apart (:func:`calcnb.folklore.compare_players`).
 
 :func:`evaluate` is the shared measurement (the coach in :mod:`calcnb.coach` uses it too).
 """
@@ -45,7 +49,16 @@ from .rules import POSITION, RANK_COUNT, is_complete
 from .solver import search_ranks
 from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table, rollouts
 
-__all__ = ["PLAIN_NAME", "Determinized", "Evaluation", "candidates", "evaluate", "hidden_orders"]
+__all__ = [
+    "NO_TIE_BREAK_NAME",
+    "ONE_LOOK_NAME",
+    "PLAIN_NAME",
+    "Determinized",
+    "Evaluation",
+    "candidates",
+    "evaluate",
+    "hidden_orders",
+]
 
 WON, UNKNOWN = "won", "unknown"
 SAMPLE_RELAXED_STOCK = 32
@@ -55,7 +68,12 @@ to turn (two thirds of a full stock). This is the setting the stored player stud
 plays; the solver's own default now checks every position, which decides more within the same
 nodes, and so would make another player."""
 PLAIN_NAME = "plain determinized"
-"""The name of :class:`Determinized` without the blind tie-break (``rollouts=0``), as the study records it."""
+"""The name of :class:`Determinized` without the blind tie-break and the second look (``rollouts=0,
+escalate=0``), as the study records it."""
+ONE_LOOK_NAME = "determinized (no second look)"
+"""The name of :class:`Determinized` without the second look (``escalate=0``), as the study records it."""
+NO_TIE_BREAK_NAME = "determinized (no tie-break)"
+"""The name of :class:`Determinized` without the blind tie-break (``rollouts=0``)."""
 _REVERSE_NEED = ReverseNeed()
 _NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
 
@@ -187,16 +205,21 @@ def evaluate(
     *,
     race: bool = False,
     total_nodes: int | None = None,
+    escalate: int = 0,
 ) -> dict[int, Evaluation]:
     """Each move's evaluation on the same ``orders``, in rounds of four orders.
 
     With ``race``, a move that cannot catch the leader any more is dropped, and the race ends
     after two rounds in which every move left won every order. ``total_nodes`` ends it after
     the round in which the solver's nodes passed that many (a budget that does not depend on
-    the machine, so the same position always gets the same answer).
+    the machine, so the same position always gets the same answer). ``escalate``: when more than
+    one move is left at the end, the orders left unknown for them are solved again with this many
+    nodes (a budget larger than ``nodes``; 0 for no second look). A full race ends with the moves
+    tied on points, so the second look is how such a tie is settled first.
     """
     spent = 0
     results = {move: Evaluation(move) for move in moves}
+    undecided: dict[int, list[Sequence[int]]] = {move: [] for move in moves}
     after = {move: _after(table, move) for move in moves}
     active = list(moves)
     total = len(orders)
@@ -205,13 +228,9 @@ def evaluate(
             for move in active:
                 outcome, used = solve_sample(after[move], order, nodes)
                 spent += used
-                result = results[move]
-                if outcome == WON:
-                    result.won += 1
-                elif outcome == UNKNOWN:
-                    result.unknown += 1
-                else:
-                    result.lost += 1
+                _count(results[move], outcome)
+                if outcome == UNKNOWN:
+                    undecided[move].append(order)
         if total_nodes is not None and spent >= total_nodes:
             break
         if not race:
@@ -221,35 +240,63 @@ def evaluate(
         active = [move for move in active if results[move].points + (total - done) >= best]
         if len(active) == 1 or (done >= 8 and all(results[move].won == done for move in active)):
             break
+    if escalate > nodes and len(active) > 1:
+        for move in active:
+            for order in undecided[move]:
+                outcome, _ = solve_sample(after[move], order, escalate)
+                if outcome != UNKNOWN:
+                    results[move].unknown -= 1
+                    _count(results[move], outcome)
     return results
+
+
+def _count(result: Evaluation, outcome: str) -> None:
+    """Add one order's outcome to a move's evaluation."""
+    if outcome == WON:
+        result.won += 1
+    elif outcome == UNKNOWN:
+        result.unknown += 1
+    else:
+        result.lost += 1
 
 
 class Determinized(Player):
     """Determinization on the solver: imagine ``samples`` orders of the face-down cards, solve each
-    candidate move on each with ``nodes`` search nodes, and play the one that wins most; break ties
-    by playing each tied move's game out blind with reverse need on ``rollouts`` more orders.
+    candidate move on each with ``nodes`` search nodes (the orders left undecided for the leading
+    moves again with ``escalate``), and play the one that wins most; break ties by playing each tied
+    move's game out blind with reverse need on ``rollouts`` more orders.
     """
 
     name = "determinized"
     parallel_from = 2
     uses_random = True
 
-    def __init__(self, samples: int = 16, nodes: int = 600, total_nodes: int | None = None, rollouts: int = 64) -> None:
+    def __init__(
+        self,
+        samples: int = 16,
+        nodes: int = 600,
+        total_nodes: int | None = None,
+        rollouts: int = 64,
+        escalate: int = 6000,
+    ) -> None:
         self.samples = samples
         self.nodes = nodes
         self.total_nodes = total_nodes
         self.rollouts = rollouts
+        self.escalate = escalate
         self.last_results: dict[int, Evaluation] = {}
         """The last real choice's evaluations (move index to :class:`Evaluation`); empty after a forced move."""
         self.last_played_out: dict[int, tuple[int, int]] = {}
         """The last tie-break: each tied move's (wins, total score) over the ``rollouts`` blind play-outs;
         empty when no tie was broken that way."""
-        if rollouts == 0:
-            self.name = PLAIN_NAME
+        if not escalate:
+            self.name = ONE_LOOK_NAME if rollouts else PLAIN_NAME
+        elif not rollouts:
+            self.name = NO_TIE_BREAK_NAME
 
     def __repr__(self) -> str:
         settings = f"samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes}"
-        return f"Determinized({settings}, rollouts={self.rollouts})"
+        return f"Determinized({settings}, rollouts={self.rollouts}, escalate={self.escalate})"
 
     def __getstate__(self) -> dict:
         return {
@@ -257,6 +304,7 @@ class Determinized(Player):
             "nodes": self.nodes,
             "total_nodes": self.total_nodes,
             "rollouts": self.rollouts,
+            "escalate": self.escalate,
         }
 
     def __setstate__(self, state: dict) -> None:
@@ -269,7 +317,9 @@ class Determinized(Player):
         if len(moves) <= 1:
             return moves[0] if moves else None
         orders = hidden_orders(table, self.samples, rng)
-        results = evaluate(table, moves, orders, self.nodes, race=True, total_nodes=self.total_nodes)
+        results = evaluate(
+            table, moves, orders, self.nodes, race=True, total_nodes=self.total_nodes, escalate=self.escalate
+        )
         self.last_results = results
         best = max(result.points for result in results.values())
         tied = [move for move in moves if results[move].points == best]

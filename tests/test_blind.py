@@ -10,7 +10,17 @@ from pathlib import Path
 import pytest
 
 from calcnb import Game, State, blind
-from calcnb.blind import PLAIN_NAME, Determinized, candidates, evaluate, hidden_orders, solve_sample
+from calcnb.blind import (
+    ONE_LOOK_NAME,
+    PLAIN_NAME,
+    UNKNOWN,
+    WON,
+    Determinized,
+    candidates,
+    evaluate,
+    hidden_orders,
+    solve_sample,
+)
 from calcnb.engine import ALL_MOVES, Move
 from calcnb.folklore import timed_play
 from calcnb.rules import POSITION
@@ -136,13 +146,48 @@ def _replay_quickest_study_game(player: Determinized) -> tuple[dict[str, str], t
 
 
 def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
-    for player in (Determinized(), Determinized(rollouts=0)):
+    players = (Determinized(), Determinized(escalate=0), Determinized(rollouts=0, escalate=0))
+    for player in players:
         row, replayed = _replay_quickest_study_game(player)
         assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
-    assert Determinized(rollouts=0).name == PLAIN_NAME != Determinized().name
+    assert [player.name for player in players] == ["determinized", ONE_LOOK_NAME, PLAIN_NAME]
     # the solver's own default (the relaxed test at every position) makes another player
     monkeypatch.setattr(blind, "SAMPLE_RELAXED_STOCK", None)
-    assert _replay_quickest_study_game(Determinized(rollouts=0))[1] != replayed
+    assert _replay_quickest_study_game(players[-1])[1] != replayed
+
+
+def test_the_second_look_solves_again_only_the_undecided_orders_of_the_moves_still_in_the_race(monkeypatch):
+    table = PlayerView.of(_late(3, 10).state)._table()
+    moves = candidates(table)
+    assert len(moves) >= 3
+    settled, close, behind = moves[:3]
+    orders = hidden_orders(table, 8, random.Random(2))
+    by_key = {_key(blind._after(table, move)): move for move in moves}
+    asked: list[tuple[int, int]] = []
+
+    def fake_solver(after, order, nodes):
+        """``settled``: undecided by the small budget, won by the large one; ``close``: wins half;
+        ``behind``: half undecided, half lost (dropped from the race); the rest lose."""
+        move, index = by_key[_key(after)], orders.index(order)
+        asked.append((move, nodes))
+        if move == settled:
+            return (WON if nodes > 600 else UNKNOWN), nodes
+        if move == close:
+            return ("won" if index % 2 else "lost"), nodes
+        if move == behind:
+            return (UNKNOWN if index % 2 else "lost"), nodes
+        return "lost", nodes
+
+    monkeypatch.setattr(blind, "solve_sample", fake_solver)
+    once = evaluate(table, moves, orders, 600, race=True)
+    assert (once[settled].unknown, once[close].won, once[behind].unknown) == (8, 4, 4)
+    assert all(nodes == 600 for _, nodes in asked)
+    asked.clear()
+    twice = evaluate(table, moves, orders, 600, race=True, escalate=6000)
+    second = [move for move, nodes in asked if nodes == 6000]
+    assert second == [settled] * 8  # only the undecided orders of the moves left in the race
+    assert (twice[settled].won, twice[settled].unknown, twice[settled].futures) == (8, 0, 8)
+    assert twice[behind].unknown == 4 and twice[close].won == 4
 
 
 def _choices_with_spied_rollouts(player: Determinized, monkeypatch) -> list[tuple[int, dict, dict]]:
@@ -174,7 +219,9 @@ def _key(table) -> tuple:
 
 def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(monkeypatch):
     ties = clear = 0
-    for move, results, played_out in _choices_with_spied_rollouts(Determinized(samples=8, nodes=200), monkeypatch):
+    for move, results, played_out in _choices_with_spied_rollouts(
+        Determinized(samples=8, nodes=200, escalate=0), monkeypatch
+    ):
         best = max(result.points for result in results.values())
         tied = {m for m, result in results.items() if result.points == best}
         assert move in tied
@@ -190,7 +237,7 @@ def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(mo
 
 def test_the_plain_player_breaks_ties_by_reverse_need_without_play_outs(monkeypatch):
     for move, results, played_out in _choices_with_spied_rollouts(
-        Determinized(samples=8, nodes=200, rollouts=0), monkeypatch
+        Determinized(samples=8, nodes=200, rollouts=0, escalate=0), monkeypatch
     ):
         assert not played_out
         best = max(result.points for result in results.values())
