@@ -262,9 +262,9 @@ def _count(result: Evaluation, outcome: str) -> None:
 
 class Determinized(Player):
     """Determinization on the solver: imagine ``samples`` orders of the face-down cards, solve each
-    candidate move on each with ``nodes`` search nodes (the orders left undecided for the leading
-    moves again with ``escalate``), and play the one that wins most; break ties by playing each tied
-    move's game out blind with reverse need on ``rollouts`` more orders.
+    candidate move on each with ``nodes`` search nodes, and play the one that wins most; settle a tie
+    first by solving the orders left undecided again with ``escalate`` nodes, then by playing each
+    tied move's game out blind with reverse need on ``rollouts`` more orders.
     """
 
     name = "determinized"
