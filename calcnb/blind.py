@@ -15,8 +15,9 @@ decision it
 3. races the candidates: after each round of orders, a candidate that can no longer catch the
    leader even if it won every order left is dropped, and when every candidate still in the
    race has won every order of the first rounds the choice does not matter on this evidence;
-   when the race ends with candidates tied, the orders the solver could not decide for them get a
-   second look with a larger budget (``escalate`` nodes); then it plays the candidate with the most;
+   when the race ends with candidates tied and ``escalate`` is set, the orders the solver could not
+   decide for them get a second look with that larger budget; then it plays the candidate with the
+   most;
 4. breaks a tie between the best candidates as a person who cannot see the stock would: it
    imagines ``rollouts`` more orders and lets reverse need play each candidate's game out on
    them, blind, and keeps the candidate that wins most of those games (then scores most); what
@@ -30,7 +31,9 @@ same orders. The optimism shows as ties: early in a game nearly every candidate 
 imagined order once the order is known, so step 3 cannot choose. Later in a game the small
 budget often leaves an order undecided (a lost position is harder to prove than a won one is to
 win), and an undecided order counts one half whichever it is, which makes ties of their own; the
-second look settles those orders for the tied candidates, where the answer decides the move.
+second look (``Determinized(escalate=6000)``) settles those orders for the tied candidates, where
+the answer decides the move. It costs more thinking, and whether it wins more deals is measured
+by the study (notebook 05 says what its deals show), so it is not the default.
 Step 4 then asks which candidate leaves a game that can be won *without* knowing the order, a
 question the solver cannot answer. Whether each step wins more deals than the player without it
 is measured, not assumed: ``data/player_study.csv`` holds the players' games on the same deals,
@@ -50,9 +53,8 @@ from .solver import search_ranks
 from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table, rollouts
 
 __all__ = [
-    "NO_TIE_BREAK_NAME",
-    "ONE_LOOK_NAME",
     "PLAIN_NAME",
+    "SECOND_LOOK_NAME",
     "Determinized",
     "Evaluation",
     "candidates",
@@ -68,12 +70,9 @@ to turn (two thirds of a full stock). This is the setting the stored player stud
 plays; the solver's own default now checks every position, which decides more within the same
 nodes, and so would make another player."""
 PLAIN_NAME = "plain determinized"
-"""The name of :class:`Determinized` without the blind tie-break and the second look (``rollouts=0,
-escalate=0``), as the study records it."""
-ONE_LOOK_NAME = "determinized (no second look)"
-"""The name of :class:`Determinized` without the second look (``escalate=0``), as the study records it."""
-NO_TIE_BREAK_NAME = "determinized (no tie-break)"
-"""The name of :class:`Determinized` without the blind tie-break (``rollouts=0``)."""
+"""The name of :class:`Determinized` without the blind tie-break (``rollouts=0``), as the study records it."""
+SECOND_LOOK_NAME = "determinized + second look"
+"""The name of :class:`Determinized` with the second look (``escalate`` set), as the study records it."""
 _REVERSE_NEED = ReverseNeed()
 _NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
 
@@ -262,9 +261,11 @@ def _count(result: Evaluation, outcome: str) -> None:
 
 class Determinized(Player):
     """Determinization on the solver: imagine ``samples`` orders of the face-down cards, solve each
-    candidate move on each with ``nodes`` search nodes, and play the one that wins most; settle a tie
-    first by solving the orders left undecided again with ``escalate`` nodes, then by playing each
-    tied move's game out blind with reverse need on ``rollouts`` more orders.
+    candidate move on each with ``nodes`` search nodes, and play the one that wins most; break ties
+    by playing each tied move's game out blind with reverse need on ``rollouts`` more orders.
+
+    With ``escalate`` (a node budget larger than ``nodes``), a tie is first settled by solving the
+    orders left undecided for the tied moves again with that budget: the second look.
     """
 
     name = "determinized"
@@ -277,7 +278,7 @@ class Determinized(Player):
         nodes: int = 600,
         total_nodes: int | None = None,
         rollouts: int = 64,
-        escalate: int = 6000,
+        escalate: int = 0,
     ) -> None:
         self.samples = samples
         self.nodes = nodes
@@ -289,10 +290,10 @@ class Determinized(Player):
         self.last_played_out: dict[int, tuple[int, int]] = {}
         """The last tie-break: each tied move's (wins, total score) over the ``rollouts`` blind play-outs;
         empty when no tie was broken that way."""
-        if not escalate:
-            self.name = ONE_LOOK_NAME if rollouts else PLAIN_NAME
+        if escalate:
+            self.name = SECOND_LOOK_NAME if rollouts else f"{PLAIN_NAME} + second look"
         elif not rollouts:
-            self.name = NO_TIE_BREAK_NAME
+            self.name = PLAIN_NAME
 
     def __repr__(self) -> str:
         settings = f"samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes}"

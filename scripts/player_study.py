@@ -12,10 +12,10 @@ machine the wall clock also counts other people's work. Seeds run in order and e
 plays a seed before the next seed, so a stopped run leaves paired results; a rerun skips the
 games already in the file.
 
-``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``determinized (no
-second look)`` is the same without the second look at undecided orders (``escalate=0``), and ``plain
-determinized`` is without that and without the blind tie-break (``rollouts=0``), the player the study
-measured first. ``next card`` is the ceiling experiment, *not* a blind player: the plain player's
+``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``plain
+determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
+first; ``determinized + second look`` settles ties first by solving undecided orders again
+(``escalate=6000``). ``next card`` is the ceiling experiment, *not* a blind player: the plain player's
 determinization, told the next card of the stock (only that one) before each decision. Nobody who
 does not know the next card can do better than a player who does, with the same search; so its win
 rate is an upper bound for that kind of blind play.
@@ -30,7 +30,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from calcnb.blind import ONE_LOOK_NAME, PLAIN_NAME, Determinized, candidates, evaluate
+from calcnb.blind import PLAIN_NAME, SECOND_LOOK_NAME, Determinized, candidates, evaluate
 from calcnb.folklore import timed_play
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
@@ -78,8 +78,8 @@ class NextCard(Determinized):
 def make(name: str) -> Player:
     return {
         "determinized": Determinized,
-        ONE_LOOK_NAME: lambda: Determinized(escalate=0),
-        PLAIN_NAME: lambda: Determinized(rollouts=0, escalate=0),
+        PLAIN_NAME: lambda: Determinized(rollouts=0),
+        SECOND_LOOK_NAME: lambda: Determinized(escalate=6000),
         "monte carlo": lambda: MonteCarlo(samples=128),
         "next card": NextCard,
     }[name]()

@@ -11,8 +11,8 @@ import pytest
 
 from calcnb import Game, State, blind
 from calcnb.blind import (
-    ONE_LOOK_NAME,
     PLAIN_NAME,
+    SECOND_LOOK_NAME,
     UNKNOWN,
     WON,
     Determinized,
@@ -146,11 +146,11 @@ def _replay_quickest_study_game(player: Determinized) -> tuple[dict[str, str], t
 
 
 def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
-    players = (Determinized(), Determinized(escalate=0), Determinized(rollouts=0, escalate=0))
+    players = (Determinized(escalate=6000), Determinized(), Determinized(rollouts=0))
     for player in players:
         row, replayed = _replay_quickest_study_game(player)
         assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
-    assert [player.name for player in players] == ["determinized", ONE_LOOK_NAME, PLAIN_NAME]
+    assert [player.name for player in players] == [SECOND_LOOK_NAME, "determinized", PLAIN_NAME]
     # the solver's own default (the relaxed test at every position) makes another player
     monkeypatch.setattr(blind, "SAMPLE_RELAXED_STOCK", None)
     assert _replay_quickest_study_game(players[-1])[1] != replayed
@@ -219,9 +219,7 @@ def _key(table) -> tuple:
 
 def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(monkeypatch):
     ties = clear = 0
-    for move, results, played_out in _choices_with_spied_rollouts(
-        Determinized(samples=8, nodes=200, escalate=0), monkeypatch
-    ):
+    for move, results, played_out in _choices_with_spied_rollouts(Determinized(samples=8, nodes=200), monkeypatch):
         best = max(result.points for result in results.values())
         tied = {m for m, result in results.items() if result.points == best}
         assert move in tied
@@ -237,7 +235,7 @@ def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(mo
 
 def test_the_plain_player_breaks_ties_by_reverse_need_without_play_outs(monkeypatch):
     for move, results, played_out in _choices_with_spied_rollouts(
-        Determinized(samples=8, nodes=200, rollouts=0, escalate=0), monkeypatch
+        Determinized(samples=8, nodes=200, rollouts=0), monkeypatch
     ):
         assert not played_out
         best = max(result.points for result in results.values())
