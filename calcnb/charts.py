@@ -39,7 +39,8 @@ def win_rate_chart(players: Iterable[StudyResult], solver: StudyResult | None = 
     rates = [100 * result.win_rate for result in entries]
     below = [100 * (result.win_rate - result.interval[0]) for result in entries]
     above = [100 * (result.interval[1] - result.win_rate) for result in entries]
-    figure = Chart(figsize=(9, 4.5))
+    # about an inch a bar, so that a twelve-letter name on its own line clears its neighbours
+    figure = Chart(figsize=(max(9.0, 1.1 * len(entries)), 4.5))
     ax = figure.subplots()
     ax.bar(names, rates, color=[PLAYER_COLOUR] * len(players) + [SOLVER_COLOUR] * (len(entries) - len(players)))
     ax.errorbar(names, rates, yerr=[below, above], fmt="none", ecolor="black", capsize=5)
