@@ -31,9 +31,9 @@ same orders. The optimism shows as ties: early in a game nearly every candidate 
 imagined order once the order is known, so step 3 cannot choose. Later in a game the small
 budget often leaves an order undecided (a lost position is harder to prove than a won one is to
 win), and an undecided order counts one half whichever it is, which makes ties of their own; the
-second look (``Determinized(escalate=6000)``) settles those orders for the tied candidates, where
-the answer decides the move. It costs more thinking, and whether it wins more deals is measured
-by the study (notebook 05 says what its deals show), so it is not the default.
+second look (``Determinized(escalate=SECOND_LOOK_NODES)``) settles those orders for the tied
+candidates, where the answer decides the move. It costs more thinking, and whether it wins more
+deals is measured by the study (notebook 05 says what its deals show), so it is not the default.
 Step 4 then asks which candidate leaves a game that can be won *without* knowing the order, a
 question the solver cannot answer. Whether each step wins more deals than the player without it
 is measured, not assumed: ``data/player_study.csv`` holds the players' games on the same deals,
@@ -55,6 +55,7 @@ from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _T
 __all__ = [
     "PLAIN_NAME",
     "SECOND_LOOK_NAME",
+    "SECOND_LOOK_NODES",
     "Determinized",
     "Evaluation",
     "candidates",
@@ -73,6 +74,8 @@ PLAIN_NAME = "plain determinized"
 """The name of :class:`Determinized` without the blind tie-break (``rollouts=0``), as the study records it."""
 SECOND_LOOK_NAME = "determinized + second look"
 """The name of :class:`Determinized` with the second look (``escalate`` set), as the study records it."""
+SECOND_LOOK_NODES = 6000
+"""The second look's node budget in the stored study (``Determinized(escalate=SECOND_LOOK_NODES)``)."""
 _REVERSE_NEED = ReverseNeed()
 _NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
 

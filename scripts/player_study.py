@@ -15,7 +15,7 @@ games already in the file.
 ``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``plain
 determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
 first; ``determinized + second look`` settles ties first by solving undecided orders again
-(``escalate=6000``). ``next card`` is the ceiling experiment, *not* a blind player: the plain player's
+(``escalate=SECOND_LOOK_NODES``). ``next card`` is the ceiling experiment, *not* a blind player: the plain player's
 determinization, told the next card of the stock (only that one) before each decision. Nobody who
 does not know the next card can do better than a player who does, with the same search; so its win
 rate is an upper bound for that kind of blind play.
@@ -30,7 +30,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from calcnb.blind import PLAIN_NAME, SECOND_LOOK_NAME, Determinized, candidates, evaluate
+from calcnb.blind import PLAIN_NAME, SECOND_LOOK_NAME, SECOND_LOOK_NODES, Determinized, candidates, evaluate
 from calcnb.folklore import timed_play
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
@@ -79,7 +79,7 @@ def make(name: str) -> Player:
     return {
         "determinized": Determinized,
         PLAIN_NAME: lambda: Determinized(rollouts=0),
-        SECOND_LOOK_NAME: lambda: Determinized(escalate=6000),
+        SECOND_LOOK_NAME: lambda: Determinized(escalate=SECOND_LOOK_NODES),
         "monte carlo": lambda: MonteCarlo(samples=128),
         "next card": NextCard,
     }[name]()

@@ -13,6 +13,7 @@ from calcnb import Game, State, blind
 from calcnb.blind import (
     PLAIN_NAME,
     SECOND_LOOK_NAME,
+    SECOND_LOOK_NODES,
     UNKNOWN,
     WON,
     Determinized,
@@ -146,7 +147,7 @@ def _replay_quickest_study_game(player: Determinized) -> tuple[dict[str, str], t
 
 
 def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
-    players = (Determinized(escalate=6000), Determinized(), Determinized(rollouts=0))
+    players = (Determinized(escalate=SECOND_LOOK_NODES), Determinized(), Determinized(rollouts=0))
     for player in players:
         row, replayed = _replay_quickest_study_game(player)
         assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
