@@ -39,6 +39,7 @@ __all__ = [
     "Winnability",
     "claims",
     "compare_players",
+    "nine_in_ten",
     "score_comment",
     "stored_study",
     "timed_play",
@@ -51,6 +52,7 @@ CEILING = STUDY.with_name("ceiling_study.csv")
 """The ceiling experiment: determinization told the next card (not blind; ``scripts/player_study.py``)."""
 SKILLED = 0.8  # "a skilled player can win more than 80% of the time"
 NORMAL = 0.2  # "normal play can allow winning 1 in 5 times"
+NINE_IN_TEN = 0.9  # the goal set for the strongest blind player
 
 
 def verdict(interval: tuple[float, float], claimed: float) -> str:
@@ -264,6 +266,17 @@ def compare_players(first: StoredPlayer, second: StoredPlayer) -> str:
     return f"{counts} {said}"
 
 
+def nine_in_ten(player: StoredPlayer | object) -> str:
+    """Does ``player`` (with ``name``, ``games``, ``win_rate``, ``interval``) win nine deals in ten? A sentence
+    whose verdict follows the interval: below, at least, or too few deals to tell."""
+    said = verdict(player.interval, NINE_IN_TEN)
+    return message(
+        f"folklore.nine_in_ten.{said}",
+        name=player.name,
+        measured=_percent(player.win_rate, player.interval, player.games),
+    )
+
+
 def score_comment(results: Iterable[object]) -> str:
     """A sentence on random play's mean score against first fit's, from studies named ``random``, ``first fit``."""
     by_name = {result.name: result for result in results}
@@ -302,6 +315,12 @@ register(
             "play spreads the cards over four piles.",
             "folklore.first_fit_beats_random": "First fit puts {first_fit:.1f} cards on the foundations on "
             "average, random moves {random:.1f}.",
+            "folklore.nine_in_ten.above": "**Nine in ten, and more.** {name} wins {measured}: the whole "
+            "interval lies above 90%.",
+            "folklore.nine_in_ten.below": "**Not nine in ten.** {name} wins {measured}: the whole interval lies "
+            "below 90%.",
+            "folklore.nine_in_ten.unclear": "**Too few deals to tell** whether {name} wins nine in ten: it wins "
+            "{measured}, and the interval holds 90%.",
             "folklore.paired": "On the {deals} deals both played, {first} won {first_only} that {second} lost, "
             "and lost {second_only} that {second} won.",
             "folklore.paired.above": "**{first} is stronger**: of those {split} deals it wins a share whose 95% "
@@ -339,6 +358,12 @@ register(
             "cartas espalham-se pelos quatro descartes.",
             "folklore.first_fit_beats_random": "O primeiro encaixe põe em média {first_fit:.1f} cartas nas "
             "bases, as jogadas ao acaso {random:.1f}.",
+            "folklore.nine_in_ten.above": "**Nove em dez, e mais.** {name} ganha {measured}: todo o intervalo "
+            "fica acima de 90%.",
+            "folklore.nine_in_ten.below": "**Não chega a nove em dez.** {name} ganha {measured}: todo o "
+            "intervalo fica abaixo de 90%.",
+            "folklore.nine_in_ten.unclear": "**Poucos jogos para dizer** se {name} ganha nove em dez: ganha "
+            "{measured}, e o intervalo contém 90%.",
             "folklore.paired": "Nos {deals} jogos que ambos jogaram, {first} ganhou {first_only} que {second} "
             "perdeu, e perdeu {second_only} que {second} ganhou.",
             "folklore.paired.above": "**{first} é mais forte**: desses {split} jogos ganha uma parte cujo "

@@ -7,6 +7,7 @@ from calcnb.folklore import (
     Winnability,
     claims,
     compare_players,
+    nine_in_ten,
     score_comment,
     stored_study,
     verdict,
@@ -44,6 +45,18 @@ def test_claims_say_too_few_deals_when_the_sample_cannot_carry_the_verdict():
     set_language("pt")
     try:
         assert claims(_player(3, 4), _player(1, 4), table)[0].startswith("**Poucos jogos para decidir.**")
+    finally:
+        set_language("en")
+
+
+def test_nine_in_ten_follows_the_interval_and_says_too_few_when_it_holds_90_percent():
+    assert nine_in_ten(_player(860, 1000)).startswith("**Not nine in ten.** p wins 86.0% (95% interval 83.7–88.0%")
+    assert nine_in_ten(_player(960, 1000)).startswith("**Nine in ten, and more.**")
+    few = nine_in_ten(_player(29, 32))
+    assert few.startswith("**Too few deals to tell** whether p wins nine in ten") and "32 deals" in few
+    set_language("pt")
+    try:
+        assert nine_in_ten(_player(860, 1000)).startswith("**Não chega a nove em dez.**")
     finally:
         set_language("en")
 
