@@ -82,9 +82,9 @@ def lesson_app(class_log: str | None) -> Iterator[str]:
 
 
 async def student(
-    browser, url: str, number: int, recording: bool, seconds: float, times: list[float], errors: list[str]
+    browser, url: str, nickname: str, recording: bool, seconds: float, times: list[float], errors: list[str]
 ) -> int:
-    """One student's visit: open, join when recording, check every 2 s; returns the number of checks.
+    """One student's visit: open, join as ``nickname`` when recording, check every 2 s; returns the number of checks.
 
     A page that fails (never shows the lesson, no feedback in 30 s) is counted in ``errors``.
     """
@@ -96,9 +96,9 @@ async def student(
         await page.goto(url, wait_until="domcontentloaded")
         if recording:
             box = page.locator(".calcnb-class-recorder input[type=text]")
-            await box.fill(f"student{number}")
+            await box.fill(nickname)
             await box.press("Enter")
-            await page.get_by_text(f"Joined as student{number}").wait_for()
+            await page.get_by_text(f"Joined as {nickname}").wait_for()
         exercise = page.locator(".calcnb-exercise").first
         answer_box = exercise.locator("input[type=text]")
         button = await exercise.get_by_role("button", name="Check").element_handle()
@@ -113,15 +113,16 @@ async def student(
             checks += 1
             await asyncio.sleep(max(0.0, 2.0 - (time.monotonic() - tick)))
     except Exception as error:
-        errors.append(f"student {number}: {str(error).splitlines()[0]}")
+        errors.append(f"{nickname}: {str(error).splitlines()[0]}")
     finally:
         await context.close()
     return checks
 
 
 async def one_class(
-    url: str, students: int, recording: bool, seconds: float, errors: list[str]
+    url: str, students: int, recording: bool, seconds: float, errors: list[str], label: str = ""
 ) -> tuple[list[float], int]:
+    """``students`` visits at once; each joins as ``{label}student{number}`` (a nickname nobody has used in the log)."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
@@ -129,7 +130,10 @@ async def one_class(
         try:
             times: list[float] = []
             counts = await asyncio.gather(
-                *(student(browser, url, number, recording, seconds, times, errors) for number in range(students))
+                *(
+                    student(browser, url, f"{label}student{number}", recording, seconds, times, errors)
+                    for number in range(students)
+                )
             )
         finally:
             await browser.close()
@@ -161,7 +165,7 @@ def check_time(location: str | None, checks: int = 300) -> float:
 
     recorder = join_class(location=location) if location else None
     if recorder is not None:
-        recorder.join("bench")
+        recorder.join("bench", rejoin=True)  # the same benchmark student on every run
     exercise = Exercise(BANK["next-wrap"].item(0))
     spent = []
     for number in range(checks):
@@ -194,7 +198,9 @@ def main() -> None:
                     location = arguments.postgresql or str(Path(scratch) / f"round{round_number}.db")
                     before = 0 if not arguments.postgresql else open_class_log(location).count()
                 with lesson_app(location) as url:
-                    visit = one_class(url, arguments.students, mode == "on", arguments.seconds, errors)
+                    # one PostgreSQL log keeps every run's students: new nicknames each round and run
+                    label = f"{os.getpid()}r{round_number}-"
+                    visit = one_class(url, arguments.students, mode == "on", arguments.seconds, errors, label)
                     times, checks = asyncio.run(visit)
                 results[mode] += times
                 if location:

@@ -293,6 +293,12 @@ class ClassLog:
             connection.execute(sa.insert(STUDENTS), row)
         return name
 
+    def has_joined(self, nickname: str) -> bool:
+        """Has someone already joined the class under ``nickname`` (as :func:`clean_nickname` stores it)?"""
+        query = sa.select(STUDENTS.c.id).where(STUDENTS.c.nickname == clean_nickname(nickname)).limit(1)
+        with self.engine.connect() as connection:
+            return connection.execute(query).first() is not None
+
     def record(self, nickname: str, attempt: Attempt) -> None:
         """Write one check of an exercise by ``nickname``; raises the database's error if it cannot be written."""
         self.record_many(nickname, [attempt])

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from .classlog import DEFAULT_TIMEOUT, ENV_VAR, ClassLog, ClassLogError, open_class_log
+from .classlog import DEFAULT_TIMEOUT, ENV_VAR, ClassLog, ClassLogError, clean_nickname, open_class_log
 from .i18n import get_language, message, register
 from .lesson_content import Attempt
 from .lessons import add_answer_listener, remove_answer_listener
@@ -41,6 +41,8 @@ register(
             "classroom.placeholder": "a nickname",
             "classroom.join": "Join the class",
             "classroom.joined": "Joined as {nickname}: your answers are being recorded for your teacher.",
+            "classroom.taken": "Someone in this class has already joined as {nickname}. If that was you, on a page you closed or reloaded, press the button below to go on as {nickname}. If not, type another nickname, so that your teacher sees two students.",  # noqa: E501
+            "classroom.same_student": "That was me: go on as {nickname}",
             "classroom.stopped": "Recording has stopped: your answers are no longer collected (the class log cannot be written). The exercises still work as before.",  # noqa: E501
             "classroom.unavailable": "The class log cannot be opened, so nothing is recorded. The exercises work as usual.",  # noqa: E501
         },
@@ -50,6 +52,8 @@ register(
             "classroom.placeholder": "uma alcunha",
             "classroom.join": "Entrar na turma",
             "classroom.joined": "Entrou como {nickname}: as suas respostas estão a ser registadas para o seu professor.",  # noqa: E501
+            "classroom.taken": "Alguém nesta turma já entrou como {nickname}. Se foi você, numa página que fechou ou recarregou, carregue no botão abaixo para continuar como {nickname}. Se não foi, escreva outra alcunha, para que o seu professor veja dois alunos.",  # noqa: E501
+            "classroom.same_student": "Fui eu: continuar como {nickname}",
             "classroom.stopped": "O registo parou: as suas respostas já não são recolhidas (o registo da turma não pode ser escrito). Os exercícios continuam a funcionar como antes.",  # noqa: E501
             "classroom.unavailable": "O registo da turma não pode ser aberto, por isso nada é registado. Os exercícios funcionam como sempre.",  # noqa: E501
         },
@@ -103,36 +107,56 @@ class ClassRecorder(widgets.VBox):
         self.nickname_box.layout.width = "22em"
         self.join_button = widgets.Button(description=message("classroom.join"), button_style="info")
         self.status = widgets.HTML()
+        # Shown only when the nickname is taken: the student says it was them (a reloaded page) and goes on.
+        self.same_student_button = widgets.Button(layout=widgets.Layout(display="none", width="max-content"))
+        self._taken: str | None = None  # the taken nickname the button goes on as
         row = widgets.HBox([self.nickname_box, self.join_button])
-        super().__init__([self.notice, row, self.status])
+        super().__init__([self.notice, row, self.status, self.same_student_button])
         self.add_class("calcnb-class-recorder")
         self.join_button.on_click(lambda _button: self.join())
+        self.same_student_button.on_click(lambda _button: self.join(self._taken, rejoin=True))
         self.nickname_box.observe(lambda _change: self.join(), "value")
         if log is None:
             self._say("classroom.unavailable")
             self.nickname_box.disabled = self.join_button.disabled = True
         add_answer_listener(self.record)
 
-    def join(self, nickname: str | None = None) -> bool:
-        """Join the class as ``nickname`` (default: what is in the box); False if the name is not usable."""
+    def join(self, nickname: str | None = None, *, rejoin: bool = False) -> bool:
+        """Join the class as ``nickname`` (default: what is in the box); False if the name is not usable.
+
+        A nickname someone has already joined under is not joined at once: the page asks whether
+        that was this student (a closed or reloaded page), and its button joins with ``rejoin``.
+        Otherwise two students under one nickname would show as one in the class view.
+        """
         if nickname is None:
             nickname = self.nickname_box.value
         if self.stopped or self.nickname is not None or not str(nickname).strip():
             return False
         try:
+            if not rejoin and self.class_log.has_joined(nickname):
+                self._ask_whether_same_student(clean_nickname(nickname))
+                return False
             self.nickname = self.class_log.join(nickname, get_language())
         except ClassLogError as error:  # no readable character: say why, keep the box open
             self.status.value = html.escape(str(error))
+            self.same_student_button.layout.display = "none"
             return False
         except Exception as error:  # the database: recording stops, the lesson goes on
             self._stop(error)
             return False
+        self.same_student_button.layout.display = "none"
         self.nickname_box.value = self.nickname
         self.nickname_box.disabled = self.join_button.disabled = True
         self.status.value = html.escape(message("classroom.joined", nickname=self.nickname))
         if self.quiz is not None:
             self.quiz.use_name(self.nickname)
         return True
+
+    def _ask_whether_same_student(self, nickname: str) -> None:
+        self._taken = nickname
+        self.status.value = html.escape(message("classroom.taken", nickname=nickname))
+        self.same_student_button.description = message("classroom.same_student", nickname=nickname)
+        self.same_student_button.layout.display = None
 
     def record(self, attempt: Attempt) -> None:
         """Queue one check for the log (an answer listener): returns at once, never raises.

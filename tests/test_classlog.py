@@ -507,6 +507,37 @@ def test_the_nickname_picks_the_quiz_variants(log):
     assert quiz.names == ["bia"] and log.students() == ["bia"]
 
 
+def test_a_nickname_already_joined_asks_whether_it_is_the_same_student(recorder, log):
+    from calcnb.classroom import ClassRecorder
+
+    assert recorder.join("ana")
+    namesake = ClassRecorder(log)
+    button = namesake.same_student_button
+    assert button.layout.display == "none"
+    namesake.nickname_box.value = " ana "  # typing and pressing Enter: asked, not joined
+    assert namesake.nickname is None and not namesake.nickname_box.disabled
+    assert "already joined as ana" in namesake.status.value and button.layout.display is None
+    assert button.description == "That was me: go on as ana"
+    assert log.students() == ["ana"] and len(_joins(log)) == 1
+    assert not namesake.join()  # pressing Join again asks again: only the button says it was them
+    namesake.nickname_box.value = "ana b"  # another nickname joins at once, and the question goes
+    assert namesake.nickname == "ana b" and button.layout.display == "none"
+    assert log.students() == ["ana", "ana b"]
+    namesake.close()
+    reloaded = ClassRecorder(log)
+    assert not reloaded.join("ana")
+    button = reloaded.same_student_button
+    button.click()  # a reloaded page: the student goes on under the nickname
+    assert reloaded.nickname == "ana" and reloaded.nickname_box.disabled and button.layout.display == "none"
+    assert "Joined as ana" in reloaded.status.value and len(_joins(log)) == 3
+    reloaded.close()
+
+
+def _joins(log) -> list[str]:
+    with log.engine.connect() as connection:
+        return list(connection.execute(sa.select(classlog.STUDENTS.c.nickname)).scalars())
+
+
 def test_a_nickname_without_readable_characters_is_refused_on_the_page(recorder, log):
     assert not recorder.join("\x1b\x07")
     assert recorder.nickname is None and "not a nickname" in recorder.status.value
@@ -696,3 +727,8 @@ def test_the_students_page_speaks_portuguese(log):
     assert recorder.join_button.description == "Entrar na turma"
     assert log.students() == ["ana"]
     recorder.close()
+    namesake = ClassRecorder(log)
+    assert not namesake.join("ana")
+    assert "já entrou como ana" in namesake.status.value
+    assert namesake.same_student_button.description == "Fui eu: continuar como ana"
+    namesake.close()

@@ -97,6 +97,27 @@ def _student(browser, url: str, nickname: str, answers: list[str], database: Pat
         context.close()
 
 
+def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path) -> None:
+    """A page types a nickname someone has joined under: it is asked first, and its button goes on under it."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
+    page = context.new_page()
+    try:
+        page.goto(url, wait_until="domcontentloaded")
+        recorder = page.locator(".calcnb-class-recorder")
+        box = recorder.locator("input[type=text]")
+        box.fill(nickname)
+        recorder.get_by_role("button", name="Join the class").click()
+        recorder.get_by_text(f"Someone in this class has already joined as {nickname}.").wait_for()
+        assert box.is_enabled()  # not joined: the box stays open for another nickname
+        page.screenshot(path=screenshot)
+        recorder.get_by_role("button", name=f"That was me: go on as {nickname}").click()
+        recorder.get_by_text(f"Joined as {nickname}").wait_for()
+        assert box.is_disabled()
+    finally:
+        context.close()
+
+
 @pytest.mark.browser
 def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
     database = tmp_path / "lesson.db"
@@ -104,6 +125,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
         app_url = f"http://{LOCALHOST}:{app_port}/"
         for nickname, answers in STUDENTS.items():
             _student(browser, app_url, nickname, answers, database)
+        _namesake_goes_on(browser, app_url, "caio", tmp_path / "namesake.png")
         # The students' server serves the lesson only: the class view is not among its pages.
         for path in ("voila/render/teacher/class_view.ipynb", "voila/tree/teacher", "voila/render/class_view.ipynb"):
             with pytest.raises(urllib.error.HTTPError) as refused:
