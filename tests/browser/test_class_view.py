@@ -71,7 +71,9 @@ def _right_answer(database: Path) -> str:
     return str(min(BANK[last["exercise_id"]].item(int(last["variant"])).accepted))
 
 
-def _student(browser, url: str, nickname: str, answers: list[str], database: Path) -> None:
+@contextlib.contextmanager
+def _students_page(browser, url: str, nickname: str):
+    """A student's page of the lesson at a laptop's size, the nickname typed: (page, recorder, nickname box)."""
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     context.set_default_timeout(120_000)
     page = context.new_page()
@@ -82,6 +84,13 @@ def _student(browser, url: str, nickname: str, answers: list[str], database: Pat
         assert "collecting the answers" in recorder.inner_text()
         box = recorder.locator("input[type=text]")
         box.fill(nickname)
+        yield page, recorder, box
+    finally:
+        context.close()
+
+
+def _student(browser, url: str, nickname: str, answers: list[str], database: Path) -> None:
+    with _students_page(browser, url, nickname) as (page, recorder, box):
         box.press("Enter")
         recorder.get_by_text(f"Joined as {nickname}").wait_for()
         exercise = page.locator(".calcnb-exercise").first
@@ -93,20 +102,11 @@ def _student(browser, url: str, nickname: str, answers: list[str], database: Pat
             exercise.get_by_role("button", name="Check").click()
             _wait_for_rows(database, recorded + 1)
             page.wait_for_function("node => node.innerText.trim() !== ''", arg=feedback.element_handle())
-    finally:
-        context.close()
 
 
 def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path) -> None:
     """A page types a nickname someone has joined under: it is asked first, and its button goes on under it."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    context.set_default_timeout(120_000)
-    page = context.new_page()
-    try:
-        page.goto(url, wait_until="domcontentloaded")
-        recorder = page.locator(".calcnb-class-recorder")
-        box = recorder.locator("input[type=text]")
-        box.fill(nickname)
+    with _students_page(browser, url, nickname) as (page, recorder, box):
         recorder.get_by_role("button", name="Join the class").click()
         recorder.get_by_text(f"Someone in this class has already joined as {nickname}.").wait_for()
         assert box.is_enabled()  # not joined: the box stays open for another nickname
@@ -114,8 +114,6 @@ def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path) -> Non
         recorder.get_by_role("button", name=f"That was me: go on as {nickname}").click()
         recorder.get_by_text(f"Joined as {nickname}").wait_for()
         assert box.is_disabled()
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
