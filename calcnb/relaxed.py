@@ -189,7 +189,7 @@ class _Search:
                     if q < R:
                         r = order[k][q]
                         if tops.count(r) == copies[r]:
-                            moves = [(k, w) for w in WR if tops[w] == r]
+                            moves = [(0, False, 0, k, w) for w in WR if tops[w] == r]  # scored like the rest
                             break
                 if moves is None:
                     scored = []
@@ -199,25 +199,26 @@ class _Search:
                             continue
                         r = tops[w]
                         when, hinted_foundation = hinted[w][hw - 1]
-                        taken = False
+                        needed = False  # does some foundation still need this card's rank?
                         for k in FR:
                             q = p[k]
                             j = place[k][r] - 1
                             if j < q:
                                 continue
+                            needed = True
                             o = order[k]
                             for t in range(q, j):  # the places skipped are filled from the stock
                                 if demand[o[t]] <= copies[o[t]]:
                                     break
                             else:
                                 scored.append((when, k != hinted_foundation, j - q, k, w))
-                                taken = True
-                        if not taken and all(place[k][r] <= p[k] for k in FR):
+                        if not needed:
                             memory[key] = False  # no foundation needs this card any more
                             return False
                     scored.sort()
-                    moves = [(k, w) for *_, k, w in scored]
-                for k, w in moves:  # waste w's top to foundation k, the places skipped from the stock
+                    moves = scored
+                # waste w's top to foundation k, the places skipped from the stock
+                for _when, _unhinted, _skipped, k, w in moves:
                     hw = h[w] - 1
                     r = piles[w][hw]
                     q = p[k]
