@@ -53,6 +53,7 @@ from .solver import search_ranks
 from .strategies import _S2F, _S2W, _TURN, _W2F, Player, ReverseNeed, _apply, _Table, rollouts
 
 __all__ = [
+    "MORE_ORDERS",
     "PLAIN_NAME",
     "SECOND_LOOK_NAME",
     "SECOND_LOOK_NODES",
@@ -76,6 +77,11 @@ SECOND_LOOK_NAME = "determinized + second look"
 """The name of :class:`Determinized` with the second look (``escalate`` set), as the study records it."""
 SECOND_LOOK_NODES = 6000
 """The second look's node budget in the stored study (``Determinized(escalate=SECOND_LOOK_NODES)``)."""
+SAMPLES = 16
+"""Imagined orders per decision, by default."""
+MORE_ORDERS = 32
+"""The study's variant with more imagined orders (``Determinized(samples=MORE_ORDERS)``), named
+``"determinized with 32 orders"``: whether halving the sampling noise wins more deals, and at what cost."""
 _REVERSE_NEED = ReverseNeed()
 _NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
 
@@ -277,7 +283,7 @@ class Determinized(Player):
 
     def __init__(
         self,
-        samples: int = 16,
+        samples: int = SAMPLES,
         nodes: int = 600,
         total_nodes: int | None = None,
         rollouts: int = 64,
@@ -297,6 +303,8 @@ class Determinized(Player):
             self.name = SECOND_LOOK_NAME if rollouts else f"{PLAIN_NAME} + second look"
         elif not rollouts:
             self.name = PLAIN_NAME
+        if samples != SAMPLES:
+            self.name = f"{self.name} with {samples} orders"
 
     def __repr__(self) -> str:
         settings = f"samples={self.samples}, nodes={self.nodes}, total_nodes={self.total_nodes}"

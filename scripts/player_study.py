@@ -15,10 +15,11 @@ games already in the file.
 ``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``plain
 determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
 first; ``determinized + second look`` settles ties first by solving undecided orders again
-(``escalate=SECOND_LOOK_NODES``). ``next card`` is the ceiling experiment, *not* a blind player: the plain player's
-determinization, told the next card of the stock (only that one) before each decision. Nobody who
-does not know the next card can do better than a player who does, with the same search; so its win
-rate is an upper bound for that kind of blind play.
+(``escalate=SECOND_LOOK_NODES``); ``determinized with 32 orders`` imagines twice as many orders of the
+face-down cards at each choice (``samples=MORE_ORDERS``). ``next card`` is the ceiling experiment,
+*not* a blind player: the plain player's determinization, told the next card of the stock (only
+that one) before each decision. Nobody who does not know the next card can do better than a player
+who does, with the same search; so its win rate is an upper bound for that kind of blind play.
 """
 
 from __future__ import annotations
@@ -30,7 +31,15 @@ import statistics
 import sys
 from pathlib import Path
 
-from calcnb.blind import PLAIN_NAME, SECOND_LOOK_NAME, SECOND_LOOK_NODES, Determinized, candidates, evaluate
+from calcnb.blind import (
+    MORE_ORDERS,
+    PLAIN_NAME,
+    SECOND_LOOK_NAME,
+    SECOND_LOOK_NODES,
+    Determinized,
+    candidates,
+    evaluate,
+)
 from calcnb.folklore import timed_play
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
@@ -80,6 +89,7 @@ def make(name: str) -> Player:
         "determinized": Determinized,
         PLAIN_NAME: lambda: Determinized(rollouts=0),
         SECOND_LOOK_NAME: lambda: Determinized(escalate=SECOND_LOOK_NODES),
+        Determinized(samples=MORE_ORDERS).name: lambda: Determinized(samples=MORE_ORDERS),
         "monte carlo": lambda: MonteCarlo(samples=128),
         "next card": NextCard,
     }[name]()

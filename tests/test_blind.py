@@ -11,6 +11,7 @@ import pytest
 
 from calcnb import Game, State, blind
 from calcnb.blind import (
+    MORE_ORDERS,
     PLAIN_NAME,
     SECOND_LOOK_NAME,
     SECOND_LOOK_NODES,
@@ -147,11 +148,17 @@ def _replay_quickest_study_game(player: Determinized) -> tuple[dict[str, str], t
 
 
 def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
-    players = (Determinized(escalate=SECOND_LOOK_NODES), Determinized(), Determinized(rollouts=0))
+    players = (
+        Determinized(escalate=SECOND_LOOK_NODES),
+        Determinized(samples=MORE_ORDERS),
+        Determinized(),
+        Determinized(rollouts=0),
+    )
     for player in players:
         row, replayed = _replay_quickest_study_game(player)
         assert replayed == (row["outcome"], int(row["score"]), int(row["decisions"]), int(row["choices"]))
-    assert [player.name for player in players] == [SECOND_LOOK_NAME, "determinized", PLAIN_NAME]
+    names = [SECOND_LOOK_NAME, "determinized with 32 orders", "determinized", PLAIN_NAME]
+    assert [player.name for player in players] == names
     # the solver's own default (the relaxed test at every position) makes another player
     monkeypatch.setattr(blind, "SAMPLE_RELAXED_STOCK", None)
     assert _replay_quickest_study_game(players[-1])[1] != replayed
