@@ -80,8 +80,8 @@ SECOND_LOOK_NODES = 6000
 SAMPLES = 16
 """Imagined orders per decision, by default."""
 MORE_ORDERS = 32
-"""The study's variant with more imagined orders (``Determinized(samples=MORE_ORDERS)``), named
-``"determinized with 32 orders"``: whether halving the sampling noise wins more deals, and at what cost."""
+"""The study's variant with more imagined orders (``Determinized(samples=MORE_ORDERS)``, named after
+its setting by :class:`Determinized`): whether halving the sampling noise wins more deals, and at what cost."""
 _REVERSE_NEED = ReverseNeed()
 _NO_RANDOM = random.Random(0)  # reverse need draws no random number; its loop takes a generator all the same
 
