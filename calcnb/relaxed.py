@@ -193,6 +193,10 @@ class _Search:
                             break
                 if moves is None:
                     scored = []
+                    # reach[k]: foundation k's places from p[k] up to reach[k] can all be filled from the stock (a
+                    # place can when its rank has a stock copy: demand above the waste copies); found once per
+                    # foundation, as far as some top asks, rather than once per top
+                    reach = p[:]
                     for w in WR:
                         hw = h[w]
                         if not hw:
@@ -206,12 +210,15 @@ class _Search:
                             if j < q:
                                 continue
                             needed = True
-                            o = order[k]
-                            for t in range(q, j):  # the places skipped are filled from the stock
-                                if demand[o[t]] <= copies[o[t]]:
-                                    break
-                            else:
-                                scored.append((when, k != hinted_foundation, j - q, k, w))
+                            t = reach[k]
+                            if t < j:  # the places skipped are filled from the stock
+                                o = order[k]
+                                while t < j and demand[o[t]] > copies[o[t]]:
+                                    t += 1
+                                reach[k] = t
+                                if t < j:
+                                    continue
+                            scored.append((when, k != hinted_foundation, j - q, k, w))
                         if not needed:
                             memory[key] = False  # no foundation needs this card any more
                             return False
