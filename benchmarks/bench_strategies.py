@@ -12,7 +12,8 @@ Win rates: each player over seeded deals ``0..N-1`` with its Wilson 95% interval
 Determinized (the strongest blind player): ``--det-deals`` seeded deals from ``--det-start``,
 the same deals for ``MonteCarlo(128)``: each one's win rate with its interval, and the thinking
 time of every decision that had more than one sensible move (median and 95th percentile, in CPU
-seconds and in wall-clock seconds). The issue's full measure is ``--det-deals 500``.
+seconds and in wall-clock seconds). ``--det-samples 32`` measures the study's variant that imagines
+32 orders (:data:`calcnb.blind.MORE_ORDERS`). The issue's full measure is ``--det-deals 500``.
 
 Coach: ``calcnb.analyse`` on ``--analyse-positions`` real positions (a card turned, from games of
 reverse need), its latency median and 95th percentile, and the futures it tried.
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
-from calcnb.blind import Determinized
+from calcnb.blind import MORE_ORDERS, SAMPLES, Determinized
 from calcnb.coach import analyse
 from calcnb.deals import deal
 from calcnb.folklore import timed_play
@@ -170,11 +171,11 @@ def solver_section(deals: int, budget: float, executor: Executor | str) -> None:
     print(f"  win rate {rate}, unknowns counted as not won")
 
 
-def determinized_section(deals: int, start: int) -> None:
-    """The strongest blind player against Monte Carlo(128) on the same deals."""
+def determinized_section(deals: int, start: int, samples: int = SAMPLES) -> None:
+    """The strongest blind player (imagining ``samples`` orders) against Monte Carlo(128) on the same deals."""
     seeds = range(start, start + deals)
     print(f"== Determinized against MonteCarlo(128): seeds {start}..{start + deals - 1} ==")
-    for make in (Determinized, lambda: MonteCarlo(samples=128)):
+    for make in (lambda: Determinized(samples=samples), lambda: MonteCarlo(samples=128)):
         wins = 0
         cpu: list[float] = []
         wall: list[float] = []
@@ -239,6 +240,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-speed", action="store_true", help="leave out the speed and Hint sections")
     parser.add_argument("--det-deals", type=int, default=2, help="deals for Determinized vs Monte Carlo (default 2)")
     parser.add_argument("--det-start", type=int, default=50100, help="first seed for them (default 50100)")
+    parser.add_argument(
+        "--det-samples",
+        type=int,
+        default=SAMPLES,
+        help=f"imagined orders per choice (default {SAMPLES}; {MORE_ORDERS}: the study's variant)",
+    )
     parser.add_argument("--analyse-positions", type=int, default=10, help="positions for analyse (default 10)")
     args = parser.parse_args(argv)
 
@@ -247,7 +254,7 @@ def main(argv: list[str] | None = None) -> None:
         speed_section(args.games, args.mc_games, args.mc_samples, args.repeats)
         hint_section(args.hint_deals)
     if args.det_deals > 0:
-        determinized_section(args.det_deals, args.det_start)
+        determinized_section(args.det_deals, args.det_start, args.det_samples)
     if args.analyse_positions > 0:
         analyse_section(args.analyse_positions)
     with contextlib.ExitStack() as stack:
