@@ -67,7 +67,11 @@ def verdict(interval: tuple[float, float], claimed: float) -> str:
 
 @dataclass(frozen=True)
 class StoredPlayer:
-    """One player's games in the stored study: wins, games, and CPU seconds per decision with a choice."""
+    """One player's games in the stored study: wins, games, and CPU seconds per decision with a choice.
+
+    The study keeps each game's median and 95th percentile of those seconds; ``think_median`` and
+    ``think_p95`` are the median over the games of each.
+    """
 
     name: str
     seeds: tuple[int, ...]
