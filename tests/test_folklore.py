@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from calcnb.folklore import (
+    CEILING,
+    SET_ASIDE,
     StoredPlayer,
     Winnability,
     claims,
@@ -84,6 +86,17 @@ def test_stored_study_pairs_players_on_the_seeds_all_of_them_played(tmp_path):
     alone = stored_study(path, paired=False)
     assert alone["a"].games == 2 and alone["a"].think_median == 0.6
     assert stored_study(tmp_path / "missing.csv") == {}
+    second = stored_study(path, paired=False, seeds=range(2, 5))
+    assert list(second) == ["a"] and second["a"].seeds == (2,) and second["a"].think_median == 0.7
+
+
+def test_the_set_aside_deals_are_none_a_setting_was_chosen_on():
+    assert len(SET_ASIDE) == 500
+    stored = stored_study(paired=False)
+    chosen_on = {*stored["plain determinized"].seeds, *stored_study(CEILING)["next card"].seeds}
+    assert chosen_on and not chosen_on & set(SET_ASIDE)
+    measured = stored_study(paired=False, seeds=SET_ASIDE)
+    assert measured and all(set(player.seeds) <= set(SET_ASIDE) for player in measured.values())
 
 
 def test_score_comment_is_computed_from_the_studies():
