@@ -12,6 +12,8 @@ The strategy lab (notebook 05) calls these; they hold the logic, the notebook on
 - :func:`claims` writes the three claims' paragraphs from all of that.
 - :func:`compare_players` sets two stored players side by side on the deals both played.
 - :func:`timed_play` plays one deal the way the study measures a player (its rows come from it).
+- :func:`thinking_alone` reads the set-aside games played again one at a time (``data/player_alone.csv``),
+  and :func:`within_a_second` says whether the thinking goal is met, with a verdict that follows the interval.
 """
 
 from __future__ import annotations
@@ -28,14 +30,17 @@ from .blind import candidates
 from .i18n import message, register
 from .session import Game
 from .strategies import MonteCarlo, Player, _Table
-from .studies import wilson_interval
+from .studies import median_interval, wilson_interval
 from .winnability import Decision, summary
 
 __all__ = [
+    "ALONE",
+    "ALONE_SAMPLE_SEED",
     "CEILING",
     "SET_ASIDE",
     "STUDY",
     "StoredPlayer",
+    "ThinkingAlone",
     "TimedGame",
     "Winnability",
     "claims",
@@ -43,9 +48,11 @@ __all__ = [
     "nine_in_ten",
     "score_comment",
     "stored_study",
+    "thinking_alone",
     "timed_play",
     "verdict",
     "winnability",
+    "within_a_second",
 ]
 
 STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
@@ -57,6 +64,13 @@ NINE_IN_TEN = 0.9  # the goal set for the strongest blind player
 SET_ASIDE = range(50400, 50900)
 """The 500 deals set aside to measure the strongest blind players against nine in ten: no setting of
 any player was chosen on them, so a rate measured there carries no selection."""
+ALONE = STUDY.with_name("player_alone.csv")
+"""Set-aside games of the study played again one at a time, on a machine doing nothing else
+(``scripts/player_study.py --alone``): what one person playing one game waits. The study itself runs
+two games at once, one per core, and a choice takes more CPU time when the other core is busy too."""
+ALONE_SAMPLE_SEED = 18
+"""The seed of the random draw of set-aside deals played again alone (drawn before any was played)."""
+THINK_GOAL = 1.0  # seconds of thinking per choice in the median game: the goal set for the strongest blind player
 
 
 def verdict(interval: tuple[float, float], claimed: float) -> str:
@@ -295,6 +309,73 @@ def nine_in_ten(player: StoredPlayer | object) -> str:
     )
 
 
+@dataclass(frozen=True)
+class ThinkingAlone:
+    """A player's thinking per choice when its games are played again one at a time.
+
+    ``median``: the median over the games of each game's median thinking per choice (CPU seconds);
+    ``interval``: a 95% interval for that median over all the deals the games were drawn from
+    (:func:`calcnb.studies.median_interval`); ``stored_median``: the same games' median as the study
+    recorded them, two games at once.
+    """
+
+    name: str
+    games: int
+    median: float
+    interval: tuple[float, float]
+    stored_median: float
+
+
+def thinking_alone(path: Path | str = ALONE, study_path: Path | str = STUDY) -> dict[str, ThinkingAlone]:
+    """Each player's games in the table of games played alone, beside the same games as the study stored them.
+
+    A game counts only if the study holds it with the same outcome, score, decisions and choices: the
+    same moves, timed again (the script that writes the table checks this before writing a row).
+    """
+    alone = _rows(Path(path))
+    stored = {(row["player"], row["seed"]): row for row in _rows(Path(study_path))}
+    same = ("outcome", "score", "decisions", "choices")
+    games: dict[str, list[tuple[float, float]]] = {}
+    for row in alone:
+        twin = stored.get((row["player"], row["seed"]))
+        if twin is not None and all(row[column] == twin[column] for column in same) and int(row["choices"]):
+            games.setdefault(row["player"], []).append((float(row["think_median"]), float(twin["think_median"])))
+    return {
+        name: ThinkingAlone(
+            name=name,
+            games=len(pairs),
+            median=statistics.median(alone for alone, _ in pairs),
+            interval=median_interval(alone for alone, _ in pairs),
+            stored_median=statistics.median(stored for _, stored in pairs),
+        )
+        for name, pairs in games.items()
+    }
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    """A study file's game rows (none when the file is missing)."""
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [row for row in csv.DictReader(handle) if row.get("think_seconds")]
+
+
+def within_a_second(alone: ThinkingAlone) -> str:
+    """Does the player think at most a second per choice in the median game? A sentence whose verdict
+    follows the interval: within, over, or too few games to tell."""
+    low, high = alone.interval
+    said = verdict(alone.interval, THINK_GOAL)
+    return message(
+        f"folklore.alone.{said}",
+        name=alone.name,
+        median=alone.median,
+        low=low,
+        high=high,
+        games=alone.games,
+        stored=alone.stored_median,
+    )
+
+
 def score_comment(results: Iterable[object]) -> str:
     """A sentence on random play's mean score against first fit's, from studies named ``random``, ``first fit``."""
     by_name = {result.name: result for result in results}
@@ -333,6 +414,18 @@ register(
             "play spreads the cards over four piles.",
             "folklore.first_fit_beats_random": "First fit puts {first_fit:.1f} cards on the foundations on "
             "average, random moves {random:.1f}.",
+            "folklore.alone.below": "**Within a second.** Played again one game at a time, {name} thinks "
+            "{median:.2f} s per choice in the median game (95% interval {low:.2f}–{high:.2f} s, {games} set-aside "
+            "deals drawn at random; {stored:.2f} s as the study timed the same games, two at once): the whole "
+            "interval lies under 1 s.",
+            "folklore.alone.above": "**Over a second.** Played again one game at a time, {name} thinks "
+            "{median:.2f} s per choice in the median game (95% interval {low:.2f}–{high:.2f} s, {games} set-aside "
+            "deals drawn at random; {stored:.2f} s as the study timed the same games, two at once): the whole "
+            "interval lies over 1 s.",
+            "folklore.alone.unclear": "**Too few games to tell** whether {name} thinks at most a second per "
+            "choice: played again one game at a time, it thinks {median:.2f} s in the median game (95% interval "
+            "{low:.2f}–{high:.2f} s, {games} set-aside deals drawn at random; {stored:.2f} s as the study timed the "
+            "same games, two at once), and the interval holds 1 s.",
             "folklore.nine_in_ten.above": "**Nine in ten, and more.** {name} wins {measured}: the whole "
             "interval lies above 90%.",
             "folklore.nine_in_ten.below": "**Not nine in ten.** {name} wins {measured}: the whole interval lies "
@@ -376,6 +469,18 @@ register(
             "cartas espalham-se pelos quatro descartes.",
             "folklore.first_fit_beats_random": "O primeiro encaixe põe em média {first_fit:.1f} cartas nas "
             "bases, as jogadas ao acaso {random:.1f}.",
+            "folklore.alone.below": "**Dentro de um segundo.** Jogando de novo um jogo de cada vez, {name} "
+            "pensa {median:.2f} s por escolha no jogo mediano (intervalo de 95% {low:.2f}–{high:.2f} s, {games} jogos "
+            "reservados sorteados; {stored:.2f} s no estudo, que cronometrou os mesmos jogos dois a dois): todo o "
+            "intervalo fica abaixo de 1 s.",
+            "folklore.alone.above": "**Mais de um segundo.** Jogando de novo um jogo de cada vez, {name} pensa "
+            "{median:.2f} s por escolha no jogo mediano (intervalo de 95% {low:.2f}–{high:.2f} s, {games} jogos "
+            "reservados sorteados; {stored:.2f} s no estudo, que cronometrou os mesmos jogos dois a dois): todo o "
+            "intervalo fica acima de 1 s.",
+            "folklore.alone.unclear": "**Poucos jogos para dizer** se {name} pensa no máximo um segundo por "
+            "escolha: jogando de novo um jogo de cada vez, pensa {median:.2f} s no jogo mediano (intervalo de 95% "
+            "{low:.2f}–{high:.2f} s, {games} jogos reservados sorteados; {stored:.2f} s no estudo, que cronometrou "
+            "os mesmos jogos dois a dois), e o intervalo contém 1 s.",
             "folklore.nine_in_ten.above": "**Nove em dez, e mais.** {name} ganha {measured}: todo o intervalo "
             "fica acima de 90%.",
             "folklore.nine_in_ten.below": "**Não chega a nove em dez.** {name} ganha {measured}: todo o "

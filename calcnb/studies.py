@@ -44,7 +44,7 @@ from .i18n import message, register
 from .rules import UNKNOWN, WIN_SCORE, Status
 from .strategies import Player
 
-__all__ = ["Row", "StudyResult", "percentile", "study", "wilson_interval"]
+__all__ = ["Row", "StudyResult", "median_interval", "percentile", "study", "wilson_interval"]
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 SOLVER_PARALLEL_FROM = 16
@@ -103,6 +103,30 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return low, high
+
+
+def median_interval(values: Iterable[float], confidence: float = 0.95) -> tuple[float, float]:
+    """A distribution-free interval for the median of what ``values`` were drawn from (95% by default).
+
+    Each value falls below the true median with chance one half, so the number below it is
+    Binomial(n, 1/2): the interval runs from the ``k``-th smallest value to the ``k``-th largest, with
+    ``k`` the largest rank that keeps the chance of missing on either side within ``(1 - confidence) / 2``.
+    It assumes nothing about the values' shape (thinking times are far from normal). With too few values
+    for that confidence (five or fewer at 95%) no such ``k`` exists: (-inf, inf), since nothing is ruled out.
+    """
+    ordered = sorted(values)
+    n = len(ordered)
+    tail = (1 - confidence) / 2
+    below = 0.0  # the chance that at most k - 1 values fall below the median
+    k = 0
+    while k < n // 2:
+        below += math.comb(n, k) / 2**n
+        if below > tail:
+            break
+        k += 1
+    if k == 0:
+        return -math.inf, math.inf
+    return ordered[k - 1], ordered[n - k]
 
 
 @dataclass(frozen=True)

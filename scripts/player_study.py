@@ -12,6 +12,15 @@ machine the wall clock also counts other people's work. Seeds run in order and e
 plays a seed before the next seed, so a stopped run leaves paired results; a rerun skips the
 games already in the file.
 
+Thinking alone. The study runs two of these scripts at once, one per core, and a choice takes more
+CPU time when the other core is busy too. ``--alone N`` measures what one person playing one game
+waits: it plays again ``N`` of each player's set-aside games (:data:`~calcnb.folklore.SET_ASIDE`),
+drawn at random with a fixed seed, one game at a time, and stops if a game does not make the same
+moves as the stored one. Run it on a machine doing nothing else; its rows go to
+``data/player_alone.csv``::
+
+    python scripts/player_study.py --alone 40 --players "determinized with 32 orders"
+
 ``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``plain
 determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
 first; ``determinized + second look`` settles ties first by solving undecided orders again
@@ -40,12 +49,11 @@ from calcnb.blind import (
     candidates,
     evaluate,
 )
-from calcnb.folklore import timed_play
+from calcnb.folklore import ALONE, ALONE_SAMPLE_SEED, SET_ASIDE, STUDY, TimedGame, timed_play
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
 from calcnb.studies import percentile
 
-STUDY = Path(__file__).resolve().parent.parent / "data" / "player_study.csv"
 COLUMNS = ("player", "seed", "outcome", "score", "decisions", "choices", "think_median", "think_p95", "think_seconds")
 
 
@@ -95,35 +103,73 @@ def make(name: str) -> Player:
     }[name]()
 
 
+def _row(name: str, seed: int, game: TimedGame) -> list[object]:
+    """One game as a row of the study: its result and the median, 95th percentile and sum of its thinking."""
+    ordered = sorted(game.thinking)
+    median = statistics.median(ordered) if ordered else 0.0
+    p95 = percentile(ordered, 0.95) if ordered else 0.0
+    row = [name, seed, game.outcome, game.score, game.decisions, game.choices, f"{median:.3f}"]
+    return [*row, f"{p95:.3f}", f"{sum(ordered):.1f}"]
+
+
+def _stored(path: Path) -> dict[tuple[str, int], dict[str, str]]:
+    """The games already in a study file, by (player, seed)."""
+    if not path.exists():
+        return {}
+    with path.open(encoding="utf-8", newline="") as handle:
+        return {(row["player"], int(row["seed"])): row for row in csv.DictReader(handle) if row.get("think_seconds")}
+
+
+def _play(jobs: list[tuple[str, int]], out: Path, check: dict[tuple[str, int], dict[str, str]] | None = None) -> None:
+    """Play each (player, seed) not yet in ``out`` and append its row as it ends.
+
+    ``check``: the stored study; each game must then make the same moves as the stored one (same
+    outcome, score, decisions and choices), or the run stops before writing it.
+    """
+    done = _stored(out)
+    fresh = not out.exists()
+    with out.open("a", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        if fresh:
+            writer.writerow(COLUMNS)
+        for name, seed in jobs:
+            if (name, seed) in done:
+                continue
+            game = timed_play(make(name), seed)
+            row = _row(name, seed, game)
+            if check is not None:
+                stored = [check[name, seed][column] for column in COLUMNS[2:6]]
+                if [str(value) for value in row[2:6]] != stored:
+                    sys.exit(f"{name}, seed {seed}: played {row[2:6]}, but the study stored {stored}")
+            writer.writerow(row)
+            handle.flush()
+            print(*row, sep=",")
+            sys.stdout.flush()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs=2, default=(50100, 50200), metavar=("START", "STOP"))
     parser.add_argument("--players", nargs="+", default=["determinized", "monte carlo"])
-    parser.add_argument("--out", type=Path, default=STUDY)
+    parser.add_argument("--out", type=Path, default=None, help=f"default {STUDY.name}, or {ALONE.name} with --alone")
+    parser.add_argument(
+        "--alone",
+        type=int,
+        metavar="N",
+        help="play again N of each player's set-aside games, drawn at random, one game at a time",
+    )
     args = parser.parse_args()
-    done = set()
-    if args.out.exists():
-        with args.out.open(encoding="utf-8", newline="") as handle:
-            done = {(row["player"], int(row["seed"])) for row in csv.DictReader(handle) if row.get("think_seconds")}
-    fresh = not args.out.exists()
-    with args.out.open("a", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        if fresh:
-            writer.writerow(COLUMNS)
-        for seed in range(*args.seeds):
-            for name in args.players:
-                if (name, seed) in done:
-                    continue
-                game = timed_play(make(name), seed)
-                ordered = sorted(game.thinking)
-                median = statistics.median(ordered) if ordered else 0.0
-                p95 = percentile(ordered, 0.95) if ordered else 0.0
-                row = [name, seed, game.outcome, game.score, game.decisions, game.choices, f"{median:.3f}"]
-                row += [f"{p95:.3f}", f"{sum(ordered):.1f}"]
-                writer.writerow(row)
-                handle.flush()
-                print(*row, sep=",")
-                sys.stdout.flush()
+    if args.alone is None:
+        jobs = [(name, seed) for seed in range(*args.seeds) for name in args.players]
+        _play(jobs, args.out or STUDY)
+        return
+    stored = _stored(STUDY)
+    sample = random.Random(ALONE_SAMPLE_SEED).sample(SET_ASIDE, args.alone)
+    for name in args.players:
+        missing = [seed for seed in sample if (name, seed) not in stored]
+        if missing:
+            sys.exit(f"{name} has not played set-aside seeds {missing[:5]} in {STUDY.name}: nothing to play again")
+    _play([(name, seed) for name in args.players for seed in sample], args.out or ALONE, check=stored)
 
 
 if __name__ == "__main__":

@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from calcnb.folklore import (
+    ALONE,
     CEILING,
     SET_ASIDE,
+    STUDY,
     StoredPlayer,
+    ThinkingAlone,
     Winnability,
     claims,
     compare_players,
     nine_in_ten,
     score_comment,
     stored_study,
+    thinking_alone,
     verdict,
     winnability,
+    within_a_second,
 )
 from calcnb.i18n import set_language
 from calcnb.strategies import FirstFit, RandomPlayer
@@ -135,3 +140,47 @@ def test_the_stored_study_knows_which_deals_each_player_won():
     stored = stored_study()
     for player in stored.values():
         assert len(player.won_seeds) == player.wins and player.won_seeds <= set(player.seeds)
+
+
+_HEADER = "player,seed,outcome,score,decisions,choices,think_median,think_p95,think_seconds\n"
+
+
+def test_thinking_alone_counts_only_the_games_that_made_the_stored_moves(tmp_path):
+    stored, alone = tmp_path / "study.csv", tmp_path / "alone.csv"
+    stored.write_text(_HEADER + "".join(f"a,{seed},won,52,120,60,{1 + seed / 10},5.0,90.0\n" for seed in range(8)))
+    rows = [f"a,{seed},won,52,120,60,{0.5 + seed / 10},4.0,70.0\n" for seed in range(7)]
+    rows.append("a,7,lost,40,120,60,0.1,1.0,20.0\n")  # not the stored game: left out
+    alone.write_text(_HEADER + "".join(rows))
+    found = thinking_alone(alone, stored)["a"]
+    assert found.games == 7 and found.median == 0.8 and found.stored_median == 1.3
+    assert found.interval == (0.5, 1.1)  # 7 values: the smallest and the largest hold the median at 95%
+    assert thinking_alone(tmp_path / "missing.csv", stored) == {}
+
+
+def test_within_a_second_follows_the_interval_of_the_median():
+    def alone(low: float, high: float) -> ThinkingAlone:
+        return ThinkingAlone("p", 40, (low + high) / 2, (low, high), 1.2)
+
+    assert within_a_second(alone(0.7, 0.95)).startswith("**Within a second.**")
+    assert within_a_second(alone(1.01, 1.3)).startswith("**Over a second.**")
+    said = within_a_second(alone(0.8, 1.1))
+    assert said.startswith("**Too few games to tell**") and "0.80–1.10 s" in said and "40 set-aside" in said
+    set_language("pt")
+    try:
+        assert within_a_second(alone(0.8, 1.1)).startswith("**Poucos jogos para dizer**")
+    finally:
+        set_language("en")
+
+
+def test_the_games_played_alone_are_set_aside_games_the_study_holds_with_the_same_moves():
+    with ALONE.open(encoding="utf-8") as handle:
+        rows = [line.split(",") for line in handle.read().splitlines()[1:]]
+    with STUDY.open(encoding="utf-8") as handle:
+        stored = {tuple(line.split(",")[:2]): line.split(",") for line in handle.read().splitlines()[1:]}
+    assert len(rows) >= 20
+    for row in rows:
+        assert int(row[1]) in SET_ASIDE
+        assert row[2:6] == stored[row[0], row[1]][2:6]  # outcome, score, decisions, choices
+    measured = thinking_alone()
+    assert {row[0] for row in rows} == set(measured)
+    assert sum(player.games for player in measured.values()) == len(rows)

@@ -10,7 +10,7 @@ from calcnb import Game
 from calcnb.engine import Move
 from calcnb.errors import CalcnbError
 from calcnb.strategies import FirstFit, MonteCarlo, RandomPlayer, ReverseNeed
-from calcnb.studies import Row, StudyResult, percentile, study, wilson_interval
+from calcnb.studies import Row, StudyResult, median_interval, percentile, study, wilson_interval
 
 
 def test_wilson_interval_matches_known_values():
@@ -24,6 +24,29 @@ def test_wilson_interval_matches_known_values():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     with pytest.raises(ValueError, match="between 0 and the number of trials"):
         wilson_interval(5, 3)
+
+
+def test_median_interval_takes_the_order_statistics_of_the_binomial_tables():
+    # the textbook ranks: the 14th and 27th smallest of 40 values, the 40th and 61st of 100, the 1st and 6th of 6
+    assert median_interval(range(40)) == (13, 26)
+    assert median_interval(range(100)) == (39, 60)
+    assert median_interval([6, 1, 5, 2, 4, 3]) == (1, 6)  # sorted first
+    # five values cannot rule anything out at 95% (each side misses with chance 1/32 > 2.5%)
+    assert median_interval(range(5)) == (-math.inf, math.inf)
+    assert median_interval([]) == (-math.inf, math.inf)
+    # a lower confidence narrows it
+    assert median_interval(range(40), confidence=0.5) == (17, 22)
+
+
+def test_median_interval_covers_the_true_median_at_least_as_often_as_it_says():
+    # 95% of intervals from 17 values must hold the median: exactly, from the binomial chance of each rank
+    n = 17
+    low, high = median_interval(range(n))
+    assert high == n - 1 - low  # the same rank from either end
+    below = sum(math.comb(n, i) for i in range(low + 1)) / 2**n  # the median is under the low end
+    assert 1 - 2 * below >= 0.95
+    wider = sum(math.comb(n, i) for i in range(low + 2)) / 2**n  # one rank narrower would fall short
+    assert 1 - 2 * wider < 0.95
 
 
 def test_study_rows_follow_the_seeds_and_replay():
