@@ -61,11 +61,8 @@ def test_nine_in_ten_follows_the_interval_and_says_too_few_when_it_holds_90_perc
     assert nine_in_ten(_player(960, 1000)).startswith("**Nine in ten, and more.**")
     few = nine_in_ten(_player(29, 32))
     assert few.startswith("**Too few deals to tell** whether p wins nine in ten") and "32 deals" in few
-    set_language("pt")
-    try:
-        assert nine_in_ten(_player(860, 1000)).startswith("**Não chega a nove em dez.**")
-    finally:
-        set_language("en")
+    set_language("pt")  # the autouse fixture in conftest.py puts English back
+    assert nine_in_ten(_player(860, 1000)).startswith("**Não chega a nove em dez.**")
 
 
 def test_winnability_counts_the_table_and_names_lost_seeds():
@@ -165,11 +162,8 @@ def test_within_a_second_follows_the_interval_of_the_median():
     assert within_a_second(alone(1.01, 1.3)).startswith("**Over a second.**")
     said = within_a_second(alone(0.8, 1.1))
     assert said.startswith("**Too few games to tell**") and "0.80–1.10 s" in said and "40 set-aside" in said
-    set_language("pt")
-    try:
-        assert within_a_second(alone(0.8, 1.1)).startswith("**Poucos jogos para dizer**")
-    finally:
-        set_language("en")
+    set_language("pt")  # the autouse fixture in conftest.py puts English back
+    assert within_a_second(alone(0.8, 1.1)).startswith("**Poucos jogos para dizer**")
 
 
 def test_the_games_played_alone_are_set_aside_games_the_study_holds_with_the_same_moves():
