@@ -37,6 +37,7 @@ __all__ = [
     "ALONE",
     "ALONE_SAMPLE_SEED",
     "CEILING",
+    "SAME_GAME",
     "SET_ASIDE",
     "STUDY",
     "StoredPlayer",
@@ -46,8 +47,10 @@ __all__ = [
     "claims",
     "compare_players",
     "nine_in_ten",
+    "same_game",
     "score_comment",
     "stored_study",
+    "study_rows",
     "thinking_alone",
     "timed_play",
     "verdict",
@@ -70,6 +73,8 @@ ALONE = STUDY.with_name("player_alone.csv")
 two games at once, one per core, and a choice takes more CPU time when the other core is busy too."""
 ALONE_SAMPLE_SEED = 18
 """The seed of the random draw of set-aside deals played again alone (drawn before any was played)."""
+SAME_GAME = ("outcome", "score", "decisions", "choices")
+"""The columns of a study row that say a game played again made the stored game's moves."""
 THINK_GOAL = 1.0  # seconds of thinking per choice in the median game: the goal set for the strongest blind player
 
 
@@ -166,6 +171,20 @@ def timed_play(player: Player, seed: int) -> TimedGame:
     return TimedGame(result.outcome, result.score, decisions, tuple(thinking), tuple(thinking_wall))
 
 
+def study_rows(path: Path | str) -> list[dict[str, str]]:
+    """The game rows of a study file (``data/player_study.csv`` and its kin), as text; none when it is missing."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [row for row in csv.DictReader(handle) if row.get("think_seconds")]
+
+
+def same_game(row: Mapping[str, object], stored: Mapping[str, object]) -> bool:
+    """Did a game played again make the stored game's moves? Its outcome, score, decisions and choices match."""
+    return all(str(row[column]) == str(stored[column]) for column in SAME_GAME)
+
+
 def stored_study(
     path: Path | str = STUDY, *, paired: bool = True, seeds: Iterable[int] | None = None
 ) -> dict[str, StoredPlayer]:
@@ -173,16 +192,8 @@ def stored_study(
 
     ``seeds``: only these deals (for example :data:`SET_ASIDE`); a player with none of them is left out.
     """
-    path = Path(path)
-    if not path.exists():
-        return {}
     wanted = None if seeds is None else set(seeds)
-    with path.open(encoding="utf-8", newline="") as handle:
-        rows = [
-            row
-            for row in csv.DictReader(handle)
-            if row.get("think_seconds") and (wanted is None or int(row["seed"]) in wanted)
-        ]
+    rows = [row for row in study_rows(path) if wanted is None or int(row["seed"]) in wanted]
     by_player: dict[str, dict[int, dict]] = {}
     for row in rows:
         by_player.setdefault(row["player"], {})[int(row["seed"])] = row
@@ -332,13 +343,11 @@ def thinking_alone(path: Path | str = ALONE, study_path: Path | str = STUDY) -> 
     A game counts only if the study holds it with the same outcome, score, decisions and choices: the
     same moves, timed again (the script that writes the table checks this before writing a row).
     """
-    alone = _rows(Path(path))
-    stored = {(row["player"], row["seed"]): row for row in _rows(Path(study_path))}
-    same = ("outcome", "score", "decisions", "choices")
+    stored = {(row["player"], row["seed"]): row for row in study_rows(study_path)}
     games: dict[str, list[tuple[float, float]]] = {}
-    for row in alone:
+    for row in study_rows(path):
         twin = stored.get((row["player"], row["seed"]))
-        if twin is not None and all(row[column] == twin[column] for column in same) and int(row["choices"]):
+        if twin is not None and same_game(row, twin) and int(row["choices"]):
             games.setdefault(row["player"], []).append((float(row["think_median"]), float(twin["think_median"])))
     return {
         name: ThinkingAlone(
@@ -352,28 +361,19 @@ def thinking_alone(path: Path | str = ALONE, study_path: Path | str = STUDY) -> 
     }
 
 
-def _rows(path: Path) -> list[dict[str, str]]:
-    """A study file's game rows (none when the file is missing)."""
-    if not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as handle:
-        return [row for row in csv.DictReader(handle) if row.get("think_seconds")]
-
-
 def within_a_second(alone: ThinkingAlone) -> str:
     """Does the player think at most a second per choice in the median game? A sentence whose verdict
     follows the interval: within, over, or too few games to tell."""
     low, high = alone.interval
-    said = verdict(alone.interval, THINK_GOAL)
-    return message(
-        f"folklore.alone.{said}",
-        name=alone.name,
+    measured = message(
+        "folklore.alone.measured",
         median=alone.median,
         low=low,
         high=high,
         games=alone.games,
         stored=alone.stored_median,
     )
+    return message(f"folklore.alone.{verdict(alone.interval, THINK_GOAL)}", name=alone.name, measured=measured)
 
 
 def score_comment(results: Iterable[object]) -> str:
@@ -414,18 +414,13 @@ register(
             "play spreads the cards over four piles.",
             "folklore.first_fit_beats_random": "First fit puts {first_fit:.1f} cards on the foundations on "
             "average, random moves {random:.1f}.",
-            "folklore.alone.below": "**Within a second.** Played again one game at a time, {name} thinks "
-            "{median:.2f} s per choice in the median game (95% interval {low:.2f}–{high:.2f} s, {games} set-aside "
-            "deals drawn at random; {stored:.2f} s as the study timed the same games, two at once): the whole "
-            "interval lies under 1 s.",
-            "folklore.alone.above": "**Over a second.** Played again one game at a time, {name} thinks "
-            "{median:.2f} s per choice in the median game (95% interval {low:.2f}–{high:.2f} s, {games} set-aside "
-            "deals drawn at random; {stored:.2f} s as the study timed the same games, two at once): the whole "
-            "interval lies over 1 s.",
-            "folklore.alone.unclear": "**Too few games to tell** whether {name} thinks at most a second per "
-            "choice: played again one game at a time, it thinks {median:.2f} s in the median game (95% interval "
-            "{low:.2f}–{high:.2f} s, {games} set-aside deals drawn at random; {stored:.2f} s as the study timed the "
-            "same games, two at once), and the interval holds 1 s.",
+            "folklore.alone.measured": "played again one game at a time, it thinks {median:.2f} s per choice in "
+            "the median game (95% interval {low:.2f}–{high:.2f} s, {games} set-aside deals drawn at random; "
+            "{stored:.2f} s as the study timed the same games, two at once)",
+            "folklore.alone.below": "**Within a second.** {name}: {measured}. The whole interval lies under 1 s.",
+            "folklore.alone.above": "**Over a second.** {name}: {measured}. The whole interval lies over 1 s.",
+            "folklore.alone.unclear": "**Too few games to tell** whether {name} thinks at most a second per choice: "
+            "{measured}, and the interval holds 1 s.",
             "folklore.nine_in_ten.above": "**Nine in ten, and more.** {name} wins {measured}: the whole "
             "interval lies above 90%.",
             "folklore.nine_in_ten.below": "**Not nine in ten.** {name} wins {measured}: the whole interval lies "
@@ -469,18 +464,14 @@ register(
             "cartas espalham-se pelos quatro descartes.",
             "folklore.first_fit_beats_random": "O primeiro encaixe põe em média {first_fit:.1f} cartas nas "
             "bases, as jogadas ao acaso {random:.1f}.",
-            "folklore.alone.below": "**Dentro de um segundo.** Jogando de novo um jogo de cada vez, {name} "
-            "pensa {median:.2f} s por escolha no jogo mediano (intervalo de 95% {low:.2f}–{high:.2f} s, {games} jogos "
-            "reservados sorteados; {stored:.2f} s no estudo, que cronometrou os mesmos jogos dois a dois): todo o "
-            "intervalo fica abaixo de 1 s.",
-            "folklore.alone.above": "**Mais de um segundo.** Jogando de novo um jogo de cada vez, {name} pensa "
-            "{median:.2f} s por escolha no jogo mediano (intervalo de 95% {low:.2f}–{high:.2f} s, {games} jogos "
-            "reservados sorteados; {stored:.2f} s no estudo, que cronometrou os mesmos jogos dois a dois): todo o "
-            "intervalo fica acima de 1 s.",
+            "folklore.alone.measured": "jogando de novo um jogo de cada vez, pensa {median:.2f} s por escolha no "
+            "jogo mediano (intervalo de 95% {low:.2f}–{high:.2f} s, {games} jogos reservados sorteados; "
+            "{stored:.2f} s no estudo, que cronometrou os mesmos jogos dois a dois)",
+            "folklore.alone.below": "**Dentro de um segundo.** {name}: {measured}. Todo o intervalo fica abaixo "
+            "de 1 s.",
+            "folklore.alone.above": "**Mais de um segundo.** {name}: {measured}. Todo o intervalo fica acima de 1 s.",
             "folklore.alone.unclear": "**Poucos jogos para dizer** se {name} pensa no máximo um segundo por "
-            "escolha: jogando de novo um jogo de cada vez, pensa {median:.2f} s no jogo mediano (intervalo de 95% "
-            "{low:.2f}–{high:.2f} s, {games} jogos reservados sorteados; {stored:.2f} s no estudo, que cronometrou "
-            "os mesmos jogos dois a dois), e o intervalo contém 1 s.",
+            "escolha: {measured}, e o intervalo contém 1 s.",
             "folklore.nine_in_ten.above": "**Nove em dez, e mais.** {name} ganha {measured}: todo o intervalo "
             "fica acima de 90%.",
             "folklore.nine_in_ten.below": "**Não chega a nove em dez.** {name} ganha {measured}: todo o "

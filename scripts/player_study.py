@@ -49,7 +49,17 @@ from calcnb.blind import (
     candidates,
     evaluate,
 )
-from calcnb.folklore import ALONE, ALONE_SAMPLE_SEED, SET_ASIDE, STUDY, TimedGame, timed_play
+from calcnb.folklore import (
+    ALONE,
+    ALONE_SAMPLE_SEED,
+    SAME_GAME,
+    SET_ASIDE,
+    STUDY,
+    TimedGame,
+    same_game,
+    study_rows,
+    timed_play,
+)
 from calcnb.rules import RANK_COUNT
 from calcnb.strategies import MonteCarlo, Player, _apply, _Table
 from calcnb.studies import percentile
@@ -114,10 +124,7 @@ def _row(name: str, seed: int, game: TimedGame) -> list[object]:
 
 def _stored(path: Path) -> dict[tuple[str, int], dict[str, str]]:
     """The games already in a study file, by (player, seed)."""
-    if not path.exists():
-        return {}
-    with path.open(encoding="utf-8", newline="") as handle:
-        return {(row["player"], int(row["seed"])): row for row in csv.DictReader(handle) if row.get("think_seconds")}
+    return {(row["player"], int(row["seed"])): row for row in study_rows(path)}
 
 
 def _play(jobs: list[tuple[str, int]], out: Path, check: dict[tuple[str, int], dict[str, str]] | None = None) -> None:
@@ -137,10 +144,9 @@ def _play(jobs: list[tuple[str, int]], out: Path, check: dict[tuple[str, int], d
                 continue
             game = timed_play(make(name), seed)
             row = _row(name, seed, game)
-            if check is not None:
-                stored = [check[name, seed][column] for column in COLUMNS[2:6]]
-                if [str(value) for value in row[2:6]] != stored:
-                    sys.exit(f"{name}, seed {seed}: played {row[2:6]}, but the study stored {stored}")
+            if check is not None and not same_game(dict(zip(COLUMNS, row)), check[name, seed]):
+                stored = [check[name, seed][column] for column in SAME_GAME]
+                sys.exit(f"{name}, seed {seed}: played {row[2:6]}, but the study stored {stored}")
             writer.writerow(row)
             handle.flush()
             print(*row, sep=",")
