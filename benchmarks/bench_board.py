@@ -8,7 +8,7 @@ Compared, on the same clicks:
 * ``BoardRenderer.render_png``: one figure kept, its collections updated in place (the fast path);
 * ``naive``: a new figure each click with a ``Text`` artist per label and a ``Rectangle`` per card,
   then ``savefig`` to PNG (how a board is usually drawn with matplotlib);
-* ``draw + savefig``: this module's pure :func:`calcnb.board.draw` on a new figure, then ``savefig``.
+* ``draw + savefig``: this module's pure :func:`calcnb.ui.board.draw` on a new figure, then ``savefig``.
 
 Usage: ``python benchmarks/bench_board.py [--runs 3] [--clicks 60]``. Prints the median time of a
 click for each (wall clock per run and overall, and CPU time), and the ratios to the naive redraw.
@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from calcnb import Game, Move
-from calcnb.board import (
+from calcnb.ui.board import (
     DPI,
     EMPTY_DASHES,
     HEIGHT,
@@ -127,7 +127,7 @@ def time_widget_clicks(sequences: list[tuple[Game, list[Move]]]) -> tuple[list[f
     That runs the widget's handler, the engine move, the buttons' update and the
     board's PNG, which is what the image in the notebook waits for.
     """
-    from calcnb.widgets import PlayBoard
+    from calcnb.ui.play import PlayBoard
 
     wall, cpu = [], []
     for start, moves in sequences:

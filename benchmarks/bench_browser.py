@@ -13,7 +13,7 @@ picture is on screen. Compared on the same run, pages interleaved:
 * ``card clicks``: the same, clicked on the cards of the board picture (ipyevents): the stock to
   turn, the turned card to pick it up, a waste pile to put it there;
 * ``naive redraw``: the same PlayBoard and the same moves, its image drawn on a new figure each
-  click (``naive_png`` of benchmarks/bench_board.py, else ``calcnb.board.to_png``);
+  click (``naive_png`` of benchmarks/bench_board.py, else ``calcnb.ui.board.to_png``);
 * ``image swap``: a button that only swaps two board PNGs drawn in advance (the transport of a
   board image: kernel round trip, bytes, decode, paint);
 * ``text only``: a button that only changes the text of an HTML widget (the widget round-trip floor).
@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find 
 
 from browser.pages import PlayApp, Server, live_move, open_app, voila_on_a_copy  # noqa: E402
 
-from calcnb.app import (  # noqa: E402
+from calcnb.serve.cli import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     LOCALHOST,
@@ -114,7 +114,7 @@ import ipywidgets as widgets
 
 sys.path.insert(0, {benchmarks!r})
 from calcnb import Game, PlayBoard
-from calcnb.board import BoardRenderer, to_png
+from calcnb.ui.board import BoardRenderer, to_png
 
 try:
     from bench_board import naive_png
@@ -205,7 +205,7 @@ def time_card_clicks(app: PlayApp, clicks: int, done: int) -> list[tuple[float, 
 def in_kernel_click_ms(clicks: int) -> tuple[str, float]:
     """bench_board's click (play + render_png), median in ms, measured here; or render_png alone."""
     from calcnb import Game
-    from calcnb.board import BoardRenderer
+    from calcnb.ui.board import BoardRenderer
 
     renderer = BoardRenderer()
     spec = importlib.util.spec_from_file_location("bench_board", REPO / "benchmarks" / "bench_board.py")

@@ -60,7 +60,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' move chooser and b
 
 from browser.pages import live_move  # noqa: E402
 
-from calcnb.app import (  # noqa: E402
+from calcnb.serve.cli import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     CULL_IDLE_SECONDS,
@@ -73,8 +73,8 @@ from calcnb.app import (  # noqa: E402
     stop_server,
     wait_until_serving,
 )
-from calcnb.studies import percentile  # noqa: E402
-from calcnb.widgets import css_class  # noqa: E402
+from calcnb.stats import percentile  # noqa: E402
+from calcnb.ui.play import css_class  # noqa: E402
 
 TARGETS = {"open_p95": 5.0, "click_p95": 0.300, "memory_gb": 6.0}
 BUTTON_PREFIX = css_class("")

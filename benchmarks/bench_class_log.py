@@ -31,7 +31,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from calcnb.app import (  # noqa: E402
+from calcnb.classroom.log import open_class_log  # noqa: E402
+from calcnb.serve.cli import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     LOCALHOST,
@@ -39,8 +40,7 @@ from calcnb.app import (  # noqa: E402
     stop_server,
     wait_until_serving,
 )
-from calcnb.classlog import open_class_log  # noqa: E402
-from calcnb.studies import percentile  # noqa: E402
+from calcnb.stats import percentile  # noqa: E402
 
 ANSWERS = ("zzz", "1")  # an unreadable answer and a readable one: their feedback always differs
 
@@ -159,9 +159,9 @@ def write_time(location: str, writes: int = 300) -> float:
 
 def check_time(location: str | None, checks: int = 300) -> float:
     """Median milliseconds of one Check of a lesson exercise in this process, recorded into ``location`` or not."""
-    from calcnb.classroom import join_class
-    from calcnb.lesson_content import BANK
-    from calcnb.lessons import Exercise
+    from calcnb.classroom.recorder import join_class
+    from calcnb.lessons.bank import BANK
+    from calcnb.ui.lesson import Exercise
 
     recorder = join_class(location=location) if location else None
     if recorder is not None:

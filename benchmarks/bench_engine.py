@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from calcnb.deals import deal
-from calcnb.engine import State
+from calcnb.game.deals import deal
+from calcnb.game.engine import State
 
 # ------------------------------------------------------------------ the plain baseline
 

@@ -4,7 +4,7 @@ Run: ``python benchmarks/bench_fuzz.py [--seed 1] [--every 1] [--mutations 10000
 [--operations 10000] [--clicks 2000]``
 
 Each reader either returns what its input really says or refuses it with a calcnb error
-(:class:`~calcnb.errors.CalcnbError`) whose message quotes at most about 80 characters of the
+(:class:`~calcnb.game.errors.CalcnbError`) whose message quotes at most about 80 characters of the
 input. What the input "really says" comes from oracles written apart from the parsers
 (``tests/test_fuzz.py``: the accepted spellings, the reference deal reader) and from the
 reference rules (``tests/reference_rules.py``) for moves in a save. The printed table counts,
@@ -34,9 +34,9 @@ import reference_rules as ref  # noqa: E402
 import test_fuzz as oracle  # noqa: E402
 
 from calcnb import Card, Game, Move  # noqa: E402
-from calcnb.deals import check_seed, deal, format_deal, parse_deal  # noqa: E402
-from calcnb.engine import ALL_MOVES  # noqa: E402
-from calcnb.errors import QUOTE_LIMIT, CalcnbError  # noqa: E402
+from calcnb.game.deals import check_seed, deal, format_deal, parse_deal  # noqa: E402
+from calcnb.game.engine import ALL_MOVES  # noqa: E402
+from calcnb.game.errors import QUOTE_LIMIT, CalcnbError  # noqa: E402
 
 SLOW = 1.0  # CPU seconds: an input taking longer counts as a hang (CPU time, as the machine may be shared)
 LONGEST_MESSAGE = oracle.LONGEST_MESSAGE
@@ -314,7 +314,7 @@ def sweep_history(rng: random.Random, count: int) -> Tally:
 
 def sweep_widget_clicks(rng: random.Random, count: int) -> Tally:
     """Clicks on every PlayBoard button, with hostile text in the seed field before some New deals."""
-    from calcnb.widgets import PlayBoard, parse_seed
+    from calcnb.ui.play import PlayBoard, parse_seed
 
     tally = Tally("widget: clicks")
     board = PlayBoard(seed=rng.randrange(10**6))

@@ -36,9 +36,19 @@ TREE = Path(__file__).resolve().parent.parent
 _REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
+def _deal() -> Callable:
+    """The dealer, in this tree's layout or in the flat one before the subpackages (for a baseline that old)."""
+    try:
+        from calcnb.game.deals import deal
+    except ImportError:
+        from calcnb.deals import deal
+    return deal
+
+
 def _engine_games(size: int) -> object:
-    from calcnb.deals import deal
-    from calcnb.engine import State
+    from calcnb import State
+
+    deal = _deal()
 
     choose = random.Random(7).choice
     scores = []
@@ -51,8 +61,9 @@ def _engine_games(size: int) -> object:
 
 
 def _move_generation(size: int) -> object:
-    from calcnb.deals import deal
-    from calcnb.engine import State
+    from calcnb import State
+
+    deal = _deal()
 
     choose = random.Random(11).choice
     count = 0
@@ -66,7 +77,7 @@ def _move_generation(size: int) -> object:
 
 
 def _simple_players(size: int) -> object:
-    from calcnb.strategies import FirstFit, KingsApart, RandomPlayer, ReverseNeed
+    from calcnb import FirstFit, KingsApart, RandomPlayer, ReverseNeed
 
     return [
         player.play(seed).score
@@ -76,7 +87,7 @@ def _simple_players(size: int) -> object:
 
 
 def _monte_carlo(size: int) -> object:
-    from calcnb.strategies import MonteCarlo
+    from calcnb import MonteCarlo
 
     return [MonteCarlo(samples=8).play(seed).score for seed in range(size)]
 
@@ -85,8 +96,7 @@ def _widget_clicks(size: int) -> object:
     import matplotlib
 
     matplotlib.use("Agg")
-    from calcnb import Game
-    from calcnb.widgets import PlayBoard
+    from calcnb import Game, PlayBoard
 
     rng = random.Random(3)
     board = PlayBoard(Game.new(seed=0))
@@ -100,8 +110,7 @@ def _widget_clicks(size: int) -> object:
 
 
 def _solver(size: int) -> object:
-    from calcnb import Game
-    from calcnb.solver import solve
+    from calcnb import Game, solve
 
     return [solve(Game.new(seed), budget_seconds=None, budget_nodes=3000).nodes for seed in range(size)]
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from calcnb import Game, State
 from calcnb.solver import RESTART_NODES, RULES, solve
-from calcnb.studies import wilson_interval
+from calcnb.stats import wilson_interval
 
 HARDEST = (8, 390, 406, 643, 1157, 1675, 1880, 1983)
 """Deals 0..1999 the solver leaves undecided within 1 s of CPU (the ones it takes longest on)."""

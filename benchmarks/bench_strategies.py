@@ -13,7 +13,7 @@ Determinized (the strongest blind player): ``--det-deals`` seeded deals from ``-
 the same deals for ``MonteCarlo(128)``: each one's win rate with its interval, and the thinking
 time of every decision that had more than one sensible move (median and 95th percentile, in CPU
 seconds and in wall-clock seconds). ``--det-samples 32`` measures the study's variant that imagines
-32 orders (:data:`calcnb.blind.MORE_ORDERS`). The issue's full measure is ``--det-deals 500``.
+32 orders (:data:`calcnb.players.blind.MORE_ORDERS`). The issue's full measure is ``--det-deals 500``.
 
 Coach: ``calcnb.analyse`` on ``--analyse-positions`` real positions (a card turned, from games of
 reverse need), its latency median and 95th percentile, and the futures it tried.
@@ -34,22 +34,16 @@ from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
-from calcnb.blind import MORE_ORDERS, SAMPLES, Determinized
-from calcnb.coach import analyse
-from calcnb.deals import deal
-from calcnb.folklore import timed_play
+from calcnb.game.deals import deal
+from calcnb.players.advice import hint, hint_player
+from calcnb.players.blind import MORE_ORDERS, SAMPLES, Determinized
+from calcnb.players.coach import analyse
+from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
+from calcnb.players.player import Player
 from calcnb.solver import solve
-from calcnb.strategies import (
-    FirstFit,
-    KingsApart,
-    MonteCarlo,
-    Player,
-    RandomPlayer,
-    ReverseNeed,
-    hint,
-    hint_player,
-)
-from calcnb.studies import percentile, study, wilson_interval
+from calcnb.stats import percentile, wilson_interval
+from calcnb.studies.folklore import timed_play
+from calcnb.studies.measure import study
 
 
 def random_through_game(seed: int) -> int:

@@ -1,8 +1,8 @@
-"""``python -m calcnb app|lab``: serve the notebooks (see :mod:`calcnb.app`)."""
+"""``python -m calcnb app|lab``: serve the notebooks (see :mod:`calcnb.serve.cli`)."""
 
 import sys
 
-from .app import main
+from calcnb.serve.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,14 +14,14 @@ games already in the file.
 
 Thinking alone. The study runs two of these scripts at once, one per core, and a choice takes more
 CPU time when the other core is busy too. ``--alone N`` measures what one person playing one game
-waits: it plays again ``N`` of each player's set-aside games (:data:`~calcnb.folklore.SET_ASIDE`),
+waits: it plays again ``N`` of each player's set-aside games (:data:`~calcnb.studies.folklore.SET_ASIDE`),
 drawn at random with a fixed seed, one game at a time, and stops if a game does not make the same
 moves as the stored one. Run it on a machine doing nothing else; its rows go to
 ``data/player_alone.csv``::
 
     python scripts/player_study.py --alone 40 --players "determinized with 32 orders"
 
-``determinized`` is :class:`~calcnb.blind.Determinized` as it plays by default; ``plain
+``determinized`` is :class:`~calcnb.players.blind.Determinized` as it plays by default; ``plain
 determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
 first; ``determinized + second look`` settles ties first by solving undecided orders again
 (``escalate=SECOND_LOOK_NODES``); ``determinized with 32 orders`` imagines twice as many orders of the
@@ -40,7 +40,8 @@ import statistics
 import sys
 from pathlib import Path
 
-from calcnb.blind import (
+from calcnb.game.rules import RANK_COUNT
+from calcnb.players.blind import (
     MORE_ORDERS,
     PLAIN_NAME,
     SECOND_LOOK_NAME,
@@ -49,7 +50,11 @@ from calcnb.blind import (
     candidates,
     evaluate,
 )
-from calcnb.folklore import (
+from calcnb.players.ladder import MonteCarlo
+from calcnb.players.player import Player
+from calcnb.players.table import Table, apply_move
+from calcnb.stats import percentile
+from calcnb.studies.folklore import (
     ALONE,
     ALONE_SAMPLE_SEED,
     SAME_GAME,
@@ -60,9 +65,6 @@ from calcnb.folklore import (
     study_rows,
     timed_play,
 )
-from calcnb.rules import RANK_COUNT
-from calcnb.strategies import MonteCarlo, Player, _apply, _Table
-from calcnb.studies import percentile
 
 COLUMNS = ("player", "seed", "outcome", "score", "decisions", "choices", "think_median", "think_p95", "think_seconds")
 
@@ -75,18 +77,18 @@ class NextCard(Determinized):
 
     name = "next card"
 
-    def _run(self, table: _Table, stock: list[int], rng: random.Random) -> list[int]:
+    def run(self, table: Table, stock: list[int], rng: random.Random) -> list[int]:
         moves: list[int] = []
         position = 0
         while True:
             self._coming = stock[position] if position < len(stock) else 0
-            move = self._next(table, rng)
+            move = self.next_move(table, rng)
             if move is None:
                 return moves
-            position = _apply(table, move, stock, position)
+            position = apply_move(table, move, stock, position)
             moves.append(move)
 
-    def _next(self, table: _Table, rng: random.Random) -> int | None:
+    def next_move(self, table: Table, rng: random.Random) -> int | None:
         moves = candidates(table)
         if len(moves) <= 1:
             return moves[0] if moves else None

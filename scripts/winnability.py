@@ -28,8 +28,8 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
-from calcnb.studies import wilson_interval
-from calcnb.winnability import COLUMNS, TABLE, Decision, decide, read_table, summary, to_decide, write_table
+from calcnb.stats import wilson_interval
+from calcnb.studies.winnability import COLUMNS, TABLE, Decision, decide, read_table, summary, to_decide, write_table
 
 WORK = TABLE.with_name("winnability.csv")
 

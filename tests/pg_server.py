@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from calcnb.app import LOCALHOST, free_port
+from calcnb.serve.cli import LOCALHOST, free_port
 
 USER = "calcnb"  # the database superuser of the throwaway cluster
 

@@ -1,6 +1,6 @@
 """An independent reference implementation of Calculation, written from the seed rules alone.
 
-It shares no code with :mod:`calcnb.engine` (nor with :mod:`calcnb.cards`): cards are
+It shares no code with :mod:`calcnb.game.engine` (nor with :mod:`calcnb.game.cards`): cards are
 plain ints, piles are plain lists, and the four foundation orders are typed in from
 the seed's table rather than computed. The cross-check in ``tests/test_engine.py``
 plays the same moves through both and compares every step, so a bug would have

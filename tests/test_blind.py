@@ -9,8 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from calcnb import Game, State, blind
-from calcnb.blind import (
+from calcnb import Game, State
+from calcnb.game.engine import ALL_MOVES, Move
+from calcnb.game.rules import POSITION
+from calcnb.players import blind
+from calcnb.players.blind import (
     MORE_ORDERS,
     PLAIN_NAME,
     SECOND_LOOK_NAME,
@@ -23,11 +26,10 @@ from calcnb.blind import (
     hidden_orders,
     solve_sample,
 )
-from calcnb.engine import ALL_MOVES, Move
-from calcnb.folklore import timed_play
-from calcnb.rules import POSITION
+from calcnb.players.ladder import ReverseNeed
+from calcnb.players.table import PlayerView
 from calcnb.solver import solve
-from calcnb.strategies import PlayerView, ReverseNeed
+from calcnb.studies.folklore import timed_play
 
 SMALL = Determinized(samples=4, nodes=100, total_nodes=2000)
 
@@ -60,11 +62,11 @@ def test_choice_does_not_change_when_the_stock_is_permuted(seed, left):
 def test_candidates_keep_one_of_interchangeable_piles_and_every_other_choice():
     game = Game.new(5)
     game.play("T")
-    table = PlayerView.of(game.state)._table()
+    table = PlayerView.of(game.state).table()
     moves = [ALL_MOVES[m] for m in candidates(table)]
     assert Move.parse("S>W1") in moves and not {Move.parse(f"S>W{w}") for w in (2, 3, 4)} & set(moves)
     state = _late(0, 6).state
-    moves = [ALL_MOVES[m] for m in candidates(PlayerView.of(state)._table())]
+    moves = [ALL_MOVES[m] for m in candidates(PlayerView.of(state).table())]
     assert moves == [move for move in state.legal_moves() if move in moves]  # the engine's order
     assert len(moves) > 2
 
@@ -74,7 +76,7 @@ def _positions(seeds: range):
     for seed in seeds:
         game = Game.new(seed)
         for move in ReverseNeed().play(seed).moves:
-            yield PlayerView.of(game.state)._table()
+            yield PlayerView.of(game.state).table()
             game.play(move)
 
 
@@ -112,7 +114,7 @@ def test_with_no_card_pending_turning_is_the_only_candidate_unless_a_move_is_saf
 
 def test_every_candidate_faces_the_same_orders_and_a_won_order_is_a_real_win():
     state = _late(3, 10).state
-    table = PlayerView.of(state)._table()
+    table = PlayerView.of(state).table()
     moves = candidates(table)
     orders = hidden_orders(table, 6, random.Random(2))
     assert all(sorted(order) == sorted(orders[0]) for order in orders)
@@ -147,6 +149,7 @@ def _replay_quickest_study_game(player: Determinized) -> tuple[dict[str, str], t
     return row, (game.outcome, game.score, game.decisions, game.choices)
 
 
+@pytest.mark.slow
 def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
     players = (
         Determinized(escalate=SECOND_LOOK_NODES),
@@ -165,7 +168,7 @@ def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
 
 
 def test_the_second_look_solves_again_only_the_undecided_orders_of_the_moves_still_in_the_race(monkeypatch):
-    table = PlayerView.of(_late(3, 10).state)._table()
+    table = PlayerView.of(_late(3, 10).state).table()
     moves = candidates(table)
     assert len(moves) >= 3
     settled, close, behind = moves[:3]
@@ -211,9 +214,9 @@ def _choices_with_spied_rollouts(player: Determinized, monkeypatch) -> list[tupl
     monkeypatch.setattr(blind, "rollouts", spy)
     seen = []
     for seed, left in [(0, 36), (0, 32), (1, 32), (1, 40), (4, 28), (7, 44)]:
-        table = PlayerView.of(_late(seed, left).state)._table()
+        table = PlayerView.of(_late(seed, left).state).table()
         spied.clear()
-        move = player._next(table, random.Random(seed))
+        move = player.next_move(table, random.Random(seed))
         by_move = {
             m: spied[_key(blind._after(table, m))] for m in player.last_results if _key(blind._after(table, m)) in spied
         }
@@ -225,6 +228,7 @@ def _key(table) -> tuple:
     return (tuple(table.count), tuple(map(tuple, table.wastes)), table.pending)
 
 
+@pytest.mark.slow
 def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(monkeypatch):
     ties = clear = 0
     for move, results, played_out in _choices_with_spied_rollouts(Determinized(samples=8, nodes=200), monkeypatch):
@@ -241,6 +245,7 @@ def test_a_tie_goes_to_the_move_whose_blind_play_outs_win_most_and_only_a_tie(mo
     assert ties >= 3 and clear >= 1  # early on, most moves win every imagined order
 
 
+@pytest.mark.slow
 def test_the_plain_player_breaks_ties_by_reverse_need_without_play_outs(monkeypatch):
     for move, results, played_out in _choices_with_spied_rollouts(
         Determinized(samples=8, nodes=200, rollouts=0), monkeypatch

@@ -14,7 +14,10 @@ from matplotlib.figure import Figure
 from PIL import Image
 
 from calcnb import CalcnbError, Game, InvalidMove, Move, State, set_language
-from calcnb.board import (
+from calcnb.game.cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, rank_name
+from calcnb.game.rules import MoveKind
+from calcnb.i18n import catalogue, message
+from calcnb.ui.board import (
     BLACK_SUIT,
     DPI,
     HEIGHT,
@@ -28,9 +31,6 @@ from calcnb.board import (
     text_overlaps,
     to_png,
 )
-from calcnb.cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, rank_name
-from calcnb.i18n import catalogue, message
-from calcnb.rules import MoveKind
 
 
 def random_walk(seed: int, moves: int | None = None) -> list[Game]:
@@ -338,7 +338,10 @@ def test_red_suits_are_red_on_the_pending_card() -> None:
 
 
 def test_engine_layers_never_import_matplotlib() -> None:
-    code = "import calcnb.engine, calcnb.session, sys; assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
+    code = (
+        "import calcnb.game.engine, calcnb.game.game, sys; "
+        "assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
     # and the package itself stays light until a board is drawn
     code = "import calcnb, sys; assert 'matplotlib' not in sys.modules, 'matplotlib imported'"
@@ -372,7 +375,7 @@ def test_png_encoder_reuses_bands_and_stays_exact() -> None:
 
     import numpy as np
 
-    from calcnb.board import PngEncoder, adler32_combine
+    from calcnb.ui.board import PngEncoder, adler32_combine
 
     rng = np.random.default_rng(1)
     height, width = 70, 33  # bands of 16 rows and a short last band
@@ -412,7 +415,7 @@ def test_any_reachable_state_draws_and_reads_back(seed: int, choices: list[int])
 
 
 def test_any_move_may_be_highlighted_even_where_it_is_not_legal() -> None:
-    from calcnb.engine import ALL_MOVES
+    from calcnb.game.engine import ALL_MOVES
 
     for item in (Game.new(seed=1), won_state(), tall_waste_state(30)):
         marks = board_marks(draw(item, highlight=ALL_MOVES))
@@ -423,7 +426,7 @@ def test_label_extents_cover_the_ink_actually_drawn() -> None:
     """The extents the overlap check uses are where the glyphs land: every red-suit pixel is inside one."""
     import numpy as np
 
-    from calcnb.board import text_extents
+    from calcnb.ui.board import text_extents
 
     game = random_walk(11, moves=45)[-1]
     renderer = BoardRenderer()

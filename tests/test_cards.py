@@ -9,7 +9,7 @@ import pytest
 from reference_rules import SEED_ORDER_TEXT
 
 from calcnb import Card, foundation_order, modular_inverse, next_rank, position_in_order, rank_name
-from calcnb.cards import DECK, SUITS, full_deck, parse_cards
+from calcnb.game.cards import DECK, SUITS, full_deck, parse_cards
 from calcnb.i18n import set_language
 
 # The seed's table of complete foundation orders, typed in from seeds/000 ("Legal actions").

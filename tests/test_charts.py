@@ -2,10 +2,10 @@
 
 import pytest
 
-from calcnb.charts import decision_time_chart, decision_times, score_reach_chart, win_rate_chart
+from calcnb.players.ladder import FirstFit, ReverseNeed
 from calcnb.solver import solve
-from calcnb.strategies import FirstFit, ReverseNeed
-from calcnb.studies import study
+from calcnb.studies.measure import study
+from calcnb.ui.charts import decision_time_chart, decision_times, score_reach_chart, win_rate_chart
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ import pytest
 import sqlalchemy as sa
 from pg_server import server_binaries, throwaway_server
 
-from calcnb import classlog
-from calcnb.classlog import (
+from calcnb.classroom import log as classlog
+from calcnb.classroom.log import (
     ANSWER_MAX,
     NICKNAME_MAX,
     SCHEMA_VERSION,
@@ -34,7 +34,7 @@ from calcnb.classlog import (
     exercise_stats,
     open_class_log,
 )
-from calcnb.lesson_content import Attempt
+from calcnb.lessons.bank import Attempt
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -57,7 +57,7 @@ def an_attempt(*values: object, **changes: object) -> Attempt:
 
 
 def test_the_log_records_the_lessons_own_attempt():
-    """One home for what an attempt holds: the log reads :class:`calcnb.lesson_content.Attempt` and keeps
+    """One home for what an attempt holds: the log reads :class:`calcnb.lessons.bank.Attempt` and keeps
     no class of its own that repeats the attempt's fields."""
     assert typing.get_type_hints(classlog.ClassLog.record)["attempt"] is Attempt
     assert typing.get_type_hints(classlog.ClassLog.record_many)["attempts"] == Iterable[Attempt]
@@ -82,7 +82,7 @@ def postgres_url():
         yield url
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def location(request, tmp_path):
     """Where a fresh class log lives: a SQLite file, or an empty PostgreSQL database (tables dropped after)."""
     if request.param == "sqlite":
@@ -234,7 +234,7 @@ def test_nul_and_lone_surrogates_are_replaced_not_refused(log):
 WRITER = textwrap.dedent(
     """
     import random, sys, time
-    from calcnb.classlog import open_class_log
+    from calcnb.classroom.log import open_class_log
     from pathlib import Path
     location, writer, count, folder = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
 
@@ -257,6 +257,7 @@ WRITER = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_thirty_writers_at_once_lose_no_record(location, tmp_path):
     """Thirty processes open a new log at the same time (racing to create it), then all write at once."""
     writers, each = 30, 30
@@ -445,8 +446,8 @@ class Lesson:
 
 
 def _exercise() -> Lesson:
-    from calcnb.lesson_content import BANK
-    from calcnb.lessons import Exercise
+    from calcnb.lessons.bank import BANK
+    from calcnb.ui.lesson import Exercise
 
     item = BANK["next-wrap"].item(0)
     reading, (misconception, _reason) = next((key, value) for key, value in item.wrong.items() if value[0])
@@ -455,7 +456,7 @@ def _exercise() -> Lesson:
 
 @pytest.fixture
 def recorder(log):
-    from calcnb.classroom import ClassRecorder
+    from calcnb.classroom.recorder import ClassRecorder
 
     made = ClassRecorder(log)
     yield made
@@ -463,8 +464,8 @@ def recorder(log):
 
 
 def test_without_a_class_log_nothing_is_shown_or_recorded(monkeypatch):
-    from calcnb import lessons
-    from calcnb.classroom import join_class
+    from calcnb.classroom.recorder import join_class
+    from calcnb.ui import lesson as lessons
 
     monkeypatch.delenv(classlog.ENV_VAR, raising=False)
     before = list(lessons._listeners)
@@ -491,7 +492,7 @@ def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder
 
 
 def test_the_nickname_picks_the_quiz_variants(log):
-    from calcnb.classroom import ClassRecorder
+    from calcnb.classroom.recorder import ClassRecorder
 
     class Quiz:
         def __init__(self):
@@ -508,7 +509,7 @@ def test_the_nickname_picks_the_quiz_variants(log):
 
 
 def test_a_nickname_already_joined_asks_whether_it_is_the_same_student(recorder, log):
-    from calcnb.classroom import ClassRecorder
+    from calcnb.classroom.recorder import ClassRecorder
 
     assert recorder.join("ana")
     namesake = ClassRecorder(log)
@@ -545,8 +546,8 @@ def test_a_nickname_without_readable_characters_is_refused_on_the_page(recorder,
 
 
 def test_join_class_reads_the_environment_and_replaces_an_earlier_recorder(monkeypatch, location):
-    from calcnb import lessons
-    from calcnb.classroom import join_class
+    from calcnb.classroom.recorder import join_class
+    from calcnb.ui import lesson as lessons
 
     monkeypatch.setenv(classlog.ENV_VAR, location)
     first = join_class()
@@ -561,7 +562,7 @@ def test_join_class_reads_the_environment_and_replaces_an_earlier_recorder(monke
 
 @pytest.mark.parametrize("kind", ["read_only", "locked", "disk_full"])
 def test_a_log_that_cannot_be_written_never_breaks_the_exercise(location, kind):
-    from calcnb.classroom import ClassRecorder
+    from calcnb.classroom.recorder import ClassRecorder
 
     with unwritable(kind, location) as log:
         recorder = ClassRecorder(log)
@@ -595,7 +596,7 @@ def warnings_as_errors():
 
 
 def test_an_unreachable_log_leaves_the_lesson_working_and_says_so(tmp_path):
-    from calcnb.classroom import join_class
+    from calcnb.classroom.recorder import join_class
 
     recorder = join_class(location=str(tmp_path / "no_such_folder" / "lesson.db"))
     assert recorder.stopped and "cannot be opened" in recorder.status.value
@@ -608,7 +609,7 @@ def test_an_unreachable_log_leaves_the_lesson_working_and_says_so(tmp_path):
 
 
 def test_the_class_view_shows_counts_bars_and_who_needs_help(log):
-    from calcnb.classview import ClassView
+    from calcnb.classroom.view import ClassView
 
     _class(log)
     view = ClassView(log, order=["next_card", "last_card"])
@@ -628,7 +629,7 @@ def test_the_class_view_shows_counts_bars_and_who_needs_help(log):
 
 @pytest.mark.parametrize("text", HOSTILE)
 def test_the_class_view_shows_what_students_typed_escaped(log, text):
-    from calcnb.classview import ClassView, shown
+    from calcnb.classroom.view import ClassView, shown
 
     for number in range(3):
         log.record(text, an_attempt(exercise_id=text, correct=False, misconception=text, timestamp=number))
@@ -642,7 +643,7 @@ def test_the_class_view_shows_what_students_typed_escaped(log, text):
 
 
 def test_shown_escapes_markup_and_control_characters():
-    from calcnb.classview import shown
+    from calcnb.classroom.view import shown
 
     assert shown("<b>&'\"") == "&lt;b&gt;&amp;&#x27;&quot;"
     assert shown("a\x1b[0m\tb\x00") == "a\\x1b[0m\\x09b\\x00"
@@ -650,7 +651,7 @@ def test_shown_escapes_markup_and_control_characters():
 
 
 def test_the_class_view_speaks_portuguese(log):
-    from calcnb.classview import ClassView
+    from calcnb.classroom.view import ClassView
     from calcnb.i18n import set_language
 
     _class(log)
@@ -662,7 +663,7 @@ def test_the_class_view_speaks_portuguese(log):
 
 
 def test_without_a_log_the_class_view_says_how_to_name_one(monkeypatch):
-    from calcnb.classview import class_view
+    from calcnb.classroom.view import class_view
 
     monkeypatch.delenv(classlog.VIEW_ENV_VAR, raising=False)
     monkeypatch.setenv(classlog.ENV_VAR, "lesson.db")  # the students' variable never opens the class view
@@ -672,7 +673,7 @@ def test_without_a_log_the_class_view_says_how_to_name_one(monkeypatch):
 
 
 def test_a_class_view_of_an_unreadable_log_says_so_and_keeps_going(log, location):
-    from calcnb.classview import ClassView
+    from calcnb.classroom.view import ClassView
 
     _class(log)
     view = ClassView(log)
@@ -684,7 +685,7 @@ def test_a_class_view_of_an_unreadable_log_says_so_and_keeps_going(log, location
 
 
 def test_the_app_records_only_with_a_class_log(tmp_path, monkeypatch, capsys):
-    from calcnb.app import class_log_environment
+    from calcnb.serve.cli import class_log_environment
 
     monkeypatch.chdir(tmp_path)
     left_over = {classlog.ENV_VAR: "old.db", classlog.VIEW_ENV_VAR: "old.db", "HOME": "/home/x"}
@@ -700,7 +701,7 @@ def test_the_app_records_only_with_a_class_log(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("command", [["app", "02_wraparound", "--class-log", ""], ["class-view", ""],
                                      ["class-view", "nosuchdialect://x/y"]])  # fmt: skip
 def test_a_bad_class_log_stops_the_command_with_a_clear_message(command, capsys):
-    from calcnb.app import main
+    from calcnb.serve.cli import main
 
     assert main([*command, "--no-browser", "--port", "0"]) == 2
     error = capsys.readouterr().err
@@ -709,7 +710,7 @@ def test_a_bad_class_log_stops_the_command_with_a_clear_message(command, capsys)
 
 
 def test_the_class_view_command_serves_only_the_teacher_notebook():
-    from calcnb.app import CLASS_VIEW_NOTEBOOK, build_parser, notebooks_dir
+    from calcnb.serve.cli import CLASS_VIEW_NOTEBOOK, build_parser, notebooks_dir
 
     assert (notebooks_dir() / CLASS_VIEW_NOTEBOOK).is_file()
     arguments = build_parser().parse_args(["class-view", "lesson.db"])
@@ -717,7 +718,7 @@ def test_the_class_view_command_serves_only_the_teacher_notebook():
 
 
 def test_the_students_page_speaks_portuguese(log):
-    from calcnb.classroom import ClassRecorder
+    from calcnb.classroom.recorder import ClassRecorder
     from calcnb.i18n import set_language
 
     set_language("pt")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from calcnb import Game
-from calcnb.coach import MINIMUM, Mistake, analyse, describe_move, example_game, game_to_review, review
-from calcnb.engine import Move
+from calcnb.game.engine import Move
 from calcnb.i18n import set_language
+from calcnb.players.coach import MINIMUM, Mistake, analyse, describe_move, example_game, game_to_review, review
+from calcnb.players.ladder import FirstFit, ReverseNeed
 from calcnb.solver import solve
-from calcnb.strategies import FirstFit, ReverseNeed
 
 
 def _late(seed: int, left: int) -> Game:
@@ -65,6 +67,7 @@ def test_chance_sentences_in_plain_words_in_both_languages():
         set_language("en")
 
 
+@pytest.mark.slow
 def test_review_marks_the_decisions_that_lost_most_chance_with_a_better_move():
     start = _late(5, 12)  # reverse need's position, 12 cards before the end; then first fit plays on
     game = Game.from_position(start.foundations, start.wastes, start.stock, start.pending)

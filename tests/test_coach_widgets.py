@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
+
 from calcnb import CoachedBoard, Game
-from calcnb.coach import describe_move
-from calcnb.coach_widgets import CoachPanel, coach, player_label, watch_players
 from calcnb.i18n import set_language
-from calcnb.strategies import ReverseNeed
-from calcnb.widgets import PlayBoard
+from calcnb.players.coach import describe_move
+from calcnb.players.ladder import ReverseNeed
+from calcnb.ui.coach import CoachPanel, coach, player_label, watch_players
+from calcnb.ui.play import PlayBoard
 
 
 def _board_at(seed: int, moves: int) -> PlayBoard:
@@ -171,6 +173,7 @@ def test_the_board_changes_language_with_its_coach():
     assert board.coach.buttons["stop"].description == "Stop"
 
 
+@pytest.mark.slow
 def test_watching_determinized_explains_a_tie_by_its_blind_play_outs():
     board = _board_at(0, 6)
     panel = CoachPanel(board)

@@ -7,8 +7,8 @@ import hashlib
 import pytest
 
 from calcnb import Card, Game
-from calcnb.cards import DECK, parse_cards
-from calcnb.deals import STOCK_SIZE, SeededRandom, check_starters, deal, format_deal, parse_deal, seeds
+from calcnb.game.cards import DECK, parse_cards
+from calcnb.game.deals import STOCK_SIZE, SeededRandom, check_starters, deal, format_deal, parse_deal, seeds
 from calcnb.i18n import set_language
 
 # Pinned: if one of these changes, every saved seed in every notebook deals a different game.

@@ -15,17 +15,19 @@ import pytest
 import reference_rules as ref
 
 from calcnb import IllegalMove, InvalidMove, Move, State
-from calcnb.cards import DECK, Card, parse_cards
-from calcnb.deals import deal, format_deal
-from calcnb.engine import (
+from calcnb.game.cards import DECK, Card, parse_cards
+from calcnb.game.deals import deal, format_deal
+from calcnb.game.engine import (
     ALL_MOVES,
+    REFUSAL_CODES,
     STOCK_TO_FOUNDATION,
     STOCK_TO_WASTE,
     TURN,
     WASTE_TO_FOUNDATION,
+    Refusal,
     render_text,
 )
-from calcnb.i18n import set_language
+from calcnb.i18n import LANGUAGES, catalogue, message, set_language
 
 # ------------------------------------------------------------------ helpers
 
@@ -322,6 +324,37 @@ def test_why_illegal_refuses_malformed_text():
         state.why_illegal("W1>W2")
     with pytest.raises(InvalidMove):
         state.apply("F1>W1")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "move", "code", "values"),
+    [
+        (dict(pending="5♦"), "T", "pending_first", dict(card=Card.parse("5♦"))),
+        (dict(rest="W1"), "T", "stock_empty", {}),
+        (dict(stock="5♦"), "S>W2", "nothing_pending", {}),
+        (dict(stock="5♦"), "S>F1", "nothing_pending", {}),
+        (dict(stock="5♦"), "W3>F1", "waste_empty", dict(waste=3)),
+        (dict(foundations=FULL_ORDERS[0], pending="A♠"), "S>F1", "complete", dict(foundation=1)),
+        (dict(pending="5♦"), "S>F3", "needs_pending", dict(foundation=3, need="6", top="3", card=Card.parse("5♦"))),
+        (
+            dict(wastes=["", "", "", "J♥"], rest="W1"),
+            "W4>F4",
+            "needs_waste",
+            dict(foundation=4, need="8", top="4", card=Card.parse("J♥"), waste=4),
+        ),
+    ],
+)
+def test_a_refusal_is_a_code_and_its_values_that_each_voice_words(kwargs, move, code, values):
+    kwargs = dict(kwargs)
+    state = position([kwargs.pop("foundations", "A♣"), "2♦", "3♥", "4♠"], **kwargs)
+    assert state.refusal(move) == Refusal(code, values)
+    assert state.why_illegal(move) == message("illegal." + code, **values)
+
+
+def test_every_refusal_code_is_worded_by_both_voices_in_every_language():
+    for language in LANGUAGES:
+        for code in REFUSAL_CODES:
+            assert f"illegal.{code}" in catalogue(language) and f"widget.why.{code}" in catalogue(language)
 
 
 def test_refusals_in_portuguese():
@@ -669,6 +702,7 @@ def cross_check(state: State, reference: ref.Position, rng: random.Random, cover
     coverage.lost += state.status == "lost"
 
 
+@pytest.mark.slow
 def test_engine_matches_the_reference_over_random_games_from_seeded_deals():
     coverage = Coverage()
     for seed in range(300):
@@ -711,8 +745,8 @@ def test_the_reference_itself_is_consistent():
 
 def test_as_state_takes_a_state_a_game_or_a_deal_code():
     from calcnb import Game
-    from calcnb.deals import deal, format_deal
-    from calcnb.engine import as_state
+    from calcnb.game.deals import deal, format_deal
+    from calcnb.game.engine import as_state
 
     game = Game.new(seed=5)
     game.play("T")

@@ -13,7 +13,7 @@ def test_every_exported_name_resolves():
 
 def test_study_and_solve_are_functions_even_after_their_modules_are_imported():
     import calcnb.solver
-    import calcnb.studies
+    import calcnb.studies.measure
 
     assert callable(calcnb.study) and calcnb.study.__name__ == "study"
     assert callable(calcnb.solve) and calcnb.solve.__name__ == "solve"
@@ -22,7 +22,8 @@ def test_study_and_solve_are_functions_even_after_their_modules_are_imported():
 def test_importing_calcnb_loads_no_strategies_solver_or_drawing():
     code = (
         "import sys, calcnb; "
-        "loaded = [m for m in ('calcnb.strategies', 'calcnb.solver', 'calcnb.studies', 'matplotlib', 'ipywidgets') "
+        "loaded = [m for m in ('calcnb.players.ladder', 'calcnb.solver', 'calcnb.studies.measure', "
+        "'matplotlib', 'ipywidgets') "
         "if m in sys.modules]; print(loaded)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from calcnb.folklore import (
+from calcnb.i18n import set_language
+from calcnb.players.ladder import FirstFit, RandomPlayer
+from calcnb.studies.folklore import (
     ALONE,
     CEILING,
     SET_ASIDE,
@@ -20,10 +22,8 @@ from calcnb.folklore import (
     winnability,
     within_a_second,
 )
-from calcnb.i18n import set_language
-from calcnb.strategies import FirstFit, RandomPlayer
-from calcnb.studies import study
-from calcnb.winnability import Decision
+from calcnb.studies.measure import study
+from calcnb.studies.winnability import Decision
 
 
 def _player(wins: int, games: int) -> StoredPlayer:

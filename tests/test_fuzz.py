@@ -1,7 +1,7 @@
 """Every parser and loader against arbitrary and hostile input, by hypothesis.
 
 Each reader either returns a value that the input really describes or refuses it with a
-calcnb error (a :class:`~calcnb.errors.CalcnbError`, a ValueError) whose message quotes
+calcnb error (a :class:`~calcnb.game.errors.CalcnbError`, a ValueError) whose message quotes
 at most about 80 characters of the input; nothing else escapes. The accepted spellings are
 written out here independently of the parsers (``SPELLINGS``), so a parser that reads too
 much (``Aſ`` as A♠, ``W²`` as W2) fails. ``benchmarks/bench_fuzz.py`` runs the same checks
@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State
-from calcnb.cards import DECK
-from calcnb.deals import check_seed, deal, format_deal, parse_deal
-from calcnb.engine import ALL_MOVES
-from calcnb.errors import (
+from calcnb.game.cards import DECK
+from calcnb.game.deals import check_seed, deal, format_deal, parse_deal
+from calcnb.game.engine import ALL_MOVES
+from calcnb.game.errors import (
     MAX_DEAL_CHARS,
     MAX_SAVE_CHARS,
     MAX_SEED_CHARS,
@@ -34,8 +34,8 @@ from calcnb.errors import (
     InvalidSeed,
     quote,
 )
-from calcnb.strategies import FirstFit
-from calcnb.studies import study
+from calcnb.players.ladder import FirstFit
+from calcnb.studies.measure import study
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -462,7 +462,7 @@ def test_a_solver_study_gets_a_node_budget_unless_told_otherwise():
 
     study(solver, [1, 2], executor="serial")
     study(solver, [3], executor="serial", budget_seconds=0.5)
-    from calcnb.studies import STUDY_BUDGET_NODES
+    from calcnb.studies.measure import STUDY_BUDGET_NODES
 
     assert budgets == [(None, STUDY_BUDGET_NODES), (None, STUDY_BUDGET_NODES), (0.5, None)]
 
@@ -480,7 +480,7 @@ def test_a_solver_study_gets_a_node_budget_unless_told_otherwise():
     )
 )
 def test_the_seed_field_deals_the_game_it_names_or_says_why_and_keeps_the_game(text):
-    widgets = pytest.importorskip("calcnb.widgets")
+    widgets = pytest.importorskip("calcnb.ui.play")
     board = widgets.PlayBoard(seed=1)
     before, said = board.game, board.message
     board.seed_input.value = text

@@ -9,11 +9,12 @@ import concurrent.futures
 from datetime import timedelta
 from types import SimpleNamespace
 
+import pytest
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-from calcnb import serving
-from calcnb.serving import PAGE_LOAD_SECONDS, PREHEAT_VARIABLE, ClassroomKernelManager
+from calcnb.serve import kernels as serving
+from calcnb.serve.kernels import PAGE_LOAD_SECONDS, PREHEAT_VARIABLE, ClassroomKernelManager
 
 
 def _run(coroutine) -> None:
@@ -71,6 +72,7 @@ def _starting(manager: ClassroomKernelManager, log: list, monkeypatch) -> None:
     monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start)
 
 
+@pytest.mark.slow
 def test_kernels_warm_up_in_turns_students_before_pool_refills(monkeypatch):
     log: list[tuple[str, int]] = []
 

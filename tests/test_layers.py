@@ -1,8 +1,8 @@
-"""The package's shape: layers that only look down, no cycles, no string imports, short functions.
+"""The package's shape: each subpackage is a layer, layers only look down, and no private name crosses a folder.
 
-Every calcnb module is read as source (ast), so imports inside functions count too.
-A module not named in LAYERS counts as the top layer (an application): it may import
-anything, and nothing below it may import it. Give a new module its layer in LAYERS.
+Every calcnb module is read as source (ast), so imports inside functions count too. A module must sit
+in one of the subpackages of LAYERS (only the front door, ``calcnb/__init__.py`` and ``__main__.py``,
+sits at the top); a new folder gets its place in LAYERS or the test fails.
 """
 
 from __future__ import annotations
@@ -15,110 +15,86 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "calcnb"
 
-# Lower numbers sit lower: a module may import from its own layer or any layer below, never above.
-# cards and the rules core -> engine -> session -> board -> widgets -> notebooks (GUIDE.md);
-# strategies, solver, relaxed game and studies build on the engine only, so they sit below the session.
-LAYERS: dict[str, int] = {
-    # 0: facts and words, no calcnb imports below them
-    "i18n": 0,
-    "rules": 0,
-    "errors": 1,
-    # 1: cards, deals and the engine
-    "cards": 2,
-    "deals": 3,
-    "engine": 4,
-    # 2: pure computation on the engine
-    "orders": 5,
-    "relaxed": 5,
-    "solver": 5,
-    "strategies": 5,
-    "studies": 5,
-    # 3: a game in progress
-    "session": 6,
-    # 4: content and drawing on top of games
-    "board": 7,
-    "charts": 7,
-    "examples": 7,
-    "winnability": 7,
-    "lesson_content": 7,
-    "worksheet": 8,
-    "classlog": 7,
-    # 5: widgets
-    "widgets": 8,
-    "explorer": 8,
-    "lessons": 8,
-    # 6: applications and the package's front door
-    "classroom": 9,
-    "classview": 9,
-    "app": 9,
-    "__main__": 9,
-    "__init__": 9,
-}
+# Lowest first: a module may import from its own subpackage or any subpackage below it, never above.
+LAYERS: tuple[str, ...] = (
+    "i18n",  # the lookup and one catalogue per language
+    "game",  # the rules core, cards, deals, engine, the game in progress, errors
+    "stats",  # intervals and percentiles
+    "solver",  # the clairvoyant search and its relaxed game
+    "players",  # the lean table, the ladder, the blind player, the coach's analysis, one registry
+    "studies",  # studies, folklore, winnability, charts
+    "lessons",  # tables, words, answers, the exercise bank, worked examples, worksheets
+    "ui",  # the board, the widgets, one palette
+    "classroom",  # the class log, its recorder and the class view
+    "serve",  # the command line, the servers, the kernel manager
+)
+FRONT_DOOR = "calcnb"  # calcnb/__init__.py and __main__.py: above every layer
+LEVEL = {name: level for level, name in enumerate(LAYERS)} | {FRONT_DOOR: len(LAYERS)}
 
-# Upward imports that are being removed, each with the module that still has it. Remove the entry
-# when the import goes; the test fails on an entry that no longer matches anything.
-KNOWN_UPWARD: dict[tuple[str, str], str] = {}
+# Imports by a string that are allowed, by module: the i18n package finds its own catalogues by name.
+KNOWN_STRING_IMPORTS = {"calcnb.i18n": "finds its language catalogues, its own modules, by name"}
 
-# Functions over the limit that are being split, by module. Remove the entry when the split lands.
 LONG_FUNCTION_LIMIT = 150
-KNOWN_LONG: dict[str, str] = {}
 
 
-def _modules() -> list[str]:
-    """Every calcnb module; a subpackage (``calcnb/solver/``) counts as one module, its files together."""
-    files = {path.stem for path in PACKAGE.glob("*.py")}
-    packages = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
-    return sorted(files | packages)
+def _files() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
 
 
-def _files(module: str) -> list[Path]:
-    package = PACKAGE / module
-    return sorted(package.glob("*.py")) if package.is_dir() else [PACKAGE / f"{module}.py"]
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _is_package(path: Path) -> bool:
+    return path.name == "__init__.py"
+
+
+def _layer_of(module: str) -> str:
+    """The subpackage (layer) a dotted calcnb module belongs to; the front door for calcnb itself."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] != "__main__" else FRONT_DOOR
 
 
 @cache
-def _tree(module: str) -> ast.Module:
-    """The module's source as one tree (a subpackage's files one after the other)."""
-    body = []
-    for path in _files(module):
-        body += ast.parse(path.read_text(encoding="utf-8")).body
-    return ast.Module(body=body, type_ignores=[])
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
-def _imports(module: str) -> set[str]:
-    """The calcnb modules ``module`` imports, anywhere in its source (functions included)."""
-    if (PACKAGE / module).is_dir():  # inside a subpackage, ".x" is its own part and "..x" a calcnb module
-        found = set()
-        for path in _files(module):
-            found |= _imports_in(ast.parse(path.read_text(encoding="utf-8")), depth=1)
-        return found
-    return _imports_in(_tree(module))
+def _resolve(path: Path, node: ast.ImportFrom) -> str:
+    """The absolute dotted module an ``ImportFrom`` names (relative imports resolved against ``path``)."""
+    if node.level == 0:
+        return node.module or ""
+    package = _module_name(path).split(".")
+    if not _is_package(path):
+        package = package[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
 
 
-def _imports_in(tree: ast.Module, depth: int = 0) -> set[str]:
-    """The calcnb modules a tree imports; ``depth``: how deep in calcnb its file sits (1 in a subpackage)."""
-    found: set[str] = set()
+def _imports(path: Path) -> list[tuple[str, list[str], int]]:
+    """Every calcnb import of the file: (module, names imported from it, line); names empty for ``import x``."""
+    return _imports_in(_tree(path), path)
+
+
+def _imports_in(tree: ast.Module, path: Path) -> list[tuple[str, list[str], int]]:
+    found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level == 0:
-                if node.module and node.module.startswith("calcnb."):
-                    found.add(node.module.split(".")[1])
-                elif node.module == "calcnb":
-                    found.update(alias.name for alias in node.names if (PACKAGE / f"{alias.name}.py").exists())
-            elif node.level <= depth:
-                continue  # a part of the same subpackage
-            elif node.module:
-                found.add(node.module.split(".")[0])
-            else:
-                found.update(alias.name for alias in node.names)
+            module = _resolve(path, node)
+            if module == "calcnb" or module.startswith("calcnb."):
+                names = [alias.name for alias in node.names]
+                if module == "calcnb" and all((PACKAGE / name).is_dir() for name in names):
+                    found += [(f"calcnb.{name}", [], node.lineno) for name in names]  # "from . import game"
+                else:
+                    found.append((module, names, node.lineno))
         elif isinstance(node, ast.Import):
-            found.update(alias.name.split(".")[1] for alias in node.names if alias.name.startswith("calcnb."))
+            found += [(alias.name, [], node.lineno) for alias in node.names if alias.name.startswith("calcnb")]
     return found
 
 
-def _string_imports(module: str) -> list[int]:
-    """Lines where ``module`` imports by a string (``import_module``, ``__import__``)."""
-    return _string_imports_in(_tree(module))
+def _string_imports(path: Path) -> list[int]:
+    return _string_imports_in(_tree(path))
 
 
 def _string_imports_in(tree: ast.Module) -> list[int]:
@@ -131,94 +107,125 @@ def _string_imports_in(tree: ast.Module) -> list[int]:
     return lines
 
 
-TOP = max(LAYERS.values())
+FILES = _files()
+IDS = [str(path.relative_to(PACKAGE.parent)) for path in FILES]
 
 
-def _layer(module: str) -> int:
-    return LAYERS.get(module, TOP)
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_every_module_sits_in_a_layer(path):
+    module = _module_name(path)
+    layer = _layer_of(module)
+    if layer == FRONT_DOOR:
+        assert path.parent == PACKAGE, f"{module} is not in any layer"
+        assert path.name in ("__init__.py", "__main__.py"), f"{module} sits loose in calcnb/: give it a layer"
+    else:
+        assert layer in LEVEL, f"calcnb/{layer}/ is not a layer: add it to LAYERS in its place"
 
 
-@pytest.mark.parametrize("module", _modules())
-def test_imports_only_look_down(module):
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_imports_only_look_down(path):
+    module = _module_name(path)
+    level = LEVEL.get(_layer_of(module), LEVEL[FRONT_DOOR])
     upward = [
-        imported
-        for imported in sorted(_imports(module) - {module})
-        if _layer(imported) > _layer(module) and (module, imported) not in KNOWN_UPWARD
+        f"{imported} (line {line})"
+        for imported, _names, line in _imports(path)
+        if LEVEL.get(_layer_of(imported), LEVEL[FRONT_DOOR]) > level
     ]
-    assert not upward, f"calcnb.{module} (layer {_layer(module)}) imports the higher layer(s) {upward}"
+    assert not upward, f"{module} (layer {_layer_of(module)}) imports higher layers: {upward}"
 
 
-def test_known_upward_imports_are_still_there():
-    gone = [edge for edge in KNOWN_UPWARD if edge[1] not in _imports(edge[0])]
-    assert not gone, f"{gone} no longer happen: remove them from KNOWN_UPWARD"
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_no_private_name_crosses_a_folder(path):
+    module = _module_name(path)
+    crossing = [
+        f"{name} from {imported} (line {line})"
+        for imported, names, line in _imports(path)
+        if _layer_of(imported) != _layer_of(module)
+        for name in names
+        if name.startswith("_") and not name.startswith("__")
+    ]
+    assert not crossing, f"{module} imports private names of another folder: {crossing}"
 
 
-def test_the_engine_and_session_never_import_the_board_or_widgets():
-    for module in ("rules", "cards", "deals", "engine", "session", "strategies", "studies"):
-        assert not _imports(module) & {"board", "widgets", "explorer", "lessons", "charts"}, module
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_no_string_imports(path):
+    module = _module_name(path)
+    if module in KNOWN_STRING_IMPORTS:
+        return
+    assert not _string_imports(path), f"{module} imports by a string at lines {_string_imports(path)}"
 
 
-def test_no_import_cycles():
-    graph = {module: _imports(module) & set(_modules()) - {module} for module in _modules()}
-    state: dict[str, int] = {}  # 1 on the current path, 2 finished
+def test_no_import_cycles_between_modules():
+    graph: dict[str, set[str]] = {}
+    modules = {_module_name(path) for path in FILES}
+    for path in FILES:
+        module = _module_name(path)
+        targets = set()
+        for imported, names, _ in _imports(path):
+            # "from calcnb.players import ladder" imports the module calcnb.players.ladder
+            submodules = {f"{imported}.{name}" for name in names} & modules
+            targets |= submodules or ({imported} & modules)
+        graph[module] = targets - {module, "calcnb"}
+    state: dict[str, int] = {}
 
     def visit(module: str, path: list[str]) -> None:
         state[module] = 1
-        for imported in sorted(graph[module]):
-            if imported == "__init__":
-                continue
+        for imported in sorted(graph.get(module, ())):
+            if (
+                imported.endswith(tuple(f".{name}" for name in LAYERS))
+                and imported in graph
+                and module.startswith(imported)
+            ):
+                continue  # a module of a package importing its package's own __init__
             if state.get(imported) == 1:
-                cycle = [*path[path.index(imported) :], imported]
-                pytest.fail("import cycle: " + " -> ".join(cycle))
+                pytest.fail("import cycle: " + " -> ".join([*path[path.index(imported) :], imported]))
             if imported not in state:
                 visit(imported, [*path, imported])
         state[module] = 2
 
-    for module in graph:
+    for module in sorted(graph):
         if module not in state:
             visit(module, [module])
 
 
-@pytest.mark.parametrize("module", _modules())
-def test_no_string_imports(module):
-    assert not _string_imports(module), f"calcnb.{module} imports by a string at lines {_string_imports(module)}"
+@pytest.mark.parametrize("path", FILES, ids=IDS)
+def test_no_function_over_the_limit(path):
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(_tree(path))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > LONG_FUNCTION_LIMIT
+    ]
+    assert not long, f"{_module_name(path)}: functions over {LONG_FUNCTION_LIMIT} lines: {long}"
 
 
-@pytest.mark.parametrize("module", _modules())
-def test_no_function_over_the_limit(module):
-    long = []
-    for node in ast.walk(_tree(module)):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            length = node.end_lineno - node.lineno + 1
-            if length > LONG_FUNCTION_LIMIT and KNOWN_LONG.get(module) != node.name:
-                long.append(f"{node.name} ({length} lines)")
-    assert not long, f"calcnb.{module}: functions over {LONG_FUNCTION_LIMIT} lines: {long}"
-
-
-def test_known_long_functions_are_still_long():
-    shortened = []
-    for module, name in KNOWN_LONG.items():
-        if module not in _modules():
-            shortened.append(module)
-            continue
-        lengths = [
-            node.end_lineno - node.lineno + 1
-            for node in ast.walk(_tree(module))
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
-        ]
-        if not lengths or max(lengths) <= LONG_FUNCTION_LIMIT:
-            shortened.append(f"{module}.{name}")
-    assert not shortened, f"{shortened} are split now: remove them from KNOWN_LONG"
+def test_the_engine_never_imports_drawing_widgets_or_numpy():
+    heavy = ("matplotlib", "ipywidgets", "numpy", "IPython")
+    for path in (PACKAGE / "game").glob("*.py"):
+        for node in ast.walk(_tree(path)):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module or ""]
+            assert not [name for name in names if name.split(".")[0] in heavy], (path, names)
 
 
 def test_the_checks_see_what_they_look_for():
-    """The readers find relative, absolute and in-function imports, and string imports."""
+    """The readers resolve relative, absolute and in-function imports, and find string imports."""
+    as_if_in_players = PACKAGE / "players" / "example.py"  # never written: the tree below is read as its source
     tree = ast.parse(
-        "from . import board\nfrom .engine import State\nimport calcnb.session\n"
-        "def f():\n    from .widgets import PlayBoard\n    import importlib\n"
-        "    return importlib.import_module('calcnb.board'), __import__('calcnb.cards')\n"
+        "from . import ladder\nfrom ..game.engine import State\nimport calcnb.ui.board\n"
+        "def f():\n    from calcnb.studies.measure import _secret\n    import importlib\n"
+        "    return importlib.import_module('calcnb.ui.board'), __import__('calcnb.game.cards')\n"
     )
-    assert _imports_in(tree) == {"board", "engine", "session", "widgets"}
+    found = {(module, tuple(names)) for module, names, _ in _imports_in(tree, as_if_in_players)}
+    assert found == {
+        ("calcnb.players", ("ladder",)),
+        ("calcnb.game.engine", ("State",)),
+        ("calcnb.ui.board", ()),
+        ("calcnb.studies.measure", ("_secret",)),
+    }
     assert _string_imports_in(tree) == [7, 7]
-    # inside a subpackage, one dot is a part of it and two dots a calcnb module
-    assert _imports_in(ast.parse("from .position import P\nfrom ..rules import ORDERS\n"), depth=1) == {"rules"}
+    assert LEVEL[_layer_of("calcnb.ui.board")] > LEVEL["players"] > LEVEL[_layer_of("calcnb.game.engine")]
+    assert _layer_of("calcnb") == _layer_of("calcnb.__main__") == FRONT_DOOR

@@ -4,7 +4,7 @@ import json
 import re
 from pathlib import Path
 
-from calcnb.lesson_content import BANK
+from calcnb.lessons.bank import BANK
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -64,8 +64,8 @@ def test_the_rules_notebook_deals_starters_of_different_suits():
 
 
 def test_the_hint_in_the_worked_example_says_something_true():
-    from calcnb.lesson_content import POSITIONS
-    from calcnb.strategies import hint
+    from calcnb.lessons.bank import POSITIONS
+    from calcnb.players.advice import hint
 
     game = POSITIONS["two-choices"]()
     move, why = hint(game.state)

@@ -7,41 +7,38 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calcnb import Game, foundation_order, modular_inverse, next_rank, position_in_order, set_language
-from calcnb.cards import RANK_COUNT, rank_name
-from calcnb.engine import ALL_MOVES
+from calcnb.game.cards import RANK_COUNT, rank_name
+from calcnb.game.engine import ALL_MOVES
 from calcnb.i18n import catalogue
-from calcnb.lesson_content import (
+from calcnb.lessons.bank import (
     BANK,
     LESSON_EXERCISES,
     MISCONCEPTIONS,
     POSITIONS,
     answer_key,
+    judge,
+    student_items,
+    variant_for,
+)
+from calcnb.lessons.tables import (
     attempt,
     clock_table,
     coverage_table,
-    game_summary,
     inverse_table,
-    judge,
     lesson_game,
     move_table,
     multiples_table,
     nearly_won_game,
     next_card_table,
     order_table,
-    played_again,
     position_table,
     position_text,
     positions_check,
     replay_lines,
     replay_script,
-    same_game,
-    save_summary,
-    status_summary,
-    student_items,
-    took_back,
-    variant_for,
 )
-from calcnb.lessons import Exercise, Quiz, add_answer_listener, remove_answer_listener
+from calcnb.lessons.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
+from calcnb.ui.lesson import Exercise, Quiz, add_answer_listener, remove_answer_listener
 
 
 def _body(table: str) -> list[list[str]]:

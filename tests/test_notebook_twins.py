@@ -17,7 +17,7 @@ import pytest
 
 import calcnb
 from calcnb.i18n import catalogue
-from calcnb.lesson_content import BANK
+from calcnb.lessons.bank import BANK
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 LANGUAGE_CELL = 'from calcnb import set_language\n\nset_language("pt")'

@@ -17,6 +17,7 @@ def _script():
     return module
 
 
+@pytest.mark.slow
 def test_a_game_played_again_is_written_only_when_it_made_the_stored_moves(tmp_path):
     script = _script()
     out = tmp_path / "alone.csv"

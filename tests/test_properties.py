@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State, foundation_order
-from calcnb.cards import DECK
-from calcnb.deals import parse_deal
-from calcnb.engine import ALL_MOVES
-from calcnb.errors import quote
+from calcnb.game.cards import DECK
+from calcnb.game.deals import parse_deal
+from calcnb.game.engine import ALL_MOVES
+from calcnb.game.errors import quote
 
 # whole games are long examples: fewer of them, each playing to the end
 PLAY = settings(

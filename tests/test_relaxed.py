@@ -1,6 +1,6 @@
 """The relaxed game (the stock always at hand) against a plain exhaustive search of the same game.
 
-The reference below is written from the definition in :mod:`calcnb.relaxed` with no pruning:
+The reference below is written from the definition in :mod:`calcnb.solver.relaxed` with no pruning:
 any foundation takes any card it needs from a waste top or from the stock, in every order.
 """
 
@@ -13,9 +13,9 @@ from functools import cache
 import pytest
 
 from calcnb import Game
-from calcnb.engine import STOCK_TO_WASTE
-from calcnb.relaxed import RelaxedGame, RelaxedOverLimit
-from calcnb.rules import orders as foundation_orders
+from calcnb.game.engine import STOCK_TO_WASTE
+from calcnb.game.rules import orders as foundation_orders
+from calcnb.solver.relaxed import RelaxedGame, RelaxedOverLimit
 
 CARD_SHIFT = 6
 

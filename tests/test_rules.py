@@ -4,8 +4,8 @@ import itertools
 
 import pytest
 
-from calcnb import rules
-from calcnb.rules import (
+from calcnb.game import rules
+from calcnb.game.rules import (
     COMPLETE,
     FOUNDATION_OF,
     KIND_OF,
@@ -128,7 +128,7 @@ def test_the_rules_core_imports_nothing_from_calcnb():
 
 
 def test_the_engine_moves_are_the_rules_core_move_set():
-    from calcnb.engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move
+    from calcnb.game.engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move
 
     assert [move.id for move in ALL_MOVES] == list(MoveId)
     assert TURN.id is MoveId.T and TURN.kind is MoveKind.TURN

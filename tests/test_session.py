@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 
@@ -9,7 +10,7 @@ import pytest
 
 import calcnb
 from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State
-from calcnb.engine import TURN
+from calcnb.game.engine import TURN
 from calcnb.i18n import catalogue, set_language
 
 
@@ -66,6 +67,14 @@ def test_from_position_game_and_its_refusals():
         Game.from_position(foundations=["A♣", "2♦", "3♥", "4♠"], pending="5♦")
     with pytest.raises(ValueError, match="foundation 2 cannot hold 6♦ after 2♦: it needs 4"):
         Game.from_position(foundations=["A♣", "2♦ 6♦", "3♥", "4♠"])
+
+
+def test_from_position_takes_the_arguments_and_defaults_of_the_state_one():
+    """One signature, State.from_position's: the game shows it, and a position given by place reads the same."""
+    state = Game.new(2).state.apply("T")
+    shown = inspect.signature(Game.from_position)
+    assert shown.parameters == inspect.signature(State.from_position).parameters
+    assert Game.from_position(state.foundations, state.wastes, state.stock, state.pending).state == state
 
 
 # ------------------------------------------------------------------ playing

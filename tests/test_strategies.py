@@ -8,21 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calcnb import Game, Move, State
-from calcnb.cards import DECK, parse_cards
-from calcnb.engine import TURN
+from calcnb.game.cards import DECK, parse_cards
+from calcnb.game.engine import TURN
+from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue, set_language
-from calcnb.rules import MoveKind
-from calcnb.strategies import (
-    PLAYERS,
-    FirstFit,
-    KingsApart,
-    MonteCarlo,
-    PlayerView,
-    RandomPlayer,
-    ReverseNeed,
-    hint,
-    hint_player,
-)
+from calcnb.players.advice import hint, hint_player
+from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
+from calcnb.players.registry import LADDER, ladder
+from calcnb.players.table import PlayerView
 
 FAST_PLAYERS = [RandomPlayer(), FirstFit(), ReverseNeed(), KingsApart()]
 ALL_PLAYERS = [*FAST_PLAYERS, MonteCarlo(samples=4)]
@@ -203,7 +196,7 @@ def test_monte_carlo_tries_each_distinct_pile_on_the_same_orders():
     game = _mid_game(2, 9)
     while game.state.pending is None or any(m.kind != MoveKind.STOCK_TO_WASTE for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
-    pile, evaluation = player.evaluate(PlayerView.of(game)._table(), random.Random(3))
+    pile, evaluation = player.evaluate(PlayerView.of(game).table(), random.Random(3))
     empty = sum(1 for pile in game.state.wastes if not pile)
     assert len(evaluation) == 4 - max(0, empty - 1)
     assert evaluation[pile] == max(evaluation.values())
@@ -212,12 +205,14 @@ def test_monte_carlo_tries_each_distinct_pile_on_the_same_orders():
 
 
 def test_ladder_is_listed_weakest_first():
-    assert [p.name for p in (cls() for cls in PLAYERS)] == [
-        "random",
-        "first fit",
-        "reverse need",
-        "kings apart",
-        "monte carlo",
+    assert list(ladder()) == ["random", "first fit", "reverse need", "kings apart", "monte carlo", "determinized"]
+    assert [cls.__name__ for cls in LADDER] == [
+        "RandomPlayer",
+        "FirstFit",
+        "ReverseNeed",
+        "KingsApart",
+        "MonteCarlo",
+        "Determinized",
     ]
 
 

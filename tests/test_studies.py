@@ -7,10 +7,11 @@ from types import SimpleNamespace
 import pytest
 
 from calcnb import Game
-from calcnb.engine import Move
-from calcnb.errors import CalcnbError
-from calcnb.strategies import FirstFit, MonteCarlo, RandomPlayer, ReverseNeed
-from calcnb.studies import Row, StudyResult, median_interval, percentile, study, wilson_interval
+from calcnb.game.engine import Move
+from calcnb.game.errors import CalcnbError
+from calcnb.players.ladder import FirstFit, MonteCarlo, RandomPlayer, ReverseNeed
+from calcnb.stats import median_interval, percentile, wilson_interval
+from calcnb.studies.measure import Row, StudyResult, study
 
 
 def test_wilson_interval_matches_known_values():

@@ -9,13 +9,13 @@ import ipywidgets as widgets
 import pytest
 
 from calcnb import Game, Move, State, set_language
-from calcnb.board import BoardRenderer, board_labels, board_marks, draw
-from calcnb.cards import DECK, SUITS, Card, foundation_order
-from calcnb.engine import ALL_MOVES
-from calcnb.examples import worked_example
+from calcnb.game.cards import DECK, SUITS, Card, foundation_order
+from calcnb.game.engine import ALL_MOVES
+from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue
-from calcnb.rules import MoveKind
-from calcnb.widgets import Picture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
+from calcnb.lessons.examples import worked_example
+from calcnb.ui.board import BoardRenderer, board_labels, board_marks, draw
+from calcnb.ui.play import Picture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
 
 MOVE_NAMES = [move.text for move in ALL_MOVES]
 NOTATION = re.compile(r"\b(S|W\d)>[FW]\d|\bT\b")  # what the app never says: S>F1, W2>F3, T
@@ -357,6 +357,7 @@ def test_a_game_and_a_seed_together_are_refused():
         PlayBoard(Game.new(1), seed=2)
 
 
+@pytest.mark.slow
 def test_fuzz_two_thousand_random_clicks():
     board = quick_board(seed=99)
     board.renderer.every = 50  # a real render every 50 clicks keeps the drawing in the loop
@@ -472,7 +473,7 @@ def test_an_existing_board_and_stepper_refresh_into_portuguese():
 
 
 def test_widget_catalogues_match_in_both_languages():
-    import calcnb.explorer  # noqa: F401  (registers its messages)
+    import calcnb.ui.explorer  # noqa: F401  (registers its messages)
 
     english, portuguese = catalogue("en"), catalogue("pt")
     for prefix in ("widget.", "example.", "explorer."):

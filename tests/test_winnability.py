@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 
 from calcnb import Game
-from calcnb.winnability import Decision, decide, read_table, recheck, summary, to_decide, write_table
+from calcnb.studies.winnability import Decision, decide, read_table, recheck, summary, to_decide, write_table
 
 
 def test_a_won_decision_carries_a_line_that_wins_through_the_engine():

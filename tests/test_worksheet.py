@@ -5,8 +5,8 @@ from io import BytesIO
 import pypdf
 
 from calcnb import set_language
-from calcnb.lesson_content import BANK, WORKSHEET_EXERCISES, student_items
-from calcnb.worksheet import answer_sheet_pdf, worksheet_pdf
+from calcnb.lessons.bank import BANK, WORKSHEET_EXERCISES, student_items
+from calcnb.lessons.worksheet import answer_sheet_pdf, worksheet_pdf
 
 
 def _pages(pdf: bytes) -> list[str]:

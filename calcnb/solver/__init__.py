@@ -1,42 +1,17 @@
 """A solver that knows the stock order: is this position won, lost, or too hard to tell in the budget?
 
-:func:`solve` takes a :class:`~calcnb.session.Game`, a :class:`~calcnb.engine.State` or a
+:func:`solve` takes a :class:`~calcnb.game.game.Game`, a :class:`~calcnb.game.engine.State` or a
 deal code and returns a :class:`Solution`:
 
 - ``"won"``: ``solution.moves`` replays through the engine from the given position to a win
   (checked before it is returned);
-- ``"lost"``: proven. The search covered every possibility, up to the pruning rules below,
-  each of which is argued sound (it never throws away the last winning line);
+- ``"lost"``: proven. The search covered every possibility, up to pruning rules (:data:`RULES`)
+  each argued sound (it never throws away the last winning line);
 - ``"unknown"``: the budget in seconds or in search nodes ran out first.
 
-How it searches
----------------
-A lean internal position (:mod:`~calcnb.solver.position`): ranks as small ints, each foundation
-as the number of cards on it, each waste as a list of ranks, the stock as a tuple of ranks and an
-index. The search (:mod:`~calcnb.solver.search`) is an iterated *limited-discrepancy* depth-first
-search with a transposition table (:mod:`~calcnb.solver.table`), run in attempts restarted on a
-Luby schedule. The heuristic order of the moves (:mod:`~calcnb.solver.ordering`) decides only
-what is looked at first; a relaxed witness (:mod:`~calcnb.solver.witness`) both proves positions
-lost and orders the placements.
-
-Sound rules (each tested against plain exhaustive search on small games in
-``tests/test_solver.py``; the switches in :data:`RULES` turn them off one by one). Each is
-argued in the docstring of the module that applies it:
-
-- ``ranks`` and ``turn`` (built in): :mod:`calcnb.solver.position`;
-- ``symmetry``: :mod:`calcnb.solver.table`;
-- ``safe``, ``forbid``, ``dominance``: :mod:`calcnb.solver.search`;
-- ``dead``: :mod:`calcnb.solver.dead`;
-- ``relaxed``: :mod:`calcnb.solver.witness` (the game itself in :mod:`calcnb.relaxed`).
-
-How long it takes. ``budget_seconds`` bounds the whole call: the search reads the clock at every
-node, and a node costs at most a few milliseconds (one relaxed search of at most
-:data:`~calcnb.solver.witness.RELAXED_LIMIT` states), so :func:`solve` returns within its budget
-plus :data:`OVERRUN` seconds of its clock. On the wall clock that holds while the process gets a
-core; a machine with more work than cores adds the scheduler's own delay, which no code can take
-back (``benchmarks/bench_solver.py --overrun`` measures both clocks on the hardest deals, one core
-kept busy). With ``clock=time.process_time`` the budget counts CPU time, and the load no longer
-matters.
+It returns within ``budget_seconds`` plus :data:`OVERRUN` seconds of its clock. How it searches,
+and the argument for each rule, are in ``docs/design.md``; ``tests/test_solver.py`` tests each
+rule against plain exhaustive search on small games.
 """
 
 from __future__ import annotations
@@ -46,8 +21,8 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from ..cards import RANK_COUNT
-from ..engine import (
+from calcnb.game.cards import RANK_COUNT
+from calcnb.game.engine import (
     STOCK_TO_FOUNDATION,
     STOCK_TO_WASTE,
     TURN,
@@ -57,8 +32,9 @@ from ..engine import (
     State,
     as_state,
 )
-from ..errors import CalcnbError, quote
-from ..i18n import message, register
+from calcnb.game.errors import CalcnbError, quote
+from calcnb.i18n import message
+
 from .position import Kind, Position
 from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult
 from .witness import RELAXED_LIMIT
@@ -77,34 +53,6 @@ class SolverArgumentError(CalcnbError, TypeError):
 
     A ``ValueError`` (as every calcnb refusal) and a ``TypeError``, so code catching either sees it.
     """
-
-
-register(
-    {
-        "en": {
-            "solver.bad_input": "solve() takes a Game, a State or a deal code (text); got {kind}",
-            "solver.bad_budget": "{name} must be a positive number or None; got {value}",
-            "solver.bad_count": "{name} must be a positive whole number or None; got {value}",
-            "solver.bad_rules": "unknown solver rule: {unknown} (the rules are {known})",
-            "solver.bad_clock": "clock must be a function giving seconds, like time.process_time; got {value}",
-            "solver.rules_not_collection": "rules must be a collection of rule names, like {{'dead'}}; got {value}",
-            "solver.summary.won": "won in {moves} moves ({nodes} positions searched, {seconds:.2f} s)",
-            "solver.summary.lost": "lost: no line wins ({nodes} positions searched, {seconds:.2f} s)",
-            "solver.summary.unknown": "unknown: the budget ran out ({nodes} positions searched, {seconds:.2f} s)",
-        },
-        "pt": {
-            "solver.bad_input": "solve() aceita um Game, um State ou o código de um jogo (texto); recebeu {kind}",
-            "solver.bad_budget": "{name} deve ser um número positivo ou None; recebeu {value}",
-            "solver.bad_count": "{name} deve ser um número inteiro positivo ou None; recebeu {value}",
-            "solver.bad_rules": "regra do solver desconhecida: {unknown} (as regras são {known})",
-            "solver.bad_clock": "clock deve ser uma função que dá segundos, como time.process_time; recebeu {value}",
-            "solver.rules_not_collection": "rules deve ser uma coleção de nomes de regras, como {{'dead'}}; recebeu {value}",  # noqa: E501
-            "solver.summary.won": "ganho em {moves} jogadas ({nodes} posições examinadas, {seconds:.2f} s)",
-            "solver.summary.lost": "perdido: nenhuma sequência ganha ({nodes} posições examinadas, {seconds:.2f} s)",
-            "solver.summary.unknown": "desconhecido: o orçamento acabou ({nodes} posições examinadas, {seconds:.2f} s)",
-        },
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -214,7 +162,7 @@ def _check_rules(rules: object) -> frozenset[str]:
 
 
 def _as_state(position: object) -> State:
-    """The position to solve (:func:`calcnb.engine.as_state`), refused in the solver's words if it is none."""
+    """The position to solve (:func:`calcnb.game.engine.as_state`), refused in the solver's words if it is none."""
     try:
         return as_state(position)  # type: ignore[arg-type]
     except TypeError:

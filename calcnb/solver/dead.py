@@ -1,14 +1,9 @@
-"""The dead-position test: waste cards that can never all leave.
+"""The dead-position test (the ``dead`` rule): waste cards that can never all leave.
 
-``dead`` — let ``Z`` start as every waste card and repeatedly drop a card when (a) no card
-above it on its waste is still in ``Z`` and (b) some foundation it may go to needs no rank
-before it whose copies (off the foundations) all lie in ``Z``. If ``Z`` is not empty at the
-end, the position is lost. Why: in a win every card of ``Z`` reaches a foundation; take the
-first one to do so, ``x``. The cards above ``x`` left before it, so none of them is in ``Z``.
-The foundation taking ``x`` first received every rank it needs before ``x``'s; each of those
-came from a copy off the foundations now, which left its place before ``x`` did, so for each
-such rank some copy is outside ``Z``. Then ``x`` would have been dropped from ``Z``: a
-contradiction. Cards still in the stock are never in ``Z``.
+Let ``Z`` start as every waste card and repeatedly drop a card when (a) no card above it on its
+waste is still in ``Z`` and (b) some foundation it may go to needs no rank before it whose copies
+(off the foundations) all lie in ``Z``. If ``Z`` is not empty at the end, the position is lost.
+Cards still in the stock are never in ``Z``. Why it is sound: ``docs/design.md``.
 """
 
 from __future__ import annotations

@@ -1,27 +1,18 @@
 """The order in which the search tries a position's moves (only the order: never what is proven).
 
-Foundation moves first, all at cost 0 (every way of sharing the cards between the foundations is
-tried within each iteration), best first the foundation whose following need is available
-soonest. Then the turned card goes on a waste in *reverse order of need*: on the pile whose top
-is needed soonest after the card, else an empty pile, else the least harmful pile (its top
-needed latest). How soon a rank is needed is the fewest cards any foundation still needs before
-it.
-
-Where the position has a relaxed witness (:mod:`calcnb.solver.witness`), the witness orders the
-placements instead: those it can carry first, where the card's rank has a stock slot filled
-before the card it would cover, the tightest fit first (the witness's own version of reverse
-order of need); then an empty waste; then the other piles, the nearest miss first (the stock
-slot filled soonest after the card it would cover).
-
-Later attempts of the search perturb both orders with a seeded random tie-break
-(:data:`PAIR_NOISE`, :data:`PLACEMENT_NOISE`), so near ties swap places.
+Foundation moves first, best first the foundation whose following need is available soonest; then
+the turned card on a waste in *reverse order of need*, or, where the position has a relaxed
+witness (:mod:`calcnb.solver.witness`), in the order the witness can carry. Later attempts perturb
+both orders with a seeded random tie-break (:data:`PAIR_NOISE`, :data:`PLACEMENT_NOISE`).
+The full order: ``docs/design.md``.
 """
 
 from __future__ import annotations
 
 import random
 
-from ..rules import NO_RANK
+from calcnb.game.rules import NO_RANK
+
 from .position import _INF, Position
 from .witness import Witness
 

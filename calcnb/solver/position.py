@@ -1,18 +1,9 @@
 """The solver's lean position: ranks as small ints, foundations as counts, moves done and undone in place.
 
-``ranks`` — interchangeable cards of one rank. The rules never read a suit, so two positions
-with the same ranks in the same places have the same future. The search works on ranks; the
-moves it finds are waste and foundation numbers, which name the same cards in the real game.
-
-``turn`` — turn at once. When no card is pending and the stock is not empty, turning is
-played immediately. Turning changes neither wastes nor foundations, and every waste-to-
-foundation move stays legal while a card is pending, so any winning line can postpone its
-waste moves until just after the turn. So the position has no "pending" flag: the card at
-``index`` in the stock is the turned card.
-
-Besides the cards, a position keeps *forbid marks* (see the ``forbid`` rule in
-:mod:`calcnb.solver.search`): for each waste card and for the turned card, the foundations it
-may no longer go to, as bits.
+It builds in the ``ranks`` rule (suits never matter, so the search works on ranks) and the
+``turn`` rule (with no card pending, turning is played at once, so the card at ``index`` in the
+stock is the turned card). A position also keeps the ``forbid`` marks of
+:mod:`calcnb.solver.search` as bits. Why both rules are sound: ``docs/design.md``.
 """
 
 from __future__ import annotations
@@ -20,7 +11,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import NamedTuple
 
-from ..rules import NO_RANK, orders, positions
+from calcnb.game.rules import NO_RANK, orders, positions
 
 _INF = 1 << 30  # "never": no copy left in the stock
 

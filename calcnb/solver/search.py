@@ -1,50 +1,11 @@
 """The search loop: iterated limited-discrepancy depth-first search, restarted on a Luby schedule.
 
-Every choice has a cost; iteration ``b`` explores every line whose total cost is at most ``b``,
-so ``b = 0`` follows the heuristic order (:mod:`calcnb.solver.ordering`) and each later
-iteration allows more departures from it. Placing the card on a waste while some foundation
-move was possible costs 1, and each placement after the first choice 1 more. The table
-(:mod:`calcnb.solver.table`) remembers, for each position, the largest budget it failed with, or
-that it is *proven* lost: a node is proven only when every child was explored with no cost cut
-anywhere below it. When the root is proven, the position is lost, so proofs never depend on the
-costs, only on the rules; the budgets only decide what is looked at first. A position whose
-relaxed game was too big to decide looks lost, so it costs :data:`HARD_COST` more to enter.
-
-Restarts. A search that follows one order can sink its whole budget under one early wrong turn.
-So the search runs in *attempts*: attempt ``a`` may visit ``restart_nodes * luby(a)`` nodes
-(the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... is a restart schedule within a logarithmic factor
-of the best fixed attempt length, which nobody knows in advance), then starts again from the
-root with the heuristic's order perturbed by a seeded random tie-break, so the same position
-always gets the same search. Proofs found in one attempt stay in the table for the next (a lost
-position is lost whatever the order); the budgets positions failed with are kept only as "seen,
-not dead" and never cut a later attempt.
-
-``safe`` — moves that can never hurt. Let an available card ``c`` (the turned card or a
-waste top) have rank ``r``. If every foundation that still needs an ``r`` needs it *now*,
-``c`` is moved at once, and the only choice kept is which of those foundations takes it.
-Why: all cards end on foundations, so a winning line puts ``c`` on some foundation ``f``
-that needs ``r`` then; ``f`` needs ``r`` now, and a foundation that needs ``r`` cannot change
-until it receives an ``r``, so ``f`` is unchanged until ``c`` arrives. Playing ``c -> f``
-first and the rest of the line unchanged is legal: cards put on ``c``'s waste meanwhile
-now lie on the card below ``c`` and leave in the same order, and nothing else looks at ``c``.
-This is not "every foundation move is safe": when another foundation will need ``r`` later,
-keeping ``c`` for it is a real choice, and so is which of several foundations takes a card.
-
-``forbid`` — do it now or never. For an available card ``c`` and a foundation ``f`` that
-needs its rank now, a winning line either plays ``c -> f`` at some point (then, by the same
-argument, playing it first also wins) or never does. So after the child "``c -> f`` now" has
-failed, its siblings may assume ``c`` never goes to ``f``: the pair is *forbidden* for the
-rest of the node's subtree (a mark on the card, part of the table key). A card with no
-foundation left that may take it can never leave, so the position is dead; and when a
-forbidden pair leaves ``f`` without any other copy of the rank it may take, the remaining
-siblings are dead too. A mark is set only while ``f`` needs the card's rank now.
-
-``dominance`` — the turned card ``c`` and a waste top ``x`` have the same rank and foundation
-``f`` needs it. Once "``x -> f`` now" has failed, "``c -> f``" is skipped when ``c`` is forbidden
-nowhere ``x`` is not (``f`` aside). Why: after ``x -> f``, putting ``c`` on ``x``'s waste gives
-the very position "``c -> f``" gives (same ranks in the same places), except that the card
-on that waste is ``c`` with ``c``'s forbids instead of ``x`` with ``x``'s, which is never
-worse. That position is inside the failed subtree, so it was already refuted.
+Iteration ``b`` explores every line whose departures from the heuristic order
+(:mod:`calcnb.solver.ordering`) cost at most ``b`` in all; the table (:mod:`calcnb.solver.table`)
+keeps the proofs, which depend only on the rules, never on the costs. Each attempt restarts from
+the root with a seeded, perturbed order and keeps the proofs found before. The search applies the
+``safe``, ``forbid`` and ``dominance`` rules. The costs, the restarts, and why each rule is
+sound: ``docs/design.md``.
 """
 
 from __future__ import annotations
@@ -57,7 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from ..rules import UNKNOWN, Status
+from calcnb.game.rules import UNKNOWN, Status
+
 from .dead import DeadTest
 from .ordering import Ordering
 from .position import _INF, Position, Step

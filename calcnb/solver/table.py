@@ -1,21 +1,9 @@
 """The transposition table: what the search knows of each position it has left.
 
-For each position the table keeps either that it is *proven* lost, or the largest budget it
-failed with in the current attempt (see :mod:`calcnb.solver.search`). Budgets are stored
-shifted by the attempt's *epoch*, which grows by more than any budget an attempt reaches each
-time the search restarts: so budgets from earlier attempts never cut a later one, but still say
-"seen, not dead". Proofs hold whatever the order of search, so they stay for every attempt.
-
-``symmetry`` — interchangeable waste piles. Renumbering the wastes maps winning lines to
-winning lines, so two wastes holding the same ranks in the same order (in particular two
-empty wastes) are one choice: only the first is tried (:mod:`calcnb.solver.ordering`). The
-table keys a position by its wastes sorted, so positions that differ only by the numbering
-are one entry.
-
-Forbid marks are part of the key, but only those that can still matter: a mark on a card for
-foundation ``f`` is read only while ``f`` needs the card's rank now, and ``f`` changes only by
-taking that rank, after which no rule reads the mark. So the key drops such *spent* marks, and
-positions that differ only by them are one entry.
+For each position, either that it is *proven* lost, or the largest budget it failed with in the
+current attempt (shifted by the attempt's *epoch*, so an earlier attempt's budgets never cut a
+later one). The key sorts the wastes (the ``symmetry`` rule: interchangeable waste piles are one
+choice) and drops spent forbid marks. Why both are sound: ``docs/design.md``.
 """
 
 from __future__ import annotations

@@ -1,27 +1,11 @@
 """The relaxed test for lost positions, kept cheap by carrying a witness down the search.
 
-``relaxed`` — the relaxed game of :mod:`calcnb.relaxed`, where the stock is at hand: any stock
-card may go to a foundation whenever it is needed. Every winning line of the real game is one of
-the relaxed game (its module docstring gives the argument), so a position whose relaxed game is
-lost is lost. Forbid marks are ignored there, which only makes the relaxed game easier. It is
-checked at every new position (``relaxed_stock`` can keep it to the late ones). Checking from the
-root on costs less than it saves: the witness made there orders the placements all the way down,
-and dead ends are cut where they begin. Measured on seeds 2000..7999 with 1 s of CPU each: when
-the check waited until two thirds of the stock or less was left to turn, 111 of the 6,000 deals
-were undecided, in 368 s of CPU in all; checking every position left 22 undecided, in 140 s.
-Relaxed states proven lost are remembered for the whole solve, keyed by the foundations and the
-piles' contents, which fix the relaxed game entirely (its stock cards are the copies on neither).
-
-How the check stays cheap. A relaxed win is kept as a *witness*: which foundation place (slot)
-each waste card fills, with an order of the slots that respects the foundations and the piles.
-A child carries its parent's witness: a card put on a waste takes a slot its rank had from the
-stock, one filled before the card beneath it; a card sent to a foundation takes the slot that
-foundation needs now, and whatever held that slot takes the card's old one. If no order fits the
-new slots, a new relaxed search runs, guided by the old witness. A witness only ever says "not
-lost", so it decides how much work the check costs, never a verdict.
-
-A relaxed search that expands more than :data:`RELAXED_LIMIT` states leaves the position
-undecided (:attr:`Relaxed.TOO_BIG`); the search then makes such a position cost more to enter.
+``relaxed`` — a position whose relaxed game (:mod:`calcnb.solver.relaxed`) is lost is lost. It is
+checked at every new position (``relaxed_stock`` can keep it to the late ones). A relaxed win is
+kept as a *witness* (the foundation slot each waste card fills, and an order of the slots) that a
+child inherits and adjusts, so a new relaxed search runs only when no order fits. A relaxed search
+that expands more than :data:`RELAXED_LIMIT` states leaves the position undecided
+(:attr:`Relaxed.TOO_BIG`). How: ``docs/design.md``; why from the root: ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -29,7 +13,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
-from ..relaxed import RelaxedGame, RelaxedOverLimit
+from calcnb.solver.relaxed import RelaxedGame, RelaxedOverLimit
+
 from .position import STOCK_TO_FOUNDATION, STOCK_TO_WASTE, Position, Step
 
 RELAXED_LIMIT = 60

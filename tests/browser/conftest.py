@@ -3,7 +3,7 @@
 The servers serve a temporary copy of ``notebooks/`` (plus the harness's own
 notebooks in ``fixtures/``), so notebooks that save files write nowhere in the
 checkout. Each server is started once per test session and stopped at its end,
-whatever the tests did (:func:`calcnb.app.stop_server` ends the server, its
+whatever the tests did (:func:`calcnb.serve.cli.stop_server` ends the server, its
 process group and its kernels). Playwright drives ``/usr/bin/chromium``; no
 browser is ever downloaded.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.app import (
+from calcnb.serve.cli import (
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     LOCALHOST,

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from playwright.sync_api import Locator, Page
 
-from calcnb.engine import ALL_MOVES
+from calcnb.game.engine import ALL_MOVES
 
 MOVE_NAMES = [move.text for move in ALL_MOVES]
 CONTROL_NAMES = ["undo", "redo", "hint", "new"]
@@ -162,8 +162,8 @@ class PlayApp:
         return self.buttons[name].get_attribute("title") or ""
 
     def place_point(self, place: str) -> dict[str, float]:
-        """Where to click ``place`` (a name of calcnb.board.place_regions) on the picture, in CSS pixels."""
-        from calcnb.board import HEIGHT, WIDTH, place_regions
+        """Where to click ``place`` (a name of calcnb.ui.board.place_regions) on the picture, in CSS pixels."""
+        from calcnb.ui.board import HEIGHT, WIDTH, place_regions
 
         left, bottom, width, height = place_regions()[place]
         box = self.board.bounding_box()
@@ -276,7 +276,7 @@ def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) 
     ``prepare(root)`` may add notebooks to the copy before the server starts. Used by the
     scripts that drive the app outside pytest (the screenshots and the latency benchmark).
     """
-    from calcnb.app import (
+    from calcnb.serve.cli import (
         LOCALHOST,
         free_port,
         notebooks_dir,

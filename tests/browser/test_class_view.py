@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calcnb.app import LOCALHOST, _network_address, free_port, stop_server, wait_until_serving
-from calcnb.classlog import class_status, csv_text, exercise_stats, open_class_log
+from calcnb.classroom.log import class_status, csv_text, exercise_stats, open_class_log
+from calcnb.serve.cli import LOCALHOST, _network_address, free_port, stop_server, wait_until_serving
 
 RIGHT = object()
 
@@ -66,7 +66,7 @@ def _wait_for_rows(database: Path, count: int, timeout: float = 120) -> None:
 
 def _right_answer(database: Path) -> str:
     """The right answer to the exercise and variant of the last check recorded, computed from the lesson's bank."""
-    from calcnb.lesson_content import BANK
+    from calcnb.lessons.bank import BANK
 
     last = open_class_log(database).attempts()[-1]
     return str(min(BANK[last["exercise_id"]].item(int(last["variant"])).accepted))

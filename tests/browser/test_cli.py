@@ -1,5 +1,8 @@
 """``python -m calcnb app|lab``: the address printed, Ctrl-C stops the server and its kernels with no traceback,
-bad command lines refused with exit status 2, the lab's token kept off every command line, ``--lang``."""
+bad command lines refused with exit status 2, the lab's token kept off every command line, ``--lang``.
+
+The tests that start a server are marked ``server``; the command lines refused at once (a subprocess of
+a tenth of a second) and the parser's tests run in the fast tier."""
 
 import signal
 import subprocess
@@ -11,8 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb import app as app_module
-from calcnb.app import AppError, build_parser, free_port, notebooks_dir, resolve_target
+from calcnb.serve import cli as app_module
+from calcnb.serve.cli import AppError, build_parser, free_port, notebooks_dir, resolve_target
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -35,6 +38,7 @@ def _kernels_of(process: subprocess.Popen) -> list[psutil.Process]:
     ]
 
 
+@pytest.mark.server
 def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
     port = free_port()
     cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port))
@@ -60,6 +64,7 @@ def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
     assert alive == []
 
 
+@pytest.mark.server
 def test_lab_prints_an_address_with_a_token_and_stops_on_sigterm(tmp_path):
     (tmp_path / "empty.ipynb").write_text((FIXTURES / "transport.ipynb").read_text())
     port = free_port()
@@ -82,6 +87,7 @@ def test_lab_prints_an_address_with_a_token_and_stops_on_sigterm(tmp_path):
     assert "Traceback" not in err
 
 
+@pytest.mark.server
 def test_the_lab_token_is_on_no_command_line_only_in_the_servers_environment(tmp_path):
     port = free_port()
     cli = _start_cli("lab", str(tmp_path), "--port", str(port))
@@ -155,6 +161,7 @@ def test_an_address_of_another_machine_is_refused_with_status_2():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.server
 def test_port_0_serves_on_a_free_port_and_says_which():
     cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", "0")
     try:
@@ -173,6 +180,7 @@ def test_port_0_serves_on_a_free_port_and_says_which():
     assert cli.returncode == 0, err[-2000:]
 
 
+@pytest.mark.server
 def test_lang_pt_runs_the_kernels_in_portuguese():
     port = free_port()
     cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", "pt")
@@ -245,7 +253,7 @@ def test_the_language_option_refuses_a_language_calcnb_does_not_speak(capsys):
 
 
 def test_a_notebook_may_be_named_without_its_folder_or_extension():
-    from calcnb.app import notebooks_dir, resolve_target
+    from calcnb.serve.cli import notebooks_dir, resolve_target
 
     expected = (notebooks_dir() / "03_worked_example.ipynb").resolve()
     assert resolve_target("03_worked_example") == expected
@@ -258,7 +266,7 @@ def test_the_culler_leaves_alone_the_kernels_waiting_in_the_pool(monkeypatch):
 
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-    from calcnb.serving import ClassroomKernelManager
+    from calcnb.serve.kernels import ClassroomKernelManager
 
     culled: list[str] = []
 

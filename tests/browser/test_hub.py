@@ -15,7 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb.app import (
+from calcnb.serve.cli import (
     CLASSROOM_KERNEL_MANAGER,
     DEFAULT_APP_NOTEBOOK,
     LOCALHOST,

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page
 
 from calcnb import set_language
-from calcnb.lesson_content import BANK, LESSON_EXERCISES, student_items
+from calcnb.lessons.bank import BANK, LESSON_EXERCISES, student_items
 
 pytestmark = pytest.mark.browser
 

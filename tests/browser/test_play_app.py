@@ -17,10 +17,10 @@ import sys
 import pytest
 
 from calcnb import Game, Move
-from calcnb.app import free_port
-from calcnb.coach import describe_move
-from calcnb.rules import MoveKind
-from calcnb.strategies import ReverseNeed
+from calcnb.game.rules import MoveKind
+from calcnb.players.coach import describe_move
+from calcnb.players.ladder import ReverseNeed
+from calcnb.serve.cli import free_port
 
 from .pages import MOVE_NAMES, PlayApp, css_name, live_move
 

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import psutil
 import pytest
 
-from calcnb.app import (
+from calcnb.serve.cli import (
     CULL_IDLE_SECONDS,
     CULL_INTERVAL_SECONDS,
     DEFAULT_APP_NOTEBOOK,
@@ -37,7 +37,7 @@ LOCAL_SCHEMES = {"data", "blob", "about"}
 
 # The only version warnings a page may log: Voila's page is built on one JupyterLab release and the widget
 # extensions on a later one, so module federation reports the page's own @jupyterlab/* modules as older than
-# asked and uses them (see calcnb/app.py). A warning about the widgets' own modules would be a real mismatch.
+# asked and uses them (see calcnb/serve/cli.py). A warning about the widgets' own modules would be a real mismatch.
 EXPLAINED_WARNING = re.compile(
     r"^warning: (Unsatisfied version \S+ from _JUPYTERLAB\.CORE_OUTPUT of shared singleton module @jupyterlab/"
     r"|No satisfying version \S+ of shared module @jupyterlab/)"

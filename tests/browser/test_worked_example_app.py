@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from calcnb.examples import worked_example
+from calcnb.lessons.examples import worked_example
 
 from .pages import StepperApp
 

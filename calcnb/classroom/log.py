@@ -1,0 +1,423 @@
+"""The class log: the students' answers to the lesson's exercises, in one small database.
+
+A teacher who starts the lesson app with ``--class-log lesson.db`` gets every check of an
+exercise recorded here: the nickname the student chose (no other personal data), the exercise
+and its variant, the answer as typed (cut to :data:`ANSWER_MAX` characters), right or wrong, the
+misconception the judge named, the language and the time. The class view
+(:mod:`calcnb.classroom.view`) reads it back. The log is a SQLite file, or any database URL
+SQLAlchemy speaks (PostgreSQL for a JupyterHub); the schema lives here only (:data:`METADATA`,
+:data:`SCHEMA_VERSION`), and no student's text ever becomes SQL. More: ``docs/design.md``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import time
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine, make_url
+
+from calcnb.game.errors import quote
+from calcnb.i18n import message
+from calcnb.lessons.bank import Attempt
+
+__all__ = [
+    "ANSWER_MAX",
+    "ENV_VAR",
+    "NICKNAME_MAX",
+    "SCHEMA_VERSION",
+    "VIEW_ENV_VAR",
+    "ClassLog",
+    "ClassLogError",
+    "ClassStatus",
+    "ExerciseStats",
+    "class_status",
+    "clean_nickname",
+    "clean_text",
+    "csv_text",
+    "database_url",
+    "exercise_stats",
+    "open_class_log",
+]
+
+#: The environment variable through which ``python -m calcnb app --class-log`` tells the kernels where to record.
+ENV_VAR = "CALCNB_CLASS_LOG"
+#: The environment variable through which ``python -m calcnb class-view`` tells the teacher's view its log
+#: (never set for the students' kernels, so a student page can never show the class).
+VIEW_ENV_VAR = "CALCNB_CLASS_VIEW"
+#: Version of the schema below; a log written with another version is refused, never silently mixed.
+SCHEMA_VERSION = 1
+#: Longest nickname kept, in characters.
+NICKNAME_MAX = 40
+#: Longest answer kept, in characters (a typed answer is a few characters; anything longer is cut).
+ANSWER_MAX = 200
+#: Longest exercise identifier, variant, misconception name or language code kept.
+NAME_MAX = 80
+#: Three wrong answers in a row and a student counts as stuck.
+STUCK_AFTER = 3
+#: Seconds a write waits for a lock before recording gives up (busy timeout, lock timeout).
+DEFAULT_TIMEOUT = 5.0
+
+
+class ClassLogError(ValueError):
+    """A class log that cannot be used as asked (a bad location, another schema version, a bad nickname)."""
+
+
+# ---------------------------------------------------------------- the schema, in one place
+
+METADATA = sa.MetaData()
+
+SCHEMA_TABLE = sa.Table(
+    "calcnb_schema",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one row
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+STUDENTS = sa.Table(
+    "calcnb_students",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("joined_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+    sa.Column("language", sa.String(NAME_MAX), nullable=False),
+)
+
+ATTEMPTS = sa.Table(
+    "calcnb_attempts",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("recorded_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("exercise_id", sa.String(NAME_MAX), nullable=False),
+    sa.Column("variant", sa.String(NAME_MAX), nullable=False),
+    sa.Column("answer", sa.String(ANSWER_MAX), nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("misconception", sa.String(NAME_MAX), nullable=True),
+    sa.Column("language", sa.String(NAME_MAX), nullable=False),
+    sa.Index("calcnb_attempts_by_student", "nickname", "recorded_at"),
+)
+
+#: The columns of an attempt, in the order of the CSV export.
+ATTEMPT_COLUMNS = (
+    "recorded_at",
+    "nickname",
+    "exercise_id",
+    "variant",
+    "answer",
+    "correct",
+    "misconception",
+    "language",
+)
+
+
+# ---------------------------------------------------------------- text kept as text
+
+
+def clean_text(text: object, limit: int) -> str:
+    """``text`` as a string any database stores: cut to ``limit`` characters, NUL and lone surrogates replaced.
+
+    Everything else (quotes, semicolons, markup, other control characters) is kept exactly:
+    it is data, bound as a parameter, and escaped wherever it is shown.
+    """
+    value = str(text)[:limit]
+    # PostgreSQL text cannot hold NUL; UTF-8 cannot hold a lone surrogate (a browser can send one).
+    return value.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
+
+
+def clean_nickname(nickname: object) -> str:
+    """A nickname as stored: surrounding spaces removed, cut to :data:`NICKNAME_MAX` characters.
+
+    Raises :class:`ClassLogError` when nothing readable is left (empty, spaces or control characters only).
+    """
+    value = clean_text(str(nickname).strip(), NICKNAME_MAX).strip()
+    if not any(unicodedata.category(char)[0] in "LNPS" and char != "\ufffd" for char in value):
+        raise ClassLogError(message("classlog.bad_nickname", nickname=quote(nickname), limit=NICKNAME_MAX))
+    return value
+
+
+# ---------------------------------------------------------------- where the log lives
+
+
+def database_url(location: str | os.PathLike) -> sa.URL:
+    """The SQLAlchemy URL of a class log given as a file path (SQLite) or a database URL.
+
+    ``postgresql://`` URLs use the psycopg driver. Raises :class:`ClassLogError` for an
+    empty location or one SQLAlchemy cannot read.
+    """
+    text = os.fspath(location).strip() if location is not None else ""
+    if not text:
+        raise ClassLogError(message("classlog.bad_location", location=quote(location)))
+    if "://" not in text:
+        return sa.URL.create("sqlite", database=str(Path(text).expanduser().resolve()))
+    try:
+        url = make_url(text)
+    except Exception as error:
+        raise ClassLogError(message("classlog.bad_location", location=quote(text))) from error
+    if url.drivername in ("postgresql", "postgres"):
+        url = url.set(drivername="postgresql+psycopg")
+    return url
+
+
+def _engine(url: sa.URL, timeout: float) -> Engine:
+    """An engine that waits at most ``timeout`` seconds for a lock, then fails (never hangs a kernel)."""
+    if url.get_backend_name() == "sqlite":
+        engine = sa.create_engine(url, connect_args={"timeout": timeout})
+
+        @sa.event.listens_for(engine, "connect")
+        def _sqlite_settings(connection, _record) -> None:
+            cursor = connection.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            cursor.execute("PRAGMA journal_mode = WAL")  # readers never block writers; many writers queue
+            cursor.execute("PRAGMA synchronous = NORMAL")  # safe in WAL mode, no fsync on every commit
+            cursor.close()
+
+        return engine
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "postgresql":
+        milliseconds = int(timeout * 1000)
+        connect_args = {
+            "connect_timeout": max(1, round(timeout)),
+            # A lock waited for too long fails first; a statement stuck for any other reason fails soon after.
+            "options": f"-c lock_timeout={milliseconds} -c statement_timeout={2 * milliseconds}",
+        }
+    return sa.create_engine(url, connect_args=connect_args, pool_pre_ping=True)
+
+
+def _shown(url: sa.URL) -> str:
+    """The URL as printed in messages: the password hidden."""
+    if url.get_backend_name() == "sqlite":
+        return url.database or ""
+    return url.render_as_string(hide_password=True)
+
+
+# ---------------------------------------------------------------- the log
+
+
+class ClassLog:
+    """A class log, opened: :meth:`join` and :meth:`record` write, :meth:`attempts` and :meth:`students` read.
+
+    Open it with :func:`open_class_log`, which also creates the tables of a new log and
+    checks the schema version of an existing one.
+    """
+
+    def __init__(self, location: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.url = database_url(location)
+        self.location = _shown(self.url)
+        self.timeout = timeout
+        try:
+            self.engine = _engine(self.url, timeout)
+        except Exception as error:  # an unknown dialect, a missing driver
+            raise ClassLogError(message("classlog.cannot_open", location=self.location, reason=error)) from error
+
+    def __repr__(self) -> str:
+        return f"ClassLog({self.location!r})"
+
+    def prepare(self) -> ClassLog:
+        """Create the tables of a new log, or check an existing log's schema version; returns self."""
+        try:
+            self._create()
+            with self.engine.connect() as connection:
+                found = connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one_or_none()
+        except sa.exc.SQLAlchemyError as error:
+            reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+            raise ClassLogError(message("classlog.cannot_open", location=self.location, reason=reason)) from error
+        if found != SCHEMA_VERSION:
+            raise ClassLogError(
+                message("classlog.schema", location=self.location, found=found, expected=SCHEMA_VERSION)
+            )
+        return self
+
+    def _create(self) -> None:
+        # Several kernels (or the app and the class view) opening a new log at once race between
+        # "is the table there?" and CREATE TABLE; the loser's CREATE fails, and on a second look
+        # the tables are there.
+        for attempt in range(5):
+            try:
+                METADATA.create_all(self.engine, checkfirst=True)
+                with self.engine.begin() as connection:
+                    if connection.execute(sa.select(sa.func.count()).select_from(SCHEMA_TABLE)).scalar() == 0:
+                        connection.execute(sa.insert(SCHEMA_TABLE).values(id=1, version=SCHEMA_VERSION))
+                return
+            except sa.exc.DBAPIError:
+                if attempt == 4:
+                    raise
+                time.sleep(0.05 * (attempt + 1))
+
+    def join(self, nickname: str, language: str = "en", *, when: float | None = None) -> str:
+        """Note that a student joined the class under ``nickname``; returns the nickname as stored."""
+        name = clean_nickname(nickname)
+        row = {
+            "nickname": name,
+            "joined_at": time.time() if when is None else float(when),
+            "language": clean_text(language, NAME_MAX),
+        }
+        with self.engine.begin() as connection:
+            connection.execute(sa.insert(STUDENTS), row)
+        return name
+
+    def has_joined(self, nickname: str) -> bool:
+        """Has someone already joined the class under ``nickname`` (as :func:`clean_nickname` stores it)?"""
+        query = sa.select(STUDENTS.c.id).where(STUDENTS.c.nickname == clean_nickname(nickname)).limit(1)
+        with self.engine.connect() as connection:
+            return connection.execute(query).first() is not None
+
+    def record(self, nickname: str, attempt: Attempt) -> None:
+        """Write one check of an exercise by ``nickname``; raises the database's error if it cannot be written."""
+        self.record_many(nickname, [attempt])
+
+    def record_many(self, nickname: str, attempts: Iterable[Attempt]) -> None:
+        """Write several checks by one student in one transaction."""
+        name = clean_nickname(nickname)
+        rows = [
+            {
+                "recorded_at": float(attempt.timestamp),
+                "nickname": name,
+                "exercise_id": clean_text(attempt.exercise_id, NAME_MAX),
+                "variant": clean_text(attempt.variant, NAME_MAX),
+                "answer": clean_text(attempt.answer, ANSWER_MAX),
+                "correct": bool(attempt.correct),
+                "misconception": None if attempt.misconception is None else clean_text(attempt.misconception, NAME_MAX),
+                "language": clean_text(attempt.language, NAME_MAX),
+            }
+            for attempt in attempts
+        ]
+        if rows:
+            with self.engine.begin() as connection:
+                connection.execute(sa.insert(ATTEMPTS), rows)
+
+    def attempts(self) -> list[dict[str, Any]]:
+        """Every recorded check, oldest first, as dicts keyed by :data:`ATTEMPT_COLUMNS`."""
+        columns = [ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS]
+        query = sa.select(*columns).order_by(ATTEMPTS.c.recorded_at, ATTEMPTS.c.id)
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(query)]
+
+    def students(self) -> list[str]:
+        """The nicknames of everyone who joined, in the order they joined (each once)."""
+        query = sa.select(STUDENTS.c.nickname).order_by(STUDENTS.c.joined_at, STUDENTS.c.id)
+        with self.engine.connect() as connection:
+            return list(dict.fromkeys(connection.execute(query).scalars()))
+
+    def count(self) -> int:
+        """How many checks are recorded."""
+        with self.engine.connect() as connection:
+            return connection.execute(sa.select(sa.func.count()).select_from(ATTEMPTS)).scalar_one()
+
+    def close(self) -> None:
+        """Close the log's connections."""
+        self.engine.dispose()
+
+
+def open_class_log(location: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> ClassLog:
+    """Open (creating if new) the class log at a file path or database URL; :class:`ClassLogError` if unusable."""
+    log = ClassLog(location, timeout=timeout)
+    try:
+        return log.prepare()
+    except BaseException:
+        log.close()
+        raise
+
+
+# ---------------------------------------------------------------- what the class view shows
+
+
+@dataclass(frozen=True)
+class ExerciseStats:
+    """One exercise across the class: who tried it, who got it right, and the wrong ideas seen."""
+
+    exercise_id: str
+    tried: int  # students who checked at least one answer
+    right: int  # students with at least one right answer
+    attempts: int  # checks, right and wrong
+    misconceptions: dict[str, int] = field(default_factory=dict)  # wrong checks by misconception name
+
+    def shares(self) -> dict[str, float]:
+        """Each misconception's share of the wrong checks (0..1), largest first."""
+        total = sum(self.misconceptions.values())
+        ranked = sorted(self.misconceptions.items(), key=lambda item: (-item[1], item[0]))
+        return {name: count / total for name, count in ranked} if total else {}
+
+
+#: The name a wrong check without a named misconception is counted under.
+OTHER = "other"
+
+
+def exercise_stats(rows: Iterable[dict[str, Any]], order: Sequence[str] = ()) -> list[ExerciseStats]:
+    """Per exercise, from the rows of :meth:`ClassLog.attempts`: in ``order`` first, then as first seen."""
+    tried: dict[str, set[str]] = defaultdict(set)
+    right: dict[str, set[str]] = defaultdict(set)
+    checks: Counter[str] = Counter()
+    wrong: dict[str, Counter[str]] = defaultdict(Counter)
+    for row in rows:
+        exercise = row["exercise_id"]
+        tried[exercise].add(row["nickname"])
+        checks[exercise] += 1
+        if row["correct"]:
+            right[exercise].add(row["nickname"])
+        else:
+            wrong[exercise][row["misconception"] or OTHER] += 1
+    ids = [name for name in order if name in tried] + [name for name in tried if name not in order]
+    return [ExerciseStats(name, len(tried[name]), len(right[name]), checks[name], dict(wrong[name])) for name in ids]
+
+
+@dataclass(frozen=True)
+class ClassStatus:
+    """Who needs the teacher: students who joined but checked nothing, and students stuck on an exercise."""
+
+    not_started: list[str]
+    stuck: dict[str, str]  # nickname -> the exercise of their last wrong answer
+    working: int  # students with at least one check
+
+
+def class_status(
+    students: Iterable[str], rows: Iterable[dict[str, Any]], stuck_after: int = STUCK_AFTER
+) -> ClassStatus:
+    """Who has not started and who is stuck (their last ``stuck_after`` checks all wrong), from the log's rows."""
+    history: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:  # oldest first
+        history[row["nickname"]].append(row)
+    stuck = {
+        name: checks[-1]["exercise_id"]
+        for name, checks in history.items()
+        if len(checks) >= stuck_after and not any(check["correct"] for check in checks[-stuck_after:])
+    }
+    not_started = [name for name in dict.fromkeys(students) if name not in history]
+    return ClassStatus(not_started, stuck, len(history))
+
+
+_FORMULA_START = ("=", "+", "@", "\t", "\r", "-")
+
+
+def _csv_cell(value: object) -> object:
+    """A cell a spreadsheet shows as text: a leading =, +, -, @ (not a number) is prefixed with ' (no formula)."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
+
+def _iso(seconds: float) -> str:
+    return datetime.fromtimestamp(seconds, timezone.utc).isoformat(timespec="seconds")
+
+
+def csv_text(rows: Iterable[dict[str, Any]]) -> str:
+    """The recorded checks as CSV (a header, then one line per check; times in UTC, ISO 8601)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(ATTEMPT_COLUMNS)
+    for row in rows:
+        cells = dict(row, recorded_at=_iso(row["recorded_at"]), correct=int(bool(row["correct"])))
+        writer.writerow([_csv_cell(cells[name] if cells[name] is not None else "") for name in ATTEMPT_COLUMNS])
+    return buffer.getvalue()

@@ -1,0 +1,135 @@
+"""Every word calcnb shows a person, looked up by key in the language in use.
+
+Each language is one module of this package, named by its code (``en.py``, ``pt.py``): its
+``NAME`` in itself, its ``MESSAGES`` by key and the ``ANSWER_WORDS`` a student may type.
+They are found when calcnb is imported, so adding a language is adding one file (and its
+translated notebooks). English is the reference: a key another language lacks is shown in
+English, and ``tests/test_i18n.py`` names every such key.
+"""
+
+from __future__ import annotations
+
+import os
+import pkgutil
+import re
+import reprlib
+from importlib import import_module
+from types import ModuleType
+
+REFERENCE = "en"
+"""The language every other one translates, and the one shown where a translation lacks a key."""
+
+# The language a process starts in: ``CALCNB_LANG`` (a language code) when set, so a server started with
+# ``python -m calcnb app --lang pt`` runs its kernels in Portuguese; anything else means English.
+LANGUAGE_VARIABLE = "CALCNB_LANG"
+
+_CATALOGUE: dict[str, dict[str, str]] = {}
+_NAMES: dict[str, str] = {}
+_ANSWER_WORDS: dict[str, dict[str, tuple[str, ...]]] = {}
+_LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # an ISO 639 code: the name of a catalogue module
+
+LANGUAGES: tuple[str, ...] = ()
+"""The codes of the languages calcnb speaks, English first."""
+
+
+def add_language(code: str, name: str, messages: dict[str, str], answer_words: dict[str, tuple[str, ...]]) -> None:
+    """Make ``code`` a language calcnb speaks: its name in itself, its messages by key, and its answer words.
+
+    Every catalogue module of this package is added this way when calcnb is imported; a test or a
+    translator trying a draft may add one more. A key missing from ``messages`` is shown in English.
+    """
+    global LANGUAGES
+    if not _LANGUAGE_CODE.fullmatch(code):
+        raise ValueError(f"a language code is two or three lower-case letters (ISO 639); got {code!r}")
+    _CATALOGUE[code] = dict(messages)
+    _NAMES[code] = name
+    _ANSWER_WORDS[code] = {kind: tuple(words) for kind, words in answer_words.items()}
+    LANGUAGES = (REFERENCE, *sorted(set(_CATALOGUE) - {REFERENCE}))
+
+
+def remove_language(code: str) -> None:
+    """Stop speaking ``code`` (a language added for a trial); English, the reference, always stays."""
+    global LANGUAGES, _current_language
+    if code == REFERENCE:
+        raise ValueError("English is the reference every other language falls back to: it cannot be removed")
+    for table in (_CATALOGUE, _NAMES, _ANSWER_WORDS):
+        table.pop(code, None)
+    LANGUAGES = tuple(language for language in LANGUAGES if language != code)
+    if _current_language == code:
+        _current_language = REFERENCE
+
+
+def _add_catalogue(module: ModuleType) -> None:
+    code = module.__name__.rpartition(".")[2]
+    add_language(code, module.NAME, module.MESSAGES, module.ANSWER_WORDS)
+
+
+# The catalogues are this package's own modules, found by name: a new language needs no line here.
+for _found in pkgutil.iter_modules(__path__):
+    if _LANGUAGE_CODE.fullmatch(_found.name):
+        _add_catalogue(import_module(f"{__name__}.{_found.name}"))
+
+_current_language = os.environ.get(LANGUAGE_VARIABLE, "").strip().lower()
+if _current_language not in LANGUAGES:
+    _current_language = REFERENCE
+
+
+def missing_keys(language: str) -> list[str]:
+    """The reference's message keys that ``language`` has no text for (shown in English there), sorted."""
+    return sorted(set(_CATALOGUE[REFERENCE]) - set(_CATALOGUE[language]))
+
+
+def answer_words(kind: str) -> frozenset[str]:
+    """The words of one kind (``"none"``, ``"yes"``, ``"king"`` ...) in every language calcnb speaks.
+
+    A student may answer in any of them, whatever the page's language: "K" and "rei" are both the king.
+    """
+    return frozenset(word for words in _ANSWER_WORDS.values() for word in words.get(kind, ()))
+
+
+class CalcnbError(ValueError):
+    """Input calcnb refuses: the message says why, in the catalogue's language; nothing was changed.
+
+    It lives here, beside the catalogue that words every refusal, so that the language switch
+    itself refuses in words; :mod:`calcnb.game.errors` holds the kinds of refusal built on it.
+    """
+
+
+class UnknownLanguage(CalcnbError):
+    """A language calcnb has no messages in (it speaks those of :data:`LANGUAGES`)."""
+
+
+# How an unknown language is quoted: a language is a two-letter code, so a few characters say which was given.
+_QUOTE_LANGUAGE = reprlib.Repr()
+_QUOTE_LANGUAGE.maxstring = _QUOTE_LANGUAGE.maxother = 24
+
+
+def set_language(language: str) -> None:
+    """Switch every user-facing string to one of :data:`LANGUAGES` (``"en"``, the default, or ``"pt"``), in any case.
+
+    Raises :class:`UnknownLanguage`, in the language in use, for any other value, and keeps the language.
+    """
+    global _current_language
+    wanted = language.lower() if isinstance(language, str) else language  # language tags ignore case (BCP 47)
+    if wanted not in LANGUAGES:
+        choices = ", ".join(message("language.choice", code=code, name=_NAMES[code]) for code in LANGUAGES)
+        raise UnknownLanguage(message("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
+    _current_language = wanted
+
+
+def get_language() -> str:
+    """The language currently in use (one of :data:`LANGUAGES`)."""
+    return _current_language
+
+
+def catalogue(language: str) -> dict[str, str]:
+    """A copy of every message of one language, keyed by message key."""
+    return dict(_CATALOGUE[language])
+
+
+def message(key: str, /, **values: object) -> str:
+    """The message ``key`` in the current language, with ``values`` filled in (English where it has no text)."""
+    template = _CATALOGUE[_current_language].get(key)
+    if template is None:
+        template = _CATALOGUE[REFERENCE][key]
+    return template.format(**values) if values else template

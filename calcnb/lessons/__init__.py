@@ -1,0 +1,1 @@
+"""Lesson content: exercises and how answers are read, the worked examples, the order arithmetic, worksheets."""

@@ -1,0 +1,31 @@
+"""One registry of players: the ladder, weakest first, that Watch offers and calcnb exports by name.
+
+To add a player, write its class (a :class:`~calcnb.players.player.Player`) and list it in
+:data:`LADDER`: Watch, ``calcnb.<ClassName>`` and the studies' tables all read it from here.
+Its ``name`` is its key (the same in every language); the catalogues word it as ``coach.player.<name>``.
+"""
+
+from __future__ import annotations
+
+from calcnb.players.blind import Determinized
+from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
+from calcnb.players.player import Player
+
+__all__ = ["LADDER", "ladder", "player_class"]
+
+LADDER: tuple[type[Player], ...] = (RandomPlayer, FirstFit, ReverseNeed, KingsApart, MonteCarlo, Determinized)
+"""Every player class, weakest first: from random moves to the determinized search."""
+
+
+def ladder() -> dict[str, Player]:
+    """One player of each class of :data:`LADDER` with its default settings, weakest first, by name."""
+    players = [cls() for cls in LADDER]
+    return {player.name: player for player in players}
+
+
+def player_class(class_name: str) -> type[Player] | None:
+    """The class of the ladder called ``class_name`` (``"MonteCarlo"``), or None for no such player."""
+    for cls in LADDER:
+        if cls.__name__ == class_name:
+            return cls
+    return None

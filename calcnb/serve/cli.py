@@ -1,0 +1,649 @@
+"""The command line: serve the notebooks as the classroom app (Voila, code hidden) or in JupyterLab.
+
+``python -m calcnb app [NOTEBOOK]`` runs a notebook as a web app: the reader sees the prose, the
+board and the buttons, never the code. ``python -m calcnb lab [PATH]`` opens JupyterLab on the
+notebooks. Both print the address to open and stop cleanly on Ctrl-C. The same helpers
+(:func:`voila_command`, :func:`start_server`, :func:`wait_until_serving`, :func:`stop_server`)
+start and stop the servers of the browser tests, the screenshot script and the browser benchmark.
+``--host 0.0.0.0`` is for a trusted classroom network only. How the servers are stopped, kept
+safe, culled (:data:`CULL_IDLE_SECONDS`) and kept off the internet is told in ``docs/design.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import errno
+import html
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import webbrowser
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from calcnb.game.errors import quote as quote_input
+from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES, message, set_language
+
+DEFAULT_APP_NOTEBOOK = "play.ipynb"
+DEFAULT_APP_PORT = 8866
+DEFAULT_LAB_PORT = 8888
+LOCALHOST = "127.0.0.1"
+ALL_INTERFACES = "0.0.0.0"
+PORT_RANGE = (0, 65535)  # 0: any free port, chosen when the server starts
+
+# Kernels nobody is connected to are shut down after this long idle, checked this often (see the module notes).
+CULL_IDLE_SECONDS = 40
+CULL_INTERVAL_SECONDS = 10
+MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
+POOL_REFILL_DELAY_SECONDS = 5
+CLASSROOM_KERNEL_MANAGER = "calcnb.serve.kernels.ClassroomKernelManager"
+IOPUB_OUTPUT_SECONDS = 60  # how long Voila waits for a finished cell's output (see voila_options)
+
+# The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
+VOILA_TEMPLATE = "calcnb"
+JUPYTER_DATA_DIR = Path(__file__).resolve().parents[1] / "share"
+# The JupyterLab extensions a page loads (see the module notes): the widget managers and the widget libraries
+# the notebooks use (ipywidgets, ipyevents). A widget library added to the notebooks must be added here too.
+VOILA_EXTENSIONS = ("@voila-dashboards/widgets-manager8", "@jupyter-widgets/jupyterlab-manager", "ipyevents")
+
+# Debian's chromium, driven by playwright in the browser tests, screenshots and benchmark (never downloaded).
+CHROMIUM_PATH = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+class AppError(Exception):
+    """A problem with what was asked (a missing notebook, a busy port): reported in one line, no traceback."""
+
+
+# ------------------------------------------------------------ where the notebooks are
+
+
+def notebooks_dir() -> Path:
+    """The notebooks folder of a repository checkout: ``calcnb/../notebooks``."""
+    return Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def resolve_target(
+    path: str | os.PathLike | None, default_name: str | None = None, *, language: str | None = None
+) -> Path:
+    """The notebook or folder to serve, as an absolute path.
+
+    ``path`` may be absolute, relative to the current folder, or a name inside
+    the notebooks folder (``02_wraparound.ipynb``). None means ``default_name``
+    in the notebooks folder, or the notebooks folder itself. With a
+    ``language`` other than English, a name inside the notebooks folder is
+    looked for first among that language's twins (``notebooks/pt/``). Raises
+    :class:`AppError` saying what is missing.
+    """
+    folders = [notebooks_dir()]
+    if language and language != "en":
+        folders.insert(0, notebooks_dir() / language)
+    if path is None:
+        if not folders[-1].is_dir():
+            raise AppError(message("app.no_notebooks_dir", path=folders[-1]))
+        for folder in folders:
+            target = folder / default_name if default_name else folder
+            if target.exists():
+                return target
+        raise AppError(message("app.not_found", path=target))
+    candidate = Path(path).expanduser()
+    if not candidate.exists() and not candidate.is_absolute():
+        # A bare name inside the notebooks folder (the language's twin first), with or without its .ipynb.
+        inside = [folder / name for folder in folders for name in (candidate, f"{candidate}.ipynb")]
+        candidate = next((option for option in inside if option.exists()), candidate)
+    if not candidate.exists():
+        raise AppError(message("app.not_found", path=path))
+    if candidate.is_file() and candidate.suffix != ".ipynb":
+        raise AppError(message("app.not_notebook", path=path))
+    return candidate.resolve()
+
+
+# ------------------------------------------------------------ server commands
+
+
+def culling_options(section: str = "MappingKernelManager") -> list[str]:
+    """Command-line settings that shut down kernels no page is connected to (see the module notes)."""
+    return [
+        f"--{section}.cull_idle_timeout={CULL_IDLE_SECONDS}",
+        f"--{section}.cull_interval={CULL_INTERVAL_SECONDS}",
+        f"--{section}.cull_connected=False",
+        f"--{section}.cull_busy=False",
+    ]
+
+
+def voila_options() -> list[str]:
+    """Command-line settings of Voila's pages, for Voila alone or as a Jupyter server extension (JupyterHub).
+
+    The calcnb template (nothing fetched from outside; the server's environment
+    must come from :func:`server_environment` for Voila to find it), the widget
+    extensions only, no Python tracebacks shown to a class, and a page rendered
+    with its cells' output however late the output reaches a busy server.
+    """
+    return [
+        "--VoilaConfiguration.show_tracebacks=False",
+        # A cell's output (the board's widget view) can reach the server seconds after the cell's reply when
+        # a class loads the machine; Voila's executor waits 4 s for it, then renders the page without it, and
+        # that page never shows its board. Wait as long as it takes to come (an ended cell's output does).
+        f"--VoilaExecutor.iopub_timeout={IOPUB_OUTPUT_SECONDS}",
+        f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
+        *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
+    ]
+
+
+def preheat_options(pool_size: int) -> list[str]:
+    """Voila settings that keep ``pool_size`` kernels ready with the notebook already run (none for 0)."""
+    if pool_size <= 0:
+        return []
+    return [
+        "--VoilaConfiguration.preheat_kernel=True",
+        f"--VoilaConfiguration.default_pool_size={pool_size}",
+        # A class arrives together: the pool refills once the class has its pages, one kernel at a time behind
+        # any student whose kernel is starting (calcnb.serve.kernels). A student arriving after the pool is spent waits
+        # for the refill of the oldest place: at most this delay and one kernel's start.
+        f"--VoilaKernelManager.fill_delay={POOL_REFILL_DELAY_SECONDS}",
+    ]
+
+
+def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT, preheat: int = 0) -> list[str]:
+    """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
+
+    The browser is never opened by Voila itself; :func:`serve` opens it once the
+    server answers. Voila hides code cells by default (``strip_sources``). Start
+    it with :func:`start_server`, which lets Voila find the ``calcnb`` template.
+    """
+    return [
+        sys.executable,
+        "-m",
+        "voila",
+        str(target),
+        f"--Voila.ip={host}",
+        f"--Voila.port={port}",
+        "--Voila.port_retries=0",  # the address we print must be the one in use
+        "--no-browser",
+        *voila_options(),
+        *culling_options(),
+        # Kernels warm up a few at a time, students first; the culler spares kernels with no page yet (serve.kernels).
+        f"--VoilaConfiguration.multi_kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
+        *preheat_options(preheat),
+    ]
+
+
+def lab_command(
+    root: Path,
+    *,
+    host: str = LOCALHOST,
+    port: int = DEFAULT_LAB_PORT,
+    token: str | None = None,
+    allow_root: bool | None = None,
+) -> list[str]:
+    """The command line that runs JupyterLab on the folder ``root``.
+
+    The access token is never put on the command line (anyone on the machine can
+    read a command line): pass it in the server's environment, with
+    :func:`server_environment`. Only ``token=""`` (no token: local test servers)
+    is written here. ``allow_root`` defaults to whether this process runs as root
+    (containers do; Jupyter refuses root unless told).
+    """
+    if allow_root is None:
+        allow_root = hasattr(os, "geteuid") and os.geteuid() == 0
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--ServerApp.root_dir={root}",
+        f"--ServerApp.ip={host}",
+        f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.open_browser=False",
+    ]
+    if token == "":
+        command.append("--IdentityProvider.token=")
+    if allow_root:
+        command.append("--ServerApp.allow_root=True")
+    return command
+
+
+def server_environment(*, language: str | None = None, token: str | None = None) -> dict[str, str]:
+    """The environment of a server: this one's, plus where the calcnb template is, the language and the token.
+
+    The server's kernels inherit it, so ``language`` (``CALCNB_LANG``) sets the
+    language of everything they show; ``token`` (``JUPYTER_TOKEN``) is readable
+    only by the server's own user (``/proc/PID/environ``), unlike a command line.
+    """
+    environment = dict(os.environ)
+    paths = [str(JUPYTER_DATA_DIR), *filter(None, environment.get("JUPYTER_PATH", "").split(os.pathsep))]
+    environment["JUPYTER_PATH"] = os.pathsep.join(dict.fromkeys(paths))
+    if language is not None:
+        environment[LANGUAGE_VARIABLE] = language
+    if token is not None:
+        environment["JUPYTER_TOKEN"] = token
+    return environment
+
+
+def free_port(host: str = LOCALHOST) -> int:
+    """A TCP port nobody listens on right now (the OS picks it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def port_is_free(host: str, port: int) -> bool:
+    """Whether ``port`` can be listened on at ``host``."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+        return True
+
+
+def _check_can_listen(host: str, port: int) -> None:
+    """AppError unless ``port`` can be listened on at ``host``: busy port, or an address not of this machine."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise AppError(message("app.port_busy", host=host, port=port)) from None
+            reason = error.strerror or error
+            raise AppError(message("app.unknown_host", text=quote_input(host), reason=reason)) from None
+
+
+def start_server(
+    command: Sequence[str],
+    *,
+    cwd: str | os.PathLike | None = None,
+    log=None,
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen:
+    """Start a server command in a session of its own (a terminal's Ctrl-C does not reach it).
+
+    ``log`` is a file to receive its output (default: this process's terminal);
+    ``env`` its environment (default: :func:`server_environment`).
+    """
+    return subprocess.Popen(
+        list(command),
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT if log is not None else None,
+        start_new_session=True,
+        env=env if env is not None else server_environment(),
+    )
+
+
+def wait_until_serving(process: subprocess.Popen, host: str, port: int, timeout: float = 60.0) -> None:
+    """Wait until ``process`` accepts connections on ``port``; AppError if it exits or takes too long.
+
+    Only a connection is tried: a request to a Voila page would run the notebook.
+    """
+    probe_host = LOCALHOST if host in (ALL_INTERFACES, "") else host
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AppError(message("app.exited", code=process.returncode))
+        with contextlib.suppress(OSError), socket.create_connection((probe_host, port), timeout=0.5):
+            return
+        time.sleep(0.1)
+    raise AppError(message("app.no_start", seconds=timeout))
+
+
+def _descendants(pid: int) -> list:
+    try:
+        import psutil  # installed with ipykernel
+
+        return psutil.Process(pid).children(recursive=True)
+    except Exception:  # psutil missing, or the process already gone
+        return []
+
+
+def stop_server(process: subprocess.Popen, timeout: float = 20.0) -> int:
+    """Stop a server started by :func:`start_server` and everything it started; return its exit code.
+
+    One SIGTERM lets Voila or Jupyter Server shut its kernels down and exit;
+    whatever is still alive after ``timeout`` seconds (the server's process
+    group, and any kernel it started in a session of its own) is killed.
+    """
+    children = _descendants(process.pid)  # kernels live in sessions of their own: note them now
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    for child in children:
+        with contextlib.suppress(Exception):
+            if child.is_running():
+                child.kill()
+    return process.returncode
+
+
+def _network_address() -> str:
+    """This machine's address on its network (no packet is sent), for the address to give a class."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return probe.getsockname()[0]
+        except OSError:
+            return socket.gethostname()
+
+
+@contextlib.contextmanager
+def _browser_address(url: str) -> Iterator[str]:
+    """What to hand a web browser for ``url``: the address itself, or, when it carries a token, a page only
+    this user can read that forwards to it (a browser is started with its address on its command line)."""
+    if "token=" not in url:
+        yield url
+        return
+    descriptor, name = tempfile.mkstemp(prefix="calcnb-open-", suffix=".html")  # mode 0600
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as page:
+            page.write(f'<!DOCTYPE html><meta http-equiv="refresh" content="0;url={html.escape(url)}">\n')
+        yield Path(name).as_uri()
+    finally:
+        # The browser has read the page by the time the server stops.
+        with contextlib.suppress(OSError):
+            os.unlink(name)
+
+
+def serve(
+    command: Sequence[str],
+    *,
+    host: str,
+    port: int,
+    path: str,
+    what: str,
+    open_browser: bool,
+    token: str = "",
+    env: dict[str, str] | None = None,
+) -> int:
+    """Run a server in the foreground: print its address, open a browser, stop it cleanly on Ctrl-C.
+
+    Returns 0 after Ctrl-C (or SIGTERM), or the server's own exit code if it stops by itself.
+    """
+    _check_can_listen(LOCALHOST if host == ALL_INTERFACES else host, port)
+    query = f"?token={token}" if token else ""
+    local_host = LOCALHOST if host == ALL_INTERFACES else host
+    url = f"http://{local_host}:{port}{path}{query}"
+
+    # SIGTERM (from a process manager) stops us as Ctrl-C does.
+    def _terminate(_signum, _frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    # Started in the background by a shell, Python inherits SIGINT ignored; Ctrl-C must still stop us.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    process = start_server(command, env=env)
+    try:
+        with _browser_address(url) as address:
+            wait_until_serving(process, host, port)
+            print(message("app.serving", what=what, url=url), flush=True)
+            if host == ALL_INTERFACES:
+                network_url = f"http://{_network_address()}:{port}{path}{query}"
+                print(message("app.serving_network", url=network_url), flush=True)
+            print(message("app.stop_hint"), flush=True)
+            if open_browser:
+                webbrowser.open(address)
+            code = process.wait()
+        print(message("app.exited", code=code), file=sys.stderr, flush=True)
+        return code or 1
+    except KeyboardInterrupt:
+        # A second Ctrl-C while stopping must not leave a traceback or a half-stopped server.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("\n" + message("app.stopping"), flush=True)
+        stop_server(process)
+        print(message("app.stopped"), flush=True)
+        return 0
+    except BaseException:
+        stop_server(process)
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+# ------------------------------------------------------------ the command line
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a port, 1 to 65535, or 0 for any free one (a clear message otherwise)."""
+    try:
+        port = int(text.strip())
+    except ValueError:
+        port = -1
+    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+        raise argparse.ArgumentTypeError(message("app.bad_port", text=quote_input(text)))
+    return port
+
+
+def kernel_count(text: str) -> int:
+    """An argparse type: how many kernels to keep ready, 0 to 200 (a clear message otherwise)."""
+    try:
+        count = int(text.strip())
+    except ValueError:
+        count = -1
+    if not 0 <= count <= MAX_PREHEAT:
+        raise argparse.ArgumentTypeError(message("app.bad_preheat", text=quote_input(text), most=MAX_PREHEAT))
+    return count
+
+
+def host_address(text: str) -> str:
+    """An argparse type: an address to listen on, which must resolve (a clear message otherwise)."""
+    host = text.strip()
+    if not host:
+        raise argparse.ArgumentTypeError(message("app.empty_host"))
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise argparse.ArgumentTypeError(message("app.unknown_host", text=quote_input(host), reason=reason)) from None
+    return host
+
+
+def _add_server_options(command: argparse.ArgumentParser, default_port: int) -> None:
+    """The options every serving subcommand takes: port, host, browser, language."""
+    command.add_argument(
+        "--port", type=port_number, default=default_port, help=message("app.help.port", default=default_port)
+    )
+    command.add_argument(
+        "--host", type=host_address, default=LOCALHOST, help=message("app.help.host", default=LOCALHOST)
+    )
+    command.add_argument("--no-browser", action="store_true", help=message("app.help.no_browser"))
+    command.add_argument(
+        "--lang",
+        type=str.lower,  # language tags ignore case: --lang PT is pt
+        choices=LANGUAGES,
+        default=None,
+        help=message("app.help.lang", choices=", ".join(LANGUAGES), default="en"),
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m calcnb`` argument parser: one subparser per command, each naming its runner (``run``)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m calcnb",
+        description=message("app.description"),
+        epilog=message("app.epilog"),
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    app = commands.add_parser(
+        "app", help=message("app.help.app"), description=message("app.help.app"), epilog=message("app.epilog")
+    )
+    app.add_argument(
+        "path", nargs="?", metavar="NOTEBOOK", help=message("app.help.app_notebook", default=DEFAULT_APP_NOTEBOOK)
+    )
+    _add_server_options(app, DEFAULT_APP_PORT)
+    app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
+    app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
+    app.set_defaults(run=run_app)
+
+    lab = commands.add_parser(
+        "lab", help=message("app.help.lab"), description=message("app.help.lab"), epilog=message("app.epilog_lab")
+    )
+    lab.add_argument("path", nargs="?", metavar="PATH", help=message("app.help.lab_path"))
+    _add_server_options(lab, DEFAULT_LAB_PORT)
+    lab.set_defaults(run=run_lab)
+
+    view = commands.add_parser(
+        "class-view",
+        help=message("app.help.class_view"),
+        description=message("app.help.class_view"),
+        epilog=message("app.epilog_class_view"),
+    )
+    view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
+    _add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
+    view.set_defaults(run=run_class_view)
+    return parser
+
+
+def _chosen_port(arguments: argparse.Namespace) -> int:
+    """The port to use: the one asked for, or, for ``--port 0``, a free one (said aloud)."""
+    if arguments.port:
+        return arguments.port
+    port = free_port(LOCALHOST if arguments.host == ALL_INTERFACES else arguments.host)
+    print(message("app.port_chosen", port=port), flush=True)
+    return port
+
+
+def run_app(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden.
+
+    With ``--lang pt`` the Portuguese twin (``notebooks/pt/NAME``) is served when
+    there is one, and the kernels run in Portuguese either way.
+    """
+    target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
+    environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
+    port = _chosen_port(arguments)
+    return serve(
+        voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
+        host=arguments.host,
+        port=port,
+        path="/",
+        what=message("app.what_app", name=target.name),
+        open_browser=not arguments.no_browser,
+        env=environment,
+    )
+
+
+def run_lab(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb lab``: JupyterLab on the notebooks folder (or the folder or notebook named).
+
+    The token goes to the server in its environment, never on its command line.
+    """
+    target = resolve_target(arguments.path, language=arguments.lang)
+    root, page = (target.parent, f"/lab/tree/{quote(target.name)}") if target.is_file() else (target, "/lab")
+    token = secrets.token_hex(16)
+    port = _chosen_port(arguments)
+    return serve(
+        lab_command(root, host=arguments.host, port=port),
+        host=arguments.host,
+        port=port,
+        path=page,
+        what=message("app.what_lab", name=target.name),
+        open_browser=not arguments.no_browser,
+        token=token,
+        env=server_environment(language=arguments.lang, token=token),
+    )
+
+
+# ------------------------------------------------------------ the class log and the class view
+
+DEFAULT_CLASS_VIEW_PORT = 8867
+CLASS_VIEW_NOTEBOOK = Path("teacher") / "class_view.ipynb"
+
+
+def _open_class_log(location: str):
+    """Open (creating if new) the class log at ``location``, or AppError saying why it cannot be used."""
+    from calcnb.classroom.log import (  # SQLAlchemy loads only when a class log is asked for
+        ClassLogError,
+        open_class_log,
+    )
+
+    try:
+        return open_class_log(location)
+    except ClassLogError as error:
+        raise AppError(str(error)) from None
+
+
+def _log_argument(location: str) -> str:
+    """The class log as the kernels must read it: a file as an absolute path (kernels run elsewhere), a URL as is."""
+    return location if "://" in location else str(Path(location).expanduser().resolve())
+
+
+def class_log_environment(environment: dict[str, str], location: str | None) -> dict[str, str]:
+    """``environment`` for the students' kernels: recording into ``location``, or, for None, recording nothing.
+
+    The log is opened (and created if new) here, so a bad location stops the command with a
+    clear message before any student arrives. Without a location the variable is removed, so
+    a value left in the teacher's shell never turns recording on.
+    """
+    from calcnb.classroom.log import ENV_VAR, VIEW_ENV_VAR
+
+    environment = dict(environment)
+    environment.pop(VIEW_ENV_VAR, None)  # the students' kernels never read the class view's log
+    if location is None:
+        environment.pop(ENV_VAR, None)
+        return environment
+    log = _open_class_log(location)
+    print(message("app.recording", location=log.location, argument=location), flush=True)
+    log.close()
+    environment[ENV_VAR] = _log_argument(location)
+    return environment
+
+
+def run_class_view(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb class-view LOG``: the teacher's live view of a class log, served with Voila.
+
+    Only ``notebooks/teacher/class_view.ipynb`` is served, on a port of its own, and its
+    kernels are the only ones told the log through ``CALCNB_CLASS_VIEW``.
+    """
+    from calcnb.classroom.log import ENV_VAR, VIEW_ENV_VAR
+
+    target = resolve_target(str(notebooks_dir() / CLASS_VIEW_NOTEBOOK))
+    log = _open_class_log(arguments.log)
+    location = log.location
+    log.close()
+    environment = server_environment(language=arguments.lang)
+    environment.pop(ENV_VAR, None)
+    environment[VIEW_ENV_VAR] = _log_argument(arguments.log)
+    port = _chosen_port(arguments)
+    return serve(
+        voila_command(target, host=arguments.host, port=port),
+        host=arguments.host,
+        port=port,
+        path="/",
+        what=message("app.what_class_view", location=location),
+        open_browser=not arguments.no_browser,
+        env=environment,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``python -m calcnb``; returns the exit code (2 for a bad command line)."""
+    arguments = build_parser().parse_args(argv)
+    if getattr(arguments, "lang", None):
+        set_language(arguments.lang)  # this command's own messages too
+    try:
+        return arguments.run(arguments)
+    except AppError as error:
+        print(f"calcnb {arguments.command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # Ctrl-C before the server started
+        return 130

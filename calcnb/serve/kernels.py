@@ -1,0 +1,154 @@
+"""The kernel manager of a classroom app: kernels start a few at a time, students first, and end with their page.
+
+A class arrives at once, and kernels started all together share the processor evenly, so every
+student would wait as long as the last one. This manager (Voila's
+``VoilaConfiguration.multi_kernel_manager_class``) lets at most two kernels per processor core
+warm up at once, in the order the students came; pool refills (``--preheat N``) wait behind every
+student and warm up one at a time. The server culls kernels no page is connected to
+(:mod:`calcnb.serve.cli`), but not one waiting in Voila's pool, nor one whose page is still
+loading (:data:`PAGE_LOAD_SECONDS`). Why: ``docs/design.md``; measured: ``docs/performance.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import heapq
+import itertools
+import os
+from datetime import timedelta
+
+from jupyter_server._tz import utcnow
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from traitlets import Integer
+
+# A kernel no page has connected to yet is left this long idle for its page to load (see the module notes).
+PAGE_LOAD_SECONDS = 120
+# A warming kernel holds its turn until it has been quiet (no message) this long, or at most WARM_UP_LIMIT.
+WARM_UP_QUIET_SECONDS = 0.5
+WARM_UP_LIMIT_SECONDS = 60.0
+PREHEAT_VARIABLE = "VOILA_PREHEAT"  # Voila sets it to "True" in the environment of the kernels it pools
+
+
+def processor_cores() -> int:
+    """The cores this process may run on."""
+    with contextlib.suppress(AttributeError, OSError):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+class ClassroomKernelManager(AsyncMappingKernelManager):
+    """Jupyter Server's kernel manager: kernels warm up a few at a time; the culler spares those with no page yet."""
+
+    warm_up_slots = Integer(
+        0,
+        config=True,
+        help="Kernels warming up (starting and running the notebook) at once; 0: two per processor core.",
+    )
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._connected_once: set[str] = set()
+        self._a_page_came = False  # pool kernels started after this are refills
+        self._watchers: set[asyncio.Task] = set()
+        self._warming = 0
+        self._turns: list[tuple[int, int]] = []  # (0 for a student, 1 for a pool refill; arrival), in turn order
+        self._arrivals = itertools.count()
+        self._turn_changed: asyncio.Condition | None = None
+
+    # ------------------------------------------------------------ culling
+
+    def pooled_kernels(self) -> set[str]:
+        """The ids of the kernels ready in a pool (none without Voila's pooling)."""
+        ready = set()
+        for pool in getattr(self, "_pools", {}).values():
+            for task in pool:
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    ready.add(task.result()["kernel_id"])
+        return ready
+
+    def notify_connect(self, kernel_id: str) -> None:
+        """A page connected to ``kernel_id``: from now on it is culled as soon as it is left idle."""
+        super().notify_connect(kernel_id)
+        self._connected_once.add(kernel_id)
+        self._a_page_came = True
+
+    def waiting_for_its_page(self, kernel_id: str) -> bool:
+        """Whether no page has connected to ``kernel_id`` yet and it has been idle less than PAGE_LOAD_SECONDS."""
+        if kernel_id in self._connected_once:
+            return False
+        kernel = self._kernels.get(kernel_id)
+        last_activity = getattr(kernel, "last_activity", None)
+        return last_activity is not None and utcnow() - last_activity < timedelta(seconds=PAGE_LOAD_SECONDS)
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        """Cull as Jupyter Server does, except a kernel still waiting for its student or its page."""
+        if kernel_id in self.pooled_kernels() or self.waiting_for_its_page(kernel_id):
+            return
+        await super().cull_kernel_if_idle(kernel_id)
+
+    async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
+        """Shut the kernel down and forget it."""
+        self._connected_once.discard(kernel_id)
+        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+
+    # ------------------------------------------------------------ warming up in turns
+
+    def _slots(self, refill: bool) -> int:
+        """How many kernels may be warming when a kernel of this kind takes its turn."""
+        if refill:
+            return 1
+        # Two per core: a warming kernel also waits, and the other keeps the processor busy meanwhile.
+        return self.warm_up_slots or 2 * processor_cores()
+
+    async def _take_turn(self, refill: bool) -> None:
+        """Wait until it is this kernel's turn to warm up: students in arrival order, then pool refills."""
+        if self._turn_changed is None:
+            self._turn_changed = asyncio.Condition()
+        turn = (1 if refill else 0, next(self._arrivals))
+        heapq.heappush(self._turns, turn)
+        async with self._turn_changed:
+            self._turn_changed.notify_all()
+            await self._turn_changed.wait_for(lambda: self._turns[0] == turn and self._warming < self._slots(refill))
+            heapq.heappop(self._turns)
+            self._warming += 1
+            self._turn_changed.notify_all()  # the next in line may fit too
+
+    async def _end_turn_when_warm(self, kernel_id: str) -> None:
+        """Hold the turn until the kernel has run the notebook (quiet and idle), then pass it on."""
+        try:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + WARM_UP_LIMIT_SECONDS
+            quiet = timedelta(seconds=WARM_UP_QUIET_SECONDS)
+            while loop.time() < deadline:
+                await asyncio.sleep(WARM_UP_QUIET_SECONDS / 5)
+                kernel = self._kernels.get(kernel_id)
+                if kernel is None:
+                    break
+                state = getattr(kernel, "execution_state", None)
+                if state == "dead" or (state == "idle" and utcnow() - kernel.last_activity >= quiet):
+                    break
+        finally:
+            self._warming -= 1
+            async with self._turn_changed:
+                self._turn_changed.notify_all()
+
+    async def start_kernel(self, *args, **kwargs) -> str:
+        """Start a kernel in its turn (see the module notes); the turn passes on once it has run the notebook.
+
+        A pool refill is a kernel Voila starts for its pool once a page has connected to any
+        kernel; the pool's first filling, before any student, goes at a student's pace.
+        """
+        refill = self._a_page_came and (kwargs.get("env") or {}).get(PREHEAT_VARIABLE) == "True"
+        await self._take_turn(refill)
+        try:
+            kernel_id = await super().start_kernel(*args, **kwargs)
+        except BaseException:
+            self._warming -= 1
+            async with self._turn_changed:
+                self._turn_changed.notify_all()
+            raise
+        watcher = asyncio.get_running_loop().create_task(self._end_turn_when_warm(kernel_id))
+        self._watchers.add(watcher)
+        watcher.add_done_callback(self._watchers.discard)
+        return kernel_id

@@ -1,0 +1,1 @@
+"""What a person sees in a notebook: the board drawn with matplotlib and the ipywidgets built on it."""

@@ -1,0 +1,325 @@
+"""The lesson widgets: exercises to answer in a notebook or app, the board as a picture, and the answer listeners.
+
+The content (tables, positions, the exercise bank and its judge) lives in
+:mod:`calcnb.lessons`, which has no widgets; this module shows it. A :class:`Quiz` gives a
+student their own variant of each exercise: drawn per visit, or fixed by the name they type (the
+same name gets the same questions, so a teacher can print that student's answer sheet). Each
+:class:`Exercise` has an answer box and a Check button that always replaces the feedback; "Show
+answer" appears only after a first attempt. Every check is told to the answer listeners
+(:func:`add_answer_listener`) as an :class:`~calcnb.lessons.bank.Attempt`.
+
+>>> quiz = Quiz(seed="Ana")
+>>> group = quiz.show("next-complete")
+>>> group.exercises[0].check("none").correct
+True
+"""
+
+from __future__ import annotations
+
+import html
+import secrets
+import time
+import warnings
+from collections.abc import Callable
+
+import ipywidgets as widgets
+
+from calcnb.game.engine import State
+from calcnb.game.errors import quote
+from calcnb.game.game import Game
+from calcnb.i18n import get_language, message
+from calcnb.lessons.bank import BANK, Attempt, Feedback, Item, answer_key, judge, variant_for
+from calcnb.lessons.tables import (
+    attempt,
+    clock_table,
+    coverage_table,
+    inverse_table,
+    lesson_game,
+    move_table,
+    multiples_table,
+    nearly_won_game,
+    next_card_table,
+    order_summary,
+    order_table,
+    position_table,
+    position_text,
+    positions_check,
+    replay_lines,
+    replay_script,
+    script_text,
+)
+from calcnb.lessons.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
+from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION
+
+__all__ = [
+    "Attempt",
+    "Exercise",
+    "ExerciseGroup",
+    "Feedback",
+    "Quiz",
+    "add_answer_listener",
+    "answer_key",
+    "attempt",
+    "board_image",
+    "board_panel",
+    "clock_table",
+    "coverage_table",
+    "game_summary",
+    "inverse_table",
+    "lesson_game",
+    "move_table",
+    "multiples_table",
+    "nearly_won_game",
+    "next_card_table",
+    "order_summary",
+    "order_table",
+    "played_again",
+    "position_table",
+    "position_text",
+    "positions_check",
+    "remove_answer_listener",
+    "replay_lines",
+    "replay_script",
+    "same_game",
+    "save_summary",
+    "script_text",
+    "status_summary",
+    "took_back",
+]
+
+# Okabe-Ito colours, told apart with any colour vision; the ✓ and ✗ marks say it without colour too.
+_RIGHT_COLOUR = BLUE
+_WRONG_COLOUR = VERMILION
+_UNREAD_COLOUR = DARK_GREY
+
+
+# ---------------------------------------------------------------- answer listeners
+
+_listeners: list[Callable[[Attempt], object]] = []
+
+
+def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
+    """Call ``callback(attempt)`` with an :class:`~calcnb.lessons.bank.Attempt` after every check of an exercise.
+
+    A listener that raises is ignored (with a warning): the student's feedback is shown first and never breaks.
+    """
+    if callback not in _listeners:
+        _listeners.append(callback)
+
+
+def remove_answer_listener(callback: Callable[[Attempt], object]) -> None:
+    """Stop calling ``callback``; a callback that was never added is ignored."""
+    if callback in _listeners:
+        _listeners.remove(callback)
+
+
+def _tell_listeners(attempt: Attempt) -> None:
+    for callback in list(_listeners):
+        try:
+            callback(attempt)
+        except Exception as error:  # a broken recorder must never break a student's exercise
+            name = getattr(callback, "__qualname__", type(callback).__qualname__)  # a function, or a callable object
+            said = message("lessons.listener_failed", listener=name, error=quote(error))
+            warnings.warn(said, RuntimeWarning, stacklevel=2)
+
+
+# ---------------------------------------------------------------- the exercise widget
+
+
+class Exercise(widgets.VBox):
+    """One exercise of the bank: its question, an answer box, Check, and (after a first try) Show answer.
+
+    Type into ``answer_box`` and click ``check_button`` (or call :meth:`check`); the verdict
+    always replaces what ``feedback`` said before. ``item`` is the worked-out
+    :class:`~calcnb.lessons.bank.Item`; :meth:`set_item` puts another variant in its place.
+    """
+
+    def __init__(self, item: Item) -> None:
+        self.prompt = widgets.HTML()
+        # every keystroke reaches the kernel, so Enter (sent on the key press) checks what is in the box
+        self.answer_box = widgets.Text(placeholder=message("lessons.placeholder"), continuous_update=True)
+        self.answer_box.layout.width = "12em"
+        self.check_button = widgets.Button(description=message("lessons.check"), button_style="primary")
+        self.show_button = widgets.Button(description=message("lessons.show"))
+        self.feedback = widgets.HTML()
+        self.feedback.add_class("calcnb-feedback")
+        self.add_class("calcnb-exercise")
+        super().__init__(
+            [self.prompt, widgets.HBox([self.answer_box, self.check_button, self.show_button]), self.feedback]
+        )
+        self._on_attempt: list[Callable[[Feedback], object]] = []
+        self.check_button.on_click(lambda _button: self.check())
+        with warnings.catch_warnings():  # Enter in the box checks too (ipywidgets calls on_submit deprecated)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.answer_box.on_submit(lambda _box: self.check())
+        self.show_button.on_click(lambda _button: self.reveal())
+        self.set_item(item)
+
+    def on_attempt(self, callback: Callable[[Feedback], object]) -> None:
+        """Call ``callback(feedback)`` after each check, once the feedback is shown."""
+        self._on_attempt.append(callback)
+
+    def set_item(self, item: Item) -> None:
+        """Show ``item`` instead: the box, the feedback and the attempts start afresh."""
+        self.item = item
+        self.last: Feedback | None = None
+        self.attempts = 0
+        self.prompt.value = f"<b>{html.escape(item.question)}</b>"
+        self.answer_box.value = ""
+        self.feedback.value = ""
+        self.show_button.layout.display = "none"
+
+    @property
+    def exercise_id(self) -> str:
+        return self.item.exercise_id
+
+    def check(self, answer: str | None = None) -> Feedback:
+        """Judge ``answer`` (by default what is in the answer box), show the verdict and return it."""
+        if answer is None:
+            answer = self.answer_box.value
+        else:
+            self.answer_box.value = answer
+        verdict = judge(self.item, answer)
+        self.attempts += 1
+        self._show(verdict, str(self.attempts))
+        self.last = verdict
+        self.show_button.layout.display = None
+        for callback in self._on_attempt:
+            callback(verdict)
+        misconception = verdict.misconception if verdict.correct is not None else "unreadable"
+        correct = verdict.correct is True
+        _tell_listeners(
+            Attempt(self.exercise_id, self.item.variant, answer, correct, misconception, get_language(), time.time())
+        )
+        return verdict
+
+    def reveal(self) -> str:
+        """After a first attempt, show the answer and its reasoning and return that sentence ("" before one)."""
+        if not self.attempts:
+            return ""
+        text = message("lessons.answer_is", answer=self.item.solution, why=self.item.why)
+        self._show(Feedback(None, text), f"{self.attempts}-answer")
+        return text
+
+    def _show(self, verdict: Feedback, check: str) -> None:
+        """Replace the feedback; ``check`` numbers it, so the same words said twice still arrive as new."""
+        colour = {True: _RIGHT_COLOUR, False: _WRONG_COLOUR}.get(verdict.correct, _UNREAD_COLOUR)
+        text = html.escape(verdict.text)
+        self.feedback.value = f"<span data-check='{check}' style='color:{colour}'>{text}</span>"
+
+    def __repr__(self) -> str:
+        return f"Exercise({self.exercise_id!r})"
+
+
+class ExerciseGroup(widgets.VBox):
+    """Some exercises shown together (one section's worth); ``exercises`` lists them."""
+
+    def __init__(self, exercises: list[Exercise], after: widgets.Widget | None = None) -> None:
+        self.exercises = exercises
+        self.after = after
+        super().__init__([*exercises, *([after] if after is not None else [])])
+
+    def __repr__(self) -> str:
+        return f"ExerciseGroup({[exercise.exercise_id for exercise in self.exercises]!r})"
+
+
+class _NameBox(widgets.VBox):
+    def __repr__(self) -> str:
+        return "NameBox()"
+
+
+class Quiz:
+    """One student's exercises: their variants fixed by a seed drawn for this visit, or by the name they type.
+
+    ``name_box`` is the widget asking for the name; :meth:`show` gives the exercises of a section.
+    Typing a name (or :meth:`use_name`) puts that name's variant in every exercise shown.
+    """
+
+    def __init__(self, seed: object = None) -> None:
+        self.seed = secrets.token_hex(8) if seed is None else seed
+        self.exercises: list[Exercise] = []
+        self._name = widgets.Text(placeholder=message("lessons.name_placeholder"), continuous_update=False)
+        self._name.layout.width = "14em"
+        button = widgets.Button(description=message("lessons.name_button"))
+        self._said = widgets.HTML()
+        self._name.observe(lambda change: self.use_name(change["new"]), "value")
+        button.on_click(lambda _button: self.use_name(self._name.value))
+        label = widgets.Label(message("lessons.name_label"))
+        help_text = widgets.HTML(f"<p>{html.escape(message('lessons.name_help'))}</p>")
+        self.name_box = _NameBox([help_text, widgets.HBox([label, self._name, button]), self._said])
+
+    def use_name(self, name: str) -> None:
+        """Give every exercise this name's variant (a blank name keeps the current questions)."""
+        name = " ".join(str(name).split())[:60]
+        if not name or name == self.seed:
+            return
+        self.seed = name
+        self._said.value = html.escape(message("lessons.name_done", name=name))
+        for exercise in self.exercises:
+            exercise.set_item(self._item(exercise.exercise_id))
+
+    def _item(self, exercise_id: str) -> Item:
+        return BANK[exercise_id].item(variant_for(exercise_id, self.seed))
+
+    def show(self, *exercise_ids: str, board: State | Game | None = None) -> ExerciseGroup:
+        """The exercises ``exercise_ids`` (keys of :data:`~calcnb.lessons.bank.BANK`), this student's variants.
+
+        With ``board`` (a position), the board is drawn under them once each has been tried: it marks
+        where the turned card may go, so it would give the answer away before.
+        """
+        made = [Exercise(self._item(exercise_id)) for exercise_id in exercise_ids]
+        self.exercises.extend(made)
+        if board is None:
+            return ExerciseGroup(made)
+        panel = board_panel(board)
+        panel.selected_index = 0
+        panel.layout.display = "none"
+
+        def reveal(_feedback: Feedback) -> None:
+            if all(exercise.attempts for exercise in made):
+                panel.layout.display = None
+
+        for exercise in made:
+            exercise.on_attempt(reveal)
+        return ExerciseGroup(made, after=panel)
+
+
+# ---------------------------------------------------------------- the board as a picture
+
+
+def _board_png(game_or_state: State | Game, dpi: int, draw_options: dict) -> bytes:
+    """The board drawn at ``dpi``, as a palette PNG: the board has few colours, so it stays small."""
+    import io
+
+    from PIL import Image
+
+    from calcnb.ui.board import draw
+
+    figure = draw(game_or_state, **draw_options)
+    raw = io.BytesIO()
+    figure.savefig(raw, format="png", dpi=dpi)
+    small = io.BytesIO()
+    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
+    return small.getvalue()
+
+
+def board_image(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> object:
+    """The board as a modest PNG image for a notebook (``draw_options`` as for :func:`calcnb.ui.board.draw`).
+
+    Smaller than the board's own ``_repr_png_`` (fewer pixels, 64 colours), so stored notebooks stay light.
+    """
+    from IPython.display import Image
+
+    return Image(data=_board_png(game_or_state, dpi, draw_options), format="png")
+
+
+def board_panel(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> widgets.Accordion:
+    """The board in a closed panel, opened with a click: for exercises whose answer the board would show.
+
+    The board marks where the turned card may legally go, which gives an exercise away; closed,
+    it lets the reader answer first and check on the board afterwards.
+    """
+    image = widgets.Image(value=_board_png(game_or_state, dpi, draw_options), format="png")
+    panel = widgets.Accordion(children=[image], selected_index=None)
+    panel.set_title(0, message("lessons.board_panel"))
+    return panel

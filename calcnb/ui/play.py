@@ -1,0 +1,629 @@
+"""The play widgets: :class:`PlayBoard` to play a game, :class:`Stepper` to walk through a lesson.
+
+Both are ipywidgets boxes that show the board as a picture drawn by one reused
+:class:`~calcnb.ui.board.BoardRenderer`, with the text board (``print(game)``) as the picture's
+alternative text, so a screen reader reads the same position a sighted player sees. The widgets
+hold no game logic: a :class:`PlayBoard` asks its :class:`~calcnb.game.game.Game` what is legal
+and what a move does, and plays, undoes and redoes through it. A person plays with the mouse on
+the cards or with the buttons beside the board, which the keyboard and screen readers reach;
+``board.buttons``, :meth:`PlayBoard.click_place` and :meth:`PlayBoard.double_click_place` do the
+same from code. How a click is handled: ``docs/design.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Callable, Sequence
+from html import escape
+
+import ipywidgets as widgets
+from ipyevents import Event
+
+from calcnb.game.cards import rank_name
+from calcnb.game.deals import Seed
+from calcnb.game.engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
+from calcnb.game.errors import CalcnbError, quote
+from calcnb.game.game import Game
+from calcnb.game.rules import MoveKind
+from calcnb.i18n import message
+from calcnb.lessons.examples import Step
+from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
+from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
+
+__all__ = ["Picture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
+
+
+# The board column grows to fill the width beside the controls, but never so tall that the page must
+# scroll at 768 px high (the picture is 3:2); below 768 px wide the controls wrap under the board.
+_BOARD_COLUMN = {
+    "flex": "1 1 520px",
+    "min_width": "300px",
+    "max_width": "min(960px, calc((100vh - 56px) * 1.5))",
+    "overflow": "visible",  # never a scrolling box of its own
+}
+_SIDE_PANEL = {"flex": "0 0 390px", "max_width": "100%", "margin": "0 0 0 12px"}
+_ROW_LABEL_WIDTH = "12em"
+_MOVE_BUTTON_WIDTH = "3.6em"
+_CONTROL_WIDTH = "7em"
+_MESSAGE_HEIGHT = "9.5em"  # room for a long sentence, its detail and the end of the game: nothing below moves
+# Move buttons: legal ones in the board's blue for legal places, the hinted one in its orange, each with the
+# palette's contrasting ink (which ipywidgets' own "info" style lacks).
+_LEGAL_STYLE = {"button_color": LEGAL_COLOUR, "text_color": WHITE}
+_HINT_STYLE = {"button_color": HINT_COLOUR, "text_color": BLACK}
+_PLAIN_STYLE = {"button_color": None, "text_color": None}
+
+
+_WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
+
+
+def parse_seed(text: str) -> Seed | None:
+    """The seed typed in a seed field: None when empty (a random deal), an int when whole, else the text."""
+    cleaned = text.strip()
+    if not cleaned:
+        return None
+    # Only ASCII digits make a number: int() would also read "٣" or "1_000", which are texts (other deals).
+    if _WHOLE_NUMBER.fullmatch(cleaned):
+        try:
+            return int(cleaned)
+        except ValueError:  # more digits than Python reads; the seed check refuses it by its length
+            return cleaned
+    return cleaned
+
+
+def css_class(name: str) -> str:
+    """The CSS class a page (or a browser test) finds a button by: ``S>F1`` -> ``calcnb-btn-S-F1``."""
+    return "calcnb-btn-" + name.replace(">", "-")
+
+
+def _row(label: widgets.Label, buttons: Sequence[widgets.Widget]) -> widgets.HBox:
+    return widgets.HBox([label, *buttons])
+
+
+def _row_label() -> widgets.Label:
+    return widgets.Label(layout=widgets.Layout(width=_ROW_LABEL_WIDTH))
+
+
+def _set(widget: widgets.Widget, **values: object) -> None:
+    # Assign only what changed, in one message to the browser however many traits changed (each message
+    # costs the kernel and the server a relay, times every student of a class).
+    changed = {name: value for name, value in values.items() if getattr(widget, name) != value}
+    with widget.hold_sync():
+        for name, value in changed.items():
+            setattr(widget, name, value)
+
+
+def end_of_game(state: State) -> str | None:
+    """The game's end said plainly (won, or lost with the score), or None while it goes on."""
+    status = state.status
+    if status == "won":
+        return message("widget.won")
+    if status == "lost":
+        return message("widget.lost", score=state.score)
+    return None
+
+
+def move_sentence(state: State, move: Move) -> str:
+    """What playing ``move`` from ``state`` does, as a short sentence: ``Put 9♣ on foundation 3.``"""
+    card = state.card_moved_by(move)
+    if move.kind == MoveKind.TURN:
+        return message("widget.say.turn", card=card)
+    if move.kind == MoveKind.STOCK_TO_WASTE:
+        return message("widget.say.to_waste", card=card, waste=move.waste)
+    return message("widget.say.to_foundation", card=card, foundation=move.foundation)
+
+
+def refusal_reason(state: State, move: Move) -> str | None:
+    """Why ``move`` cannot be played from ``state``, in the app's words (no notation); None when it can."""
+    refusal = state.refusal(move)
+    if refusal is None:
+        return None
+    return message("widget.why." + refusal.code, **refusal.values)
+
+
+def hint_sentence(state: State, move: Move | None) -> str:
+    """A hint as one short sentence: ``Hint: put 9♣ on foundation 3.``"""
+    if move is None:
+        return message("widget.hint.none")
+    card = state.card_moved_by(move)
+    if move.kind == MoveKind.TURN:
+        return message("widget.hint.turn")
+    if move.kind == MoveKind.STOCK_TO_WASTE:
+        return message("widget.hint.to_waste", card=card, waste=move.waste)
+    return message("widget.hint.to_foundation", card=card, foundation=move.foundation)
+
+
+class Picture(widgets.HTML):
+    """A PNG ``<img>`` with its alternative text, both replaced together: the board with the text board."""
+
+    def __init__(self, **layout: str) -> None:
+        super().__init__(layout=widgets.Layout(**layout))
+        self.add_class("calcnb-board")
+        self.png = b""
+        self.alt = ""
+
+    def show(self, png: bytes, alt: str) -> None:
+        """Show the picture ``png`` described by ``alt``."""
+        self.png, self.alt = png, alt
+        data = base64.b64encode(png).decode("ascii")
+        self.value = (
+            f'<img class="calcnb-board-image" src="data:image/png;base64,{data}" alt="{escape(alt)}" '
+            f'style="display:block;width:100%;height:auto" draggable="false">'
+        )
+
+
+class PlayBoard(widgets.VBox):
+    """Play a game of Calculation by clicking the cards or the buttons; the board redraws after every click.
+
+    ``PlayBoard()`` deals a random game, ``PlayBoard(seed=7)`` deal 7, ``PlayBoard(game)`` drives a
+    given :class:`~calcnb.game.game.Game`. Attributes: ``game`` (the Game being played), ``buttons``
+    (move notation and ``undo``, ``redo``, ``hint``, ``new`` to their Button), ``image`` (the board
+    picture, a :class:`Picture`), ``message`` (the message line's sentence), ``detail`` (what
+    "Why?" opens), ``ending`` (the end of the game, on its own line), ``seed_input`` (the seed field),
+    ``selected`` (the place whose card was picked by a click: ``pending`` or ``W1``..``W4``).
+    :meth:`add_panel` puts more controls beside the board or under it, and :meth:`on_refresh` tells
+    them when the board has changed (a move, a new deal, a new language). After
+    :func:`calcnb.set_language`, :meth:`refresh` shows the board in the new language.
+    """
+
+    def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
+        if game is not None and seed is not None:
+            raise ValueError(message("widget.game_and_seed"))
+        self.game: Game = game if game is not None else Game.new(seed)
+        self._on_refresh: list[Callable[[], None]] = []
+        self.renderer = BoardRenderer()
+        self.image = Picture(width="100%")
+        self.hinted: Move | None = None
+        self.selected: str | None = None
+        self.displayed_state: State | None = None
+        """The state the board shows; a click on a board showing another state plays nothing."""
+        self._message, self._detail = "", ""
+        self._message_area = widgets.HTML(layout=widgets.Layout(min_height=_MESSAGE_HEIGHT, width="100%"))
+        self._message_area.add_class("calcnb-message-area")
+        self._events = Event(source=self.image, watched_events=["click", "dblclick"])
+        self._events.on_dom_event(self._on_board_event)
+        self.buttons: dict[str, widgets.Button] = {}
+        for move in ALL_MOVES:
+            button = widgets.Button(layout=widgets.Layout(width=_MOVE_BUTTON_WIDTH))
+            button.add_class(css_class(move.text))
+            button.on_click(self._move_handler(move))
+            self.buttons[move.text] = button
+        controls: dict[str, Callable[[], None]] = {
+            "undo": self._undo,
+            "redo": self._redo,
+            "hint": self._hint,
+            "new": self._new_deal,
+        }
+        for name, action in controls.items():
+            button = widgets.Button(layout=widgets.Layout(width=_CONTROL_WIDTH))
+            button.add_class(css_class(name))
+            button.on_click(lambda _button, action=action: action())
+            self.buttons[name] = button
+        for name in ("new", TURN.text):  # a word, not a pile's name: as wide as the word in each language
+            self.buttons[name].layout.width = "auto"
+        self.seed_input = widgets.Text(
+            layout=widgets.Layout(width="15em"), style={"description_width": "auto"}, continuous_update=False
+        )
+        self.panel = widgets.VBox(self._control_rows(), layout=widgets.Layout(**_SIDE_PANEL))
+        self.panel.add_class("calcnb-controls")
+        self.board_column = widgets.VBox([self.image], layout=widgets.Layout(**_BOARD_COLUMN))
+        self.below = widgets.VBox()
+        table = widgets.HBox(
+            [self.board_column, self.panel], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+        )
+        super().__init__([table, self.below])
+        self.add_class("calcnb-play")
+        self._say(message("widget.ready") if game is None else message("widget.ready_position"))
+        self.refresh()
+
+    def _control_rows(self) -> list[widgets.Widget]:
+        """The buttons, one row per card that can move, as a person reads the table; then the rest."""
+        self._stock_label = _row_label()
+        self._pending_label = _row_label()
+        self._pending_waste_label = _row_label()
+        self._waste_labels = [_row_label() for _ in range(4)]
+        b = self.buttons
+        return [
+            _row(self._stock_label, [b[TURN.text]]),
+            _row(self._pending_label, [b[m.text] for m in STOCK_TO_FOUNDATION]),
+            _row(self._pending_waste_label, [b[m.text] for m in STOCK_TO_WASTE]),
+            *(_row(label, [b[m.text] for m in WASTE_TO_FOUNDATION[w]]) for w, label in enumerate(self._waste_labels)),
+            widgets.HBox([b["undo"], b["redo"], b["hint"]]),
+            self._message_area,
+            widgets.HBox([b["new"], self.seed_input]),
+        ]
+
+    def add_panel(self, widget: widgets.Widget, *, beside: bool = True) -> None:
+        """Add ``widget`` under the controls beside the board (``beside``), or under the board and controls."""
+        if beside:
+            self.panel.children = (*self.panel.children, widget)
+        else:
+            self.below.children = (*self.below.children, widget)
+
+    def on_refresh(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every redraw of the board (a move, undo, a new deal, :meth:`refresh`)."""
+        self._on_refresh.append(callback)
+
+    # ------------------------------------------------------------ what is shown
+
+    @property
+    def message(self) -> str:
+        """The message line: what the last click did, or why it did nothing."""
+        return self._message
+
+    @property
+    def detail(self) -> str:
+        """The detail one click away ("Why?") under the message line: the arithmetic, a hint's reasons."""
+        return self._detail
+
+    @property
+    def ending(self) -> str:
+        """The end of the game (won, or lost with the score), on its own line; empty while it goes on."""
+        return end_of_game(self.game.state) or ""
+
+    def _say(self, text: str, detail: str = "") -> None:
+        self._message, self._detail = text, detail
+        self._show_message()
+
+    def _show_message(self) -> None:
+        parts = [f"<div class='calcnb-message' role='status' style='font-size:1.1em'>{escape(self._message)}</div>"]
+        if self._detail:
+            parts.append(
+                f"<details class='calcnb-detail'><summary>{escape(message('widget.more'))}</summary>"
+                f"{escape(self._detail)}</details>"
+            )
+        ending = self.ending
+        if ending:
+            parts.append(f"<div class='calcnb-ending' style='font-size:1.2em;font-weight:bold'>{escape(ending)}</div>")
+        _set(self._message_area, value="".join(parts))
+
+    def refresh(self) -> None:
+        """Bring every button, label and the board picture up to date with the game (and the language)."""
+        game = self.game
+        state = game.state
+        if self.selected is not None and not self._source_moves(state, self.selected):
+            self.selected = None
+        for move in ALL_MOVES:
+            reason = refusal_reason(state, move)
+            button = self.buttons[move.text]
+            if reason is None:
+                # The turn's tooltip must not name the card: the stock is face down.
+                tip = message("widget.turn_tip", count=len(state.stock)) if move is TURN else move_sentence(state, move)
+            else:
+                tip = reason
+            _set(button, description=self._move_label(move), disabled=reason is not None, tooltip=tip)
+            # Legal moves stand out (blue, like the board's legal marks); the hinted one is orange.
+            style = _HINT_STYLE if move is self.hinted else _LEGAL_STYLE if reason is None else _PLAIN_STYLE
+            _set(button.style, **style)
+        self._refresh_controls()
+        self._refresh_row_labels(state)
+        self._show_message()
+        self.image.show(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
+        self.displayed_state = state
+        for callback in self._on_refresh:
+            callback()
+
+    def _highlight(self, state: State) -> tuple[Move, ...]:
+        if self.hinted is not None:
+            return (self.hinted,)
+        if self.selected is not None:
+            return tuple(self._source_moves(state, self.selected))
+        return ()
+
+    @staticmethod
+    def _move_label(move: Move) -> str:
+        if move is TURN:
+            return message("widget.turn")
+        if move.kind == MoveKind.STOCK_TO_WASTE:
+            return message("widget.to_waste", waste=move.waste)
+        return message("widget.to_foundation", foundation=move.foundation)
+
+    def _refresh_controls(self) -> None:
+        game = self.game
+        b = self.buttons
+        history, redo = game.history, game.redo_moves
+        _set(
+            b["undo"],
+            description=message("widget.undo"),
+            disabled=not history,
+            tooltip=message("widget.undo_tip") if history else message("widget.nothing_to_undo"),
+        )
+        _set(
+            b["redo"],
+            description=message("widget.redo"),
+            disabled=not redo,
+            tooltip=message("widget.redo_tip") if redo else message("widget.nothing_to_redo"),
+        )
+        over = game.state.is_terminal()
+        _set(
+            b["hint"],
+            description=message("widget.hint"),
+            disabled=over,
+            tooltip=message("widget.game_over") if over else message("widget.hint_tip"),
+        )
+        _set(b["new"], description=message("widget.new"), tooltip=message("widget.new_tip"))
+        _set(self.seed_input, description=message("widget.seed"), placeholder=message("widget.seed_placeholder"))
+
+    def _refresh_row_labels(self, state: State) -> None:
+        if state.stock:
+            _set(self._stock_label, value=message("widget.stock_row", count=len(state.stock)))
+        else:
+            _set(self._stock_label, value=message("widget.stock_row_empty"))
+        if state.pending is None:
+            _set(self._pending_label, value=message("widget.no_pending_row"))
+        else:
+            _set(self._pending_label, value=message("widget.pending_row", card=state.pending))
+        _set(self._pending_waste_label, value=message("widget.pending_waste_row"))
+        for number, (label, pile) in enumerate(zip(self._waste_labels, state.wastes), start=1):
+            if pile:
+                _set(label, value=message("widget.waste_row", waste=number, card=pile[-1]))
+            else:
+                _set(label, value=message("widget.empty_waste_row", waste=number))
+
+    # ------------------------------------------------------------ what a click does
+
+    def _current(self) -> bool:
+        """True when the board shows the game's position; else bring it up to date, say so, and return False."""
+        if self.game.state is self.displayed_state:
+            return True
+        self.hinted, self.selected = None, None
+        self._say(message("widget.stale"))
+        self.refresh()
+        return False
+
+    def _move_handler(self, move: Move) -> Callable[[widgets.Button], None]:
+        def on_click(button: widgets.Button) -> None:
+            if self._current():
+                self._play(move)
+
+        return on_click
+
+    def _play(self, move: Move) -> None:
+        state = self.game.state
+        reason = refusal_reason(state, move)
+        if reason is not None:
+            # A disabled button clicked from code, or a card dropped where it does not fit: say why, change nothing.
+            self.selected = None
+            self._say(message("widget.refused", reason=reason))
+            self.refresh()
+            return
+        sentence = move_sentence(state, move)  # asked before playing: it describes the move from here
+        detail = "" if move is TURN else state.explain(move)
+        self.game.play(move)
+        self.hinted, self.selected = None, None
+        self._say(sentence, detail)
+        self.refresh()
+
+    def _undo(self) -> None:
+        if not self._current():
+            return
+        move = self.game.undo()
+        if move is None:
+            self._say(message("widget.nothing_to_undo"))
+        else:
+            card = self.game.state.card_moved_by(move)
+            self._say(message("widget.undone_turn" if move is TURN else "widget.undone", card=card))
+        self.hinted, self.selected = None, None
+        self.refresh()
+
+    def _redo(self) -> None:
+        if not self._current():
+            return
+        upcoming = self.game.redo_moves
+        if not upcoming:
+            self._say(message("widget.nothing_to_redo"))
+        else:
+            state = self.game.state
+            sentence = move_sentence(state, upcoming[0])
+            detail = "" if upcoming[0] is TURN else state.explain(upcoming[0])
+            self.game.redo()
+            self._say(message("widget.redone", sentence=sentence), detail)
+        self.hinted, self.selected = None, None
+        self.refresh()
+
+    def _hint(self) -> None:
+        if not self._current():
+            return
+        from calcnb.players.advice import hint  # the strategies load only when a hint is first asked for
+
+        state = self.game.state
+        move, why = hint(state)
+        self.hinted, self.selected = move, None
+        self._say(hint_sentence(state, move), why if move is not None else "")
+        self.refresh()
+
+    def load(self, game: Game) -> None:
+        """Drive ``game`` from now on: a loaded save, a deal code's game, a lesson position."""
+        self.game = game
+        self.hinted, self.selected = None, None
+        self._say(message("widget.loaded", moves=len(game.history), score=game.score))
+        self.refresh()
+
+    def _new_deal(self) -> None:
+        text = self.seed_input.value
+        try:
+            if "|" in text:  # a deal code rather than a seed
+                game, said = Game.from_deal(text), message("widget.dealt_code")
+            else:
+                game = Game.new(parse_seed(text))
+                said = message("widget.new_deal", seed=game.seed)
+        except ValueError as error:
+            # Nothing is dealt: the game on the board goes on, and the board shows it as it is.
+            key = "widget.bad_deal" if "|" in text else "widget.bad_seed"
+            self._say(message(key, error=error))
+            self.refresh()
+            return
+        self.game = game
+        self.hinted, self.selected = None, None
+        self._say(said)
+        self.refresh()
+
+    # ------------------------------------------------------------ clicks on the cards
+
+    @staticmethod
+    def _source_moves(state: State, place: str) -> list[Move]:
+        """The legal moves of the card at ``place`` (``pending`` or ``W1``..``W4``)."""
+        moves = state.legal_moves()
+        if place == "pending":
+            return [m for m in moves if m.kind in (MoveKind.STOCK_TO_FOUNDATION, MoveKind.STOCK_TO_WASTE)]
+        return [m for m in moves if m.kind == MoveKind.WASTE_TO_FOUNDATION and f"W{m.waste}" == place]
+
+    @staticmethod
+    def _card_at(state: State, place: str | None):
+        if place == "pending":
+            return state.pending
+        if place is not None and place.startswith("W"):
+            pile = state.wastes[int(place[1]) - 1]
+            return pile[-1] if pile else None
+        return None
+
+    def _on_board_event(self, event: dict) -> None:
+        width = event.get("boundingRectWidth") or 0
+        if not width:
+            return
+        scale = WIDTH / width  # inches per pixel on screen; the picture keeps its 3:2 shape
+        place = place_at(event.get("relativeX", -1) * scale, HEIGHT - event.get("relativeY", -1) * scale)
+        if event.get("type") == "dblclick":
+            self.double_click_place(place)
+        else:
+            self.click_place(place)
+
+    def click_place(self, place: str | None) -> None:
+        """What a click on the board at ``place`` does (a name of :func:`calcnb.ui.board.place_regions`, or None).
+
+        The stock turns a card. The turned card or a waste top is picked up (framed on the board with
+        where it may go); the next click on a pile puts it there, or says why it cannot go. A click
+        beside every pile puts a picked card back.
+        """
+        if not self._current():
+            return
+        state = self.game.state
+        if place == "stock":
+            self.selected = None
+            self._play(TURN)
+            return
+        if self.selected is not None and place is not None and place != self.selected:
+            if place.startswith("F") or self.selected == "pending":
+                prefix = "S" if self.selected == "pending" else self.selected
+                self._play(Move.parse(f"{prefix}>{place}"))  # played, or refused with the reason
+            else:  # from one waste pile to another
+                self.selected = None
+                self._say(message("widget.refused", reason=message("widget.why.waste_to_waste")))
+                self.refresh()
+            return
+        if place == self.selected and place is not None:
+            return  # the second click of a double-click: the card stays picked up
+        card = self._card_at(state, place)
+        if place is None or (card is None and place.startswith("F")):
+            said = message("widget.put_back", card=self._card_at(state, self.selected)) if self.selected else None
+            self.selected = None
+            self._say(said or message("widget.pick_first"))
+        elif card is None:
+            self.selected = None
+            self._say(message("widget.no_card_there"))
+        else:
+            self.selected, self.hinted = place, None
+            self._say(message("widget.pick", card=card))
+        self.refresh()
+
+    def double_click_place(self, place: str | None) -> None:
+        """What a double-click at ``place`` does: a card that fits exactly one foundation goes there."""
+        if not self._current():
+            return
+        state = self.game.state
+        card = self._card_at(state, place)
+        if card is None:
+            return  # the two clicks already said what there is
+        fits = [m for m in self._source_moves(state, place) if m.kind != MoveKind.STOCK_TO_WASTE]
+        if len(fits) == 1:
+            self._play(fits[0])
+            return
+        if fits:
+            numbers = [m.foundation for m in fits]
+            said = message("widget.fits_many", card=card, first=", ".join(map(str, numbers[:-1])), second=numbers[-1])
+            self._say(said)
+        else:
+            needs = [
+                message("widget.complete", foundation=k) if need is None else message("widget.needs", foundation=k,
+                                                                                       need=rank_name(need))
+                for k, need in enumerate(state.needs(), start=1)
+            ]  # fmt: skip
+            self._say(message("widget.fits_none", card=card), " ".join(needs))
+        self.refresh()
+
+
+class Stepper(widgets.HBox):
+    """Walk through a script of :class:`~calcnb.lessons.examples.Step`: the board and a caption at each step.
+
+    ``script`` is a list of steps, or a function returning one (such as
+    :func:`calcnb.lessons.examples.worked_example`); a function is called again by
+    :meth:`refresh`, so the captions follow :func:`calcnb.set_language`.
+    ``stepper.buttons`` holds ``prev``, ``next`` and ``reset``; ``stepper.index``
+    is the step shown (0-based), ``stepper.step`` that Step, ``stepper.caption`` its caption.
+
+    The board sits on the left and the buttons at the top of the column beside it, above the caption,
+    so a caption of any length never moves them; in a narrow window the column wraps under the board.
+    """
+
+    def __init__(self, script: Sequence[Step] | Callable[[], Sequence[Step]], *, start: int = 0) -> None:
+        self._make_script = script if callable(script) else None
+        self.script: list[Step] = list(script() if callable(script) else script)
+        if not self.script:
+            raise ValueError(message("widget.no_steps"))
+        if not 0 <= start < len(self.script):
+            raise CalcnbError(message("widget.bad_start", last=len(self.script) - 1, start=quote(start)))
+        self.renderer = BoardRenderer()
+        self.image = Picture(**_BOARD_COLUMN)
+        self._counter = widgets.Label()
+        self._title = widgets.HTML()
+        self._caption = widgets.HTML()
+        self.buttons: dict[str, widgets.Button] = {
+            name: widgets.Button(layout=widgets.Layout(width="auto")) for name in ("prev", "next", "reset")
+        }
+        for name, button in self.buttons.items():
+            button.add_class(css_class(name))
+        self._counter.add_class("calcnb-counter")
+        self._caption.add_class("calcnb-caption")
+        self.buttons["prev"].on_click(lambda _button: self.go(self.index - 1))
+        self.buttons["next"].on_click(lambda _button: self.go(self.index + 1))
+        self.buttons["reset"].on_click(lambda _button: self.go(0))
+        self.buttons["next"].button_style = "primary"
+        self.index = start
+        controls = widgets.HBox([self.buttons["prev"], self.buttons["next"], self.buttons["reset"]])
+        column = widgets.VBox(
+            [controls, self._counter, self._title, self._caption], layout=widgets.Layout(**_SIDE_PANEL)
+        )
+        super().__init__([self.image, column], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
+        self.add_class("calcnb-stepper")
+        self.go(start)
+
+    @property
+    def step(self) -> Step:
+        """The step shown."""
+        return self.script[self.index]
+
+    @property
+    def caption(self) -> str:
+        """The caption of the step shown."""
+        return self.step.caption
+
+    def go(self, index: int) -> None:
+        """Show step ``index`` (0-based; clamped to the script, so Next at the end stays there)."""
+        self.index = max(0, min(index, len(self.script) - 1))
+        step = self.step
+        last = len(self.script) - 1
+        b = self.buttons
+        _set(b["prev"], description=message("widget.prev"), disabled=self.index == 0)
+        _set(b["next"], description=message("widget.next"), disabled=self.index == last)
+        _set(b["reset"], description=message("widget.reset"), disabled=self.index == 0)
+        _set(self._counter, value=message("widget.step_of", number=self.index + 1, count=len(self.script)))
+        self._title.value = f"<h3 style='margin:0.3em 0'>{escape(step.title)}</h3>" if step.title else ""
+        self._caption.value = f"<p style='font-size:1.15em'>{escape(step.caption)}</p>"
+        png = self.renderer.render_png(step.state, highlight=step.highlight, last_move=step.last_move)
+        self.image.show(png, str(step.state))
+
+    def refresh(self) -> None:
+        """Redraw in the current language (a script made by a function is made again)."""
+        if self._make_script is not None:
+            self.script = list(self._make_script())
+        self.go(self.index)

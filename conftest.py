@@ -1,0 +1,27 @@
+"""Test tiers: ``python -m pytest -m "not slow"`` runs the fast tier (unit, property and doctests).
+
+The markers are registered in ``pyproject.toml``. This file sits at the top of the checkout, not in
+``tests/``, so that the notebooks and the doctests of ``calcnb/`` get their markers whatever paths
+pytest is given.
+"""
+
+import pytest
+
+# Whatever needs a browser, a server, PostgreSQL or a notebook run takes seconds: it is slow too.
+SLOW_KINDS = ("browser", "server", "postgres", "notebook")
+# The fixtures of tests/browser/conftest.py that start a browser or a server.
+BROWSER_FIXTURES = {"browser", "page", "voila_server", "lab_server"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if item.path.suffix == ".ipynb":  # nbval's cells
+            item.add_marker(pytest.mark.notebook)
+        if "postgres_url" in fixtures:
+            item.add_marker(pytest.mark.postgres)
+        if fixtures & BROWSER_FIXTURES and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+        if not item.get_closest_marker("slow") and any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
+            item.add_marker(pytest.mark.slow)
