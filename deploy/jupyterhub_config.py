@@ -12,7 +12,7 @@ Two parts:
   but never before their page has had time to connect (calcnb's classroom kernel manager, as
   ``python -m calcnb app`` uses), and a student's server stopping itself after
   :data:`IDLE_SERVER_SECONDS` with no kernel left.
-  The settings come from :mod:`calcnb.app`, the same as ``python -m calcnb app`` uses.
+  The settings come from :mod:`calcnb.serve.cli`, the same as ``python -m calcnb app`` uses.
 * **a trial on one machine**: students log in with any name and the password ``calcnb``
   (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
   home folder under the hub's working folder. That is for a trial or a test only: on a real hub keep
@@ -29,7 +29,8 @@ import os
 import sys
 from pathlib import Path
 
-from calcnb.app import (
+from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES
+from calcnb.serve.cli import (
     CLASSROOM_KERNEL_MANAGER,
     DEFAULT_APP_NOTEBOOK,
     culling_options,
@@ -37,7 +38,6 @@ from calcnb.app import (
     server_environment,
     voila_options,
 )
-from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES
 
 c = get_config()
 
