@@ -4,29 +4,7 @@ Everything else in calcnb (engine, strategies, solver, relaxed game, board,
 lessons) takes the game's facts from here; none keeps a table of its own.
 Standard library only, no other calcnb import: this is the bottom layer.
 
-What it holds, in the forms fast code reads:
-
-==========================  ==============================================================
-``RANK_COUNT``              13 ranks, A=1 .. K=13; ``RANK_RANGE`` is ``range(1, 14)``
-``FOUNDATIONS``             4 foundations, numbered 1..4 in text, 0..3 in tables
-``WASTES``                  4 waste piles
-``STEPS``                   (1, 2, 3, 4): foundation k builds in steps of k
-``STARTER_RANKS``           (1, 2, 3, 4): foundation k starts with rank k
-``DECK_SIZE``               52 cards; ``STOCK_SIZE`` 48 after the starters
-``WIN_SCORE``               52 cards on the foundations: the game is won
-``ORDERS[k]``               foundation k's 13 ranks bottom to top (k 0-based)
-``POSITION[k][r]``          where rank r sits on foundation k, 1..13 (``[k][0]`` is 0)
-``NEXT[k][r]``              the rank foundation k takes after a top of rank r (``[k][0]`` is 0)
-``NEED_BY_COUNT[k][n]``     the rank foundation k needs while it holds n cards; ``NO_RANK``
-                            (0, which no card has) once it is complete
-``COMPLETE``                13: a foundation holding this many cards is complete and
-                            accepts nothing more; :func:`is_complete` says so
-``MoveId``                  the 25 moves as numbers, in the engine's documented order;
-                            ``KIND_OF``, ``WASTE_OF``, ``FOUNDATION_OF`` decode one in a lookup
-``MoveKind``                the four kinds of move (a ``str`` enum: ``"turn"`` ...)
-``Status``                  ``"playing"``, ``"won"``, ``"lost"`` (a ``str`` enum); ``UNKNOWN``
-                            is a solver's verdict on a deal it could not decide
-==========================  ==============================================================
+Each name below documents itself; ``docs/design.md`` lists them all in one table.
 
 Because 13 is prime, foundation k's order ``k, 2k, ..., 13k`` (mod 13, 0 read
 as K) visits every rank exactly once and ends in K, and rank r sits at position
