@@ -127,8 +127,26 @@ WORKS: dict[str, tuple[Callable[[int], object], int]] = {
 few tens of millions an interpreter's start varies by."""
 
 
+def _only_this_tree() -> None:
+    """Drop an editable install's import hook: it would fill in modules the tree on PYTHONPATH lacks from
+    the installed tree, so a baseline with another layout would run a mixture of the two."""
+
+    def installed(hook: object) -> bool:
+        return getattr(hook, "__module__", "").startswith("__editable__")
+
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not installed(finder)]
+    sys.path_hooks[:] = [hook for hook in sys.path_hooks if not installed(hook)]
+    sys.path_importer_cache.clear()
+
+
 def worker(name: str, size: int) -> None:
     """In a child process under valgrind: run one piece of work and print what it returned."""
+    _only_this_tree()
+    import calcnb
+
+    tree = Path(os.environ["PYTHONPATH"]).resolve()
+    if not Path(calcnb.__file__).resolve().is_relative_to(tree):
+        raise SystemExit(f"calcnb came from {calcnb.__file__}, not from {tree}")
     work = WORKS[name][0]
     work(1)  # a warm-up at both sizes: imports and tables built on first use are not the work measured
     print(repr(work(size)))
