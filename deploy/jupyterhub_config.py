@@ -1,5 +1,5 @@
 """JupyterHub for a school: every student logs in and gets a Jupyter server of their own, opened on the
-calcnb play app (Voila, code hidden), with every calcnb notebook at ``/user/NAME/voila/render/NAME.ipynb``.
+calcnb play app (Voila, code hidden), with every student notebook at ``/user/NAME/voila/render/NAME.ipynb``.
 
 Run it: ``jupyterhub -f deploy/jupyterhub_config.py`` in the environment where calcnb is installed
 (the students' servers and kernels run in the same environment), then open http://127.0.0.1:8000/.
@@ -11,7 +11,10 @@ Two parts:
   from beyond the hub), the widget extensions only, kernels culled 40 s after their page is closed
   but never before their page has had time to connect (calcnb's classroom kernel manager, as
   ``python -m calcnb app`` uses), and a student's server stopping itself after
-  :data:`IDLE_SERVER_SECONDS` with no kernel left.
+  :data:`IDLE_SERVER_SECONDS` with no kernel left. A student's server is closed
+  (:mod:`calcnb.serve.hub`): Voila only, no JupyterLab, no terminals, no kernel, file or session API,
+  no code from the browser run in a kernel, and a notebooks folder without ``teacher/`` (links to the
+  students' notebooks, made in :data:`STUDENT_NOTEBOOKS`), so the teacher's answers are on no student's server.
   The settings come from :mod:`calcnb.serve.cli`, the same as ``python -m calcnb app`` uses.
 * **a trial on one machine**: students log in with any name and the password ``calcnb``
   (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
@@ -38,10 +41,13 @@ from calcnb.serve.cli import (
     server_environment,
     voila_options,
 )
+from calcnb.serve.hub import student_notebooks, student_server_options
 
 c = get_config()
 
 IDLE_SERVER_SECONDS = 15 * 60
+# The students' notebooks folder: links to every notebook but the teacher's (CALCNB_HUB_NOTEBOOKS to serve others).
+STUDENT_NOTEBOOKS = Path.cwd() / "hub-homes" / "_notebooks"
 
 # ------------------------------------------------------------ calcnb settings (any hub)
 
@@ -49,7 +55,8 @@ language = os.environ.get(LANGUAGE_VARIABLE, "en")
 language = language if language in LANGUAGES else "en"
 # The students' servers run this Python (the environment calcnb is installed in), whatever their PATH.
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
-c.Spawner.notebook_dir = str(notebooks_dir())
+source = Path(os.environ.get("CALCNB_HUB_NOTEBOOKS") or notebooks_dir())
+c.Spawner.notebook_dir = str(student_notebooks(source, STUDENT_NOTEBOOKS))
 # Each student lands on the play app; the other notebooks are at /voila/render/<name>.ipynb beside it.
 c.Spawner.default_url = f"/voila/render/{DEFAULT_APP_NOTEBOOK}"
 # Where Voila finds the calcnb page, and the language of every kernel.
@@ -58,6 +65,8 @@ c.Spawner.environment = {key: environment[key] for key in ("JUPYTER_PATH", LANGU
 c.Spawner.args = [
     *voila_options(),
     *culling_options(),
+    # Voila only: no JupyterLab, terminals, REST API beyond the page's own kernel, or code from the browser.
+    *student_server_options(),
     # The culler spares a kernel whose page has not connected yet (a slow school network), as in the app.
     f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
     # A student's server with no kernel and no activity for this long stops itself (and frees its memory).

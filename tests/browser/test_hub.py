@@ -1,5 +1,7 @@
 """A school's hub: ``deploy/jupyterhub_config.py`` started for real on 127.0.0.1, two students log in,
-each plays a move in their own app, and the hub and every server it started are stopped at the end."""
+each plays a move in their own app, a student finds everything but the apps refused (JupyterLab,
+terminals, kernels, files, the teacher's notebooks), and the hub and every server it started are
+stopped at the end."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from calcnb.serve.cli import (
     DEFAULT_APP_NOTEBOOK,
     LOCALHOST,
     free_port,
+    server_environment,
     start_server,
     stop_server,
     wait_until_serving,
@@ -42,7 +45,7 @@ def hub(tmp_path) -> Server:
         if os.environ.get("CALCNB_REQUIRE_BROWSER"):
             pytest.fail(reason)
         pytest.skip(reason)
-    root = _serve_copy(tmp_path / "notebooks")
+    root = _serve_copy(tmp_path / "notebooks")  # teacher/ included: the hub must leave it out
     port = free_port()
     command = [
         sys.executable,
@@ -55,12 +58,12 @@ def hub(tmp_path) -> Server:
         f"--ConfigurableHTTPProxy.api_url=http://{LOCALHOST}:{free_port()}",
         f"--JupyterHub.db_url=sqlite:///{tmp_path / 'hub.sqlite'}",
         f"--JupyterHub.cookie_secret_file={tmp_path / 'cookie_secret'}",
-        f"--Spawner.notebook_dir={root}",
     ]
     log_path = tmp_path / "hub.log"
     started: list[psutil.Process] = []
     with log_path.open("wb") as log:
-        process = start_server(command, cwd=tmp_path, log=log)
+        environment = {**server_environment(), "CALCNB_HUB_NOTEBOOKS": str(root)}
+        process = start_server(command, cwd=tmp_path, log=log, env=environment)
         try:
             wait_until_serving(process, LOCALHOST, port, timeout=120)
             server = Server(f"http://{LOCALHOST}:{port}", root, log_path)
@@ -122,3 +125,54 @@ def test_two_students_log_in_and_each_plays_in_their_own_app(browser, hub):
     assert "S>W1" in apps["bruno"].enabled() and "T" not in apps["bruno"].enabled()
     for app in apps.values():
         app.page.context.close()
+
+
+def _xsrf_headers(context) -> dict[str, str]:
+    """The XSRF header a page of the student's server sends: refusals must not be mere XSRF refusals."""
+    tokens = [cookie["value"] for cookie in context.cookies() if cookie["name"] == "_xsrf"]
+    assert tokens, [cookie["name"] for cookie in context.cookies()]
+    return {"X-XSRFToken": tokens[0]}
+
+
+def test_a_student_reaches_the_apps_and_nothing_else(browser, hub):
+    app = _log_in(browser, hub, "mallory")
+    assert app.click("T").startswith("You turned ")  # the lesson's play app still plays
+    context = app.page.context
+    server = f"{hub.url}/user/mallory"
+    request = context.request
+    headers = _xsrf_headers(context)
+
+    # What the page itself uses is allowed: its own kernel, seen through the API.
+    kernels = request.get(f"{server}/api/kernels", headers=headers)
+    assert kernels.status == 200, kernels.status
+    assert len(kernels.json()) == 1
+
+    refused = {
+        "GET /lab": request.get(f"{server}/lab", max_redirects=0),
+        "GET /tree": request.get(f"{server}/tree", max_redirects=0),
+        "POST /api/terminals": request.post(f"{server}/api/terminals", headers=headers),
+        "POST /api/kernels": request.post(f"{server}/api/kernels", headers=headers, data={"name": "python3"}),
+        "PUT /api/contents": request.put(
+            f"{server}/api/contents/evil.ipynb",
+            headers=headers,
+            data={"type": "notebook", "content": {"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}},
+        ),
+        "POST /api/contents": request.post(f"{server}/api/contents", headers=headers, data={"type": "notebook"}),
+        "GET /api/contents": request.get(f"{server}/api/contents", headers=headers),
+        "POST /api/sessions": request.post(
+            f"{server}/api/sessions", headers=headers, data={"path": "x.ipynb", "type": "notebook"}
+        ),
+        "GET /files/play.ipynb": request.get(f"{server}/files/{DEFAULT_APP_NOTEBOOK}", max_redirects=0),
+        "GET /voila/render/teacher": request.get(
+            f"{server}/voila/render/teacher/02_wraparound_teacher.ipynb", max_redirects=0
+        ),
+        "GET /voila/render/pt/teacher": request.get(
+            f"{server}/voila/render/pt/teacher/02_wraparound_teacher.ipynb", max_redirects=0
+        ),
+    }
+    for what, response in refused.items():
+        assert response.status in (403, 404, 405), (what, response.status, response.text()[:300])
+    assert not any(hub.root.rglob("evil.ipynb"))
+    # Still one kernel: the page's own.
+    assert len(request.get(f"{server}/api/kernels", headers=headers).json()) == 1
+    context.close()
