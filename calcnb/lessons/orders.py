@@ -78,10 +78,10 @@ class OrderWalk:
             found.append(message("explorer.every", ranks=self.ranks, count=self.closes_after))
         else:
             missed = ", ".join(map(label, self.missed))
-            found.append(message("explorer.not_every", ranks=self.ranks, count=self.closes_after, missed=missed))
-        found.append(
-            message("explorer.closes", count=self.closes_after, last=label(self.last), first=label(self.first))
-        )
+            key = "explorer.not_every_one" if self.closes_after == 1 else "explorer.not_every"
+            found.append(message(key, ranks=self.ranks, count=self.closes_after, missed=missed))
+        key = "explorer.closes_one" if self.closes_after == 1 else "explorer.closes"
+        found.append(message(key, count=self.closes_after, last=label(self.last), first=label(self.first)))
         if self.common_factor == 1:
             found.append(message("explorer.why_all", step=self.step, ranks=self.ranks))
         else:
@@ -128,6 +128,8 @@ def broken_steps(ranks: int) -> tuple[int, ...]:
 def clock_verdict(ranks: int) -> str:
     """One sentence on the whole clock: every step works (a prime) or which steps break."""
     broken = broken_steps(ranks)
-    if not broken:
-        return message("explorer.prime", ranks=ranks, top=ranks - 1)
-    return message("explorer.broken", ranks=ranks, steps=", ".join(map(str, broken)))
+    if not broken:  # the 13-rank sentence alone speaks of the game: its foundations hold 13 ranks
+        key = {RANK_COUNT: "explorer.prime_13", 2: "explorer.prime_2"}.get(ranks, "explorer.prime")
+        return message(key, ranks=ranks, top=ranks - 1)
+    key = "explorer.broken_one" if len(broken) == 1 else "explorer.broken"
+    return message(key, ranks=ranks, steps=", ".join(map(str, broken)))
