@@ -92,7 +92,8 @@ def location(request, tmp_path):
     yield url
     engine = sa.create_engine(classlog.database_url(url))
     with engine.begin() as connection:
-        connection.execute(sa.text("DROP TABLE IF EXISTS calcnb_attempts, calcnb_students, calcnb_schema CASCADE"))
+        tables = ", ".join(table.name for table in classlog.METADATA.sorted_tables)  # every table a log has
+        connection.execute(sa.text(f"DROP TABLE IF EXISTS {tables} CASCADE"))
         connection.execute(sa.text("DROP ROLE IF EXISTS calcnb_reader"))
     engine.dispose()
 
@@ -498,14 +499,41 @@ def test_the_nickname_picks_the_quiz_variants(log):
         def __init__(self):
             self.names = []
 
-        def use_name(self, name):
-            self.names.append(name)
+        def use_name(self, name, *, class_key=None):
+            self.names.append((name, class_key))
 
     quiz = Quiz()
     recorder = ClassRecorder(log, quiz=quiz)
     recorder.nickname_box.value = "bia"  # typing and pressing Enter joins
     recorder.close()
-    assert quiz.names == ["bia"] and log.students() == ["bia"]
+    assert quiz.names == [("bia", log.class_key())] and log.students() == ["bia"]
+
+
+def test_the_class_key_is_made_once_and_kept_in_the_log(log, location):
+    key = log.class_key()
+    assert len(key) == 32 and key == log.class_key()
+    again = open_class_log(location)
+    try:
+        assert again.class_key() == key  # another kernel (or the teacher's notebook) reads the same key
+    finally:
+        again.close()
+
+
+def test_the_class_key_changes_the_variants_and_the_recorder_passes_it_on(log):
+    from calcnb.classroom.recorder import ClassRecorder
+    from calcnb.lessons.bank import LESSON_EXERCISES, student_items
+    from calcnb.ui.lesson import Quiz
+
+    quiz = Quiz()
+    quiz.show(*LESSON_EXERCISES)
+    recorder = ClassRecorder(log, quiz=quiz)
+    recorder.join("bia")
+    recorder.close()
+    shown = [(exercise.item.exercise_id, exercise.item.variant) for exercise in quiz.exercises]
+    keyed = [(item.exercise_id, item.variant) for item in student_items("bia", LESSON_EXERCISES, log.class_key())]
+    assert shown == keyed
+    # without the class's key the nickname alone gives other questions
+    assert shown != [(item.exercise_id, item.variant) for item in student_items("bia", LESSON_EXERCISES)]
 
 
 def test_a_nickname_already_joined_asks_whether_it_is_the_same_student(recorder, log):

@@ -466,3 +466,65 @@ def test_enter_in_the_answer_box_checks_the_answer():
     exercise.answer_box.value = "none"
     exercise.answer_box._handle_string_msg(exercise.answer_box, {"event": "submit"}, [])  # what Enter sends
     assert exercise.attempts == 1 and exercise.last.correct is True
+
+
+# ---------------------------------------------------------------- variants that really differ
+
+
+def _shared_answers_per_pair(names: list[str], class_key: str | None) -> float:
+    from itertools import combinations
+
+    from calcnb.lessons.bank import LESSON_EXERCISES, student_items
+
+    answers = {name: [item.solution for item in student_items(name, LESSON_EXERCISES, class_key)] for name in names}
+    pairs = list(combinations(names, 2))
+    return sum(sum(a == b for a, b in zip(answers[x], answers[y])) for x, y in pairs) / len(pairs)
+
+
+def test_thirty_random_nicknames_share_at_most_two_answers_a_pair_on_average():
+    import random
+    import string
+
+    rng = random.Random(34)
+    for class_key in (None, "0" * 32, "a class key"):
+        names = ["".join(rng.choices(string.ascii_lowercase, k=rng.randint(3, 9))) for _ in range(30)]
+        assert _shared_answers_per_pair(names, class_key) <= 2
+
+
+def test_no_lesson_exercise_has_one_answer_for_everyone():
+    from calcnb.lessons.bank import BANK, LESSON_EXERCISES
+
+    for exercise_id in LESSON_EXERCISES:
+        kind = BANK[exercise_id]
+        answers = {kind.item(variant).solution for variant in range(len(kind.variants))}
+        assert len(answers) >= 3, exercise_id
+
+
+def test_the_first_number_past_a_start_that_lands_on_k():
+    from calcnb.lessons.bank import BANK, judge
+
+    kind = BANK["next-king"]
+    for variant, (start,) in enumerate(kind.variants):
+        item = kind.item(variant)
+        answer = next(n for n in range(start + 1, start + 14) if n % 13 == 0)  # counted, not computed
+        assert item.solution == str(answer) and judge(item, str(answer)).correct
+        assert judge(item, str(start + 13)).misconception == "added_thirteen"
+        assert judge(item, str(answer - 13)).misconception == "multiple_below"
+        assert judge(item, "13").correct is False and judge(item, "K").correct is False
+
+
+def test_how_many_cards_a_foundation_still_takes():
+    from calcnb.game.cards import foundation_order
+    from calcnb.lessons.bank import BANK, judge
+
+    kind = BANK["to-complete"]
+    for variant, (top, step) in enumerate(kind.variants):
+        item = kind.item(variant)
+        order = foundation_order(step)
+        still = len(order) - 1 - order.index(top)  # the cards after the top, to the K
+        assert item.solution == str(still) and judge(item, str(still)).correct
+        if still == 0:  # complete: "none" says it too, and any card at all is past complete
+            assert judge(item, "none").correct and judge(item, "1").misconception == "past_complete"
+        else:
+            assert judge(item, "none").correct is False
+            assert judge(item, str(still + 1)).misconception == "counting_the_start"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import secrets
 import time
 import unicodedata
 from collections import Counter, defaultdict
@@ -105,6 +106,15 @@ ATTEMPTS = sa.Table(
     sa.Column("misconception", sa.String(NAME_MAX), nullable=True),
     sa.Column("language", sa.String(NAME_MAX), nullable=False),
     sa.Index("calcnb_attempts_by_student", "nickname", "recorded_at"),
+)
+
+# The class's secret (one row): the exercises' variants follow it and the nickname, so nobody can
+# work out a student's answers from the nickname alone (calcnb.lessons.bank.variant_for).
+CLASS_KEY = sa.Table(
+    "calcnb_class_key",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one row
+    sa.Column("secret", sa.String(64), nullable=False),
 )
 
 #: The columns of an attempt, in the order of the CSV export.
@@ -264,6 +274,25 @@ class ClassLog:
         with self.engine.begin() as connection:
             connection.execute(sa.insert(STUDENTS), row)
         return name
+
+    def class_key(self) -> str:
+        """The class's secret key, made the first time it is asked for and kept in the log.
+
+        The lesson's variants follow it (:func:`calcnb.lessons.bank.variant_for`): the students' kernels and
+        the teacher's notebook and worksheets read the same key, so their questions agree.
+        """
+        query = sa.select(CLASS_KEY.c.secret).where(CLASS_KEY.c.id == 1)
+        with self.engine.connect() as connection:
+            found = connection.execute(query).scalar_one_or_none()
+        if found is None:
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(sa.insert(CLASS_KEY).values(id=1, secret=secrets.token_hex(16)))
+            except sa.exc.IntegrityError:  # another kernel made it first: theirs is the key
+                pass
+            with self.engine.connect() as connection:
+                found = connection.execute(query).scalar_one()
+        return found
 
     def has_joined(self, nickname: str) -> bool:
         """Has someone already joined the class under ``nickname`` (as :func:`clean_nickname` stores it)?"""

@@ -31,7 +31,7 @@ __all__ = ["ClassRecorder", "class_log_location", "join_class"]
 class NamedQuiz(Protocol):
     """A lesson's quiz whose variants follow a name (:class:`calcnb.ui.lesson.Quiz`)."""
 
-    def use_name(self, name: str) -> None: ...
+    def use_name(self, name: str, *, class_key: str | None = None) -> None: ...
 
 
 def class_log_location() -> str | None:
@@ -115,8 +115,8 @@ class ClassRecorder(widgets.VBox):
         self.nickname_box.value = self.nickname
         self.nickname_box.disabled = self.join_button.disabled = True
         self.status.value = html.escape(message("classroom.joined", nickname=self.nickname))
-        if self.quiz is not None:
-            self.quiz.use_name(self.nickname)
+        if self.quiz is not None:  # the class's own key: the variants cannot be worked out from the name alone
+            self.quiz.use_name(self.nickname, class_key=self.class_log.class_key())
         return True
 
     def _ask_whether_same_student(self, nickname: str) -> None:

@@ -16,6 +16,7 @@ handed to every answer listener (:func:`calcnb.ui.lesson.add_answer_listener`).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -82,6 +83,8 @@ MISCONCEPTIONS = (
     "reciprocal",
     "multiplied_not_divided",
     "rank_as_place",
+    "added_thirteen",
+    "multiple_below",
     "unreadable",
 )
 
@@ -216,6 +219,61 @@ def _complete_item(variant: int, step: int) -> dict:
         why=message("lessons.complete.why", step=step),
         wrong={after: past, RANK_COUNT + step: past, 0: ("zero_for_king", message("lessons.clock.zero"))},
         other=message("lessons.complete.other"),
+    )
+
+
+def _next_king_item(variant: int, start: int) -> dict:
+    answer = (start // RANK_COUNT + 1) * RANK_COUNT
+    not_king = message("lessons.king.not_king")
+    wrong: dict = {value: ("off_by_one", not_king) for value in (answer - 1, answer + 1)}
+    wrong[RANK_COUNT] = (None, message("lessons.king.thirteen", start=start))
+    wrong[start + RANK_COUNT] = ("added_thirteen", message("lessons.king.added", value=start + RANK_COUNT, start=start))
+    for below in range(0, start, RANK_COUNT):  # the multiples of 13 up to the start: on K, but not past the start
+        wrong.setdefault(below, ("multiple_below", message("lessons.king.below", value=below, start=start)))
+    return dict(
+        question=message("lessons.king.question", start=start),
+        kind="number",
+        accepted=frozenset({answer}),
+        solution=str(answer),
+        why=message("lessons.king.why", answer=answer, laps=answer // RANK_COUNT, start=start),
+        wrong=wrong,
+        other=message("lessons.king.other", start=start),
+        wraps=True,
+    )
+
+
+def _to_complete_item(variant: int, top: int, step: int) -> dict:
+    place = position_in_order(top, step)
+    answer = RANK_COUNT - place
+    order = foundation_order(step)
+    wrong: dict = {}
+    if answer:
+        count_on = message("lessons.to_complete.count", top=rank_name(top), step=step)
+        wrong[answer + 1] = ("counting_the_start", message("lessons.to_complete.start", top=rank_name(top)))
+        wrong[answer - 1] = ("off_by_one", count_on)
+        if RANK_COUNT - top not in (answer, answer + 1, answer - 1):
+            wrong[RANK_COUNT - top] = (
+                "rank_as_place",
+                message("lessons.to_complete.rank", top=rank_name(top), top_value=top, step=step),
+            )
+        too_many = (RANK_COUNT - 1, "past_complete", lambda _value: message("lessons.to_complete.too_many"))
+    else:  # K on top: complete, so any card at all is one too many
+        past = ("past_complete", message("lessons.to_complete.past_king", step=step))
+        wrong.update({value: past for value in range(1, RANK_COUNT + 1)})
+        too_many = (RANK_COUNT, "past_complete", lambda _value: past[1])
+    shown = " → ".join(rank_name(rank) for rank in order[place - 1 :])
+    key = "lessons.to_complete.why" if answer else "lessons.to_complete.why_king"
+    return dict(
+        question=message("lessons.to_complete.question", step=step, top=rank_name(top)),
+        kind="rank_or_none",
+        # "none" (no card) says 0 in words: right exactly when the foundation is complete
+        accepted=frozenset({answer, "none"} if not answer else {answer}),
+        solution=str(answer),
+        why=message(key, step=step, top=rank_name(top), place=place, answer=answer, order=shown),
+        wrong=wrong,
+        other=message("lessons.to_complete.other", step=step, top=rank_name(top)),
+        too_big=too_many,
+        wraps=True,
     )
 
 
@@ -512,6 +570,14 @@ _KINDS = [
         _next_item,
     ),
     ExerciseKind("next-complete", tuple((step,) for step in (2, 3, 4, 1)), _complete_item),
+    # numbers that land on K, beyond the table printed in the lesson: the first multiple of 13 past a start
+    ExerciseKind("next-king", tuple((start,) for start in range(31, 131) if start % RANK_COUNT), _next_king_item),
+    # how far a foundation is from complete: count on from its top to the K (every top, on +3 and +4)
+    ExerciseKind(
+        "to-complete",
+        tuple((top, step) for step in (3, 4) for top in range(1, RANK_COUNT + 1)),
+        _to_complete_item,
+    ),
     # the card at a place, on the foundations not printed in the lesson
     ExerciseKind("nth-card", tuple((place, step) for step in (3, 4) for place in range(4, RANK_COUNT)), _nth_item),
     ExerciseKind("last-card", tuple((RANK_COUNT, step) for step in (4, 3)), _nth_item),
@@ -536,11 +602,11 @@ BANK: dict[str, ExerciseKind] = {kind.exercise_id: kind for kind in _KINDS}
 # worksheet adds the last card (on the lesson's page "every foundation ends in K" would give it away).
 LESSON_EXERCISES = (
     "clock",
-    "clock-king",
+    "next-king",
     "next-plain",
     "next-small",
     "next-wrap",
-    "next-complete",
+    "to-complete",
     "nth-card",
     "visits",
     "inverse",
@@ -573,20 +639,30 @@ def misconception_name(misconception: str | None) -> str:
     return message(f"lessons.mis.{misconception}") if misconception else ""
 
 
-def variant_for(exercise_id: str, seed: object) -> int:
+# The key of a lesson served without a class log: anyone can work out those variants from a name, which is
+# harmless there (nothing is recorded). A class log holds a secret key of its own (ClassLog.class_key).
+NO_CLASS_KEY = "calcnb: no class log"
+
+
+def variant_for(exercise_id: str, seed: object, class_key: str | None = None) -> int:
     """The variant of ``exercise_id`` a student gets: fixed by ``seed`` (a name, or a number drawn per visit).
 
-    A name counts the same however it is capitalised or spaced ("Ana  Silva" is "ana silva").
+    The variants also depend on ``class_key`` (the class log's secret, :meth:`ClassLog.class_key`), so
+    nobody can work out a student's answers from their nickname without the teacher's key. A name
+    counts the same however it is capitalised or spaced ("Ana  Silva" is "ana silva").
     """
     kind = BANK[exercise_id]
-    key = " ".join(str(seed).split()).casefold()
-    digest = hashlib.sha256(f"{exercise_id}\n{key}".encode()).digest()
+    name = " ".join(str(seed).split()).casefold()
+    secret = (class_key or NO_CLASS_KEY).encode()
+    digest = hmac.new(secret, f"{exercise_id}\n{name}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") % len(kind.variants)
 
 
-def student_items(seed: object, exercise_ids: Iterable[str] = LESSON_EXERCISES) -> list[Item]:
-    """The exercises one student gets (their variants fixed by ``seed``), worked out."""
-    return [BANK[exercise_id].item(variant_for(exercise_id, seed)) for exercise_id in exercise_ids]
+def student_items(
+    seed: object, exercise_ids: Iterable[str] = LESSON_EXERCISES, class_key: str | None = None
+) -> list[Item]:
+    """The exercises one student gets (their variants fixed by ``seed`` and ``class_key``), worked out."""
+    return [BANK[exercise_id].item(variant_for(exercise_id, seed, class_key)) for exercise_id in exercise_ids]
 
 
 def question_with_answer(item: Item) -> str:

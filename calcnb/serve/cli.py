@@ -603,6 +603,7 @@ def class_log_environment(environment: dict[str, str], location: str | None) -> 
         return environment
     log = _open_class_log(location)
     print(message("app.recording", location=log.location, argument=location), flush=True)
+    log.class_key()  # made now, so the teacher's notebook and worksheets can read it before anyone joins
     log.close()
     environment[ENV_VAR] = _log_argument(location)
     return environment

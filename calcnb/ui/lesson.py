@@ -232,11 +232,13 @@ class Quiz:
     """One student's exercises: their variants fixed by a seed drawn for this visit, or by the name they type.
 
     ``name_box`` is the widget asking for the name; :meth:`show` gives the exercises of a section.
-    Typing a name (or :meth:`use_name`) puts that name's variant in every exercise shown.
+    Typing a name (or :meth:`use_name`) puts that name's variant in every exercise shown. The variants
+    also follow ``class_key``, the class log's secret (:func:`calcnb.lessons.bank.variant_for`).
     """
 
-    def __init__(self, seed: object = None) -> None:
+    def __init__(self, seed: object = None, *, class_key: str | None = None) -> None:
         self.seed = secrets.token_hex(8) if seed is None else seed
+        self.class_key = class_key
         self.exercises: list[Exercise] = []
         self._name = widgets.Text(placeholder=message("lessons.name_placeholder"), continuous_update=False)
         self._name.layout.width = "14em"
@@ -248,18 +250,23 @@ class Quiz:
         help_text = widgets.HTML(f"<p>{html.escape(message('lessons.name_help'))}</p>")
         self.name_box = _NameBox([help_text, widgets.HBox([label, self._name, button]), self._said])
 
-    def use_name(self, name: str) -> None:
-        """Give every exercise this name's variant (a blank name keeps the current questions)."""
+    def use_name(self, name: str, *, class_key: str | None = None) -> None:
+        """Give every exercise this name's variant (a blank name keeps the current questions).
+
+        ``class_key``, when given, is the class's key from now on (the recorder passes the class log's).
+        """
         name = " ".join(str(name).split())[:60]
-        if not name or name == self.seed:
+        if not name or (name == self.seed and class_key in (None, self.class_key)):
             return
         self.seed = name
+        if class_key is not None:
+            self.class_key = class_key
         self._said.value = html.escape(message("lessons.name_done", name=name))
         for exercise in self.exercises:
             exercise.set_item(self._item(exercise.exercise_id))
 
     def _item(self, exercise_id: str) -> Item:
-        return BANK[exercise_id].item(variant_for(exercise_id, self.seed))
+        return BANK[exercise_id].item(variant_for(exercise_id, self.seed, self.class_key))
 
     def show(self, *exercise_ids: str, board: State | Game | None = None) -> ExerciseGroup:
         """The exercises ``exercise_ids`` (keys of :data:`~calcnb.lessons.bank.BANK`), this student's variants.
