@@ -160,3 +160,40 @@ def test_explorer_refresh_switches_language():
 def test_walk_is_a_value():
     assert isinstance(walk(2), OrderWalk)
     assert walk(2) == walk(2) and hash(walk(2)) == hash(walk(2))
+
+
+def test_the_explorer_refuses_a_picture_that_shows_an_unanswered_exercise():
+    from calcnb.game.cards import modular_inverse
+    from calcnb.lessons.bank import BANK
+    from calcnb.ui.lesson import Quiz
+
+    quiz = Quiz(seed="Ana")
+    explorer = OrderExplorer(step=2, quiz=quiz)
+    groups = quiz.show("nth-card", "visits", "inverse")
+    nth, visits, inverse = groups.exercises
+    (_place, step) = BANK["nth-card"].variants[nth.item.variant]
+    explorer.step_input.value = step
+    assert explorer.refused == nth.item.question and explorer.png == b""
+    assert nth.item.solution not in explorer.findings.value and "→" not in explorer.findings.value
+    explorer.step_input.value = step + 13  # the same order, by another name
+    assert explorer.refused == nth.item.question
+    nth.check(nth.item.solution)  # answered: the picture opens at once
+    assert explorer.refused is None and explorer.png and "→" in explorer.findings.value
+    # the inverse's step on the clock of 13 (the place of A in +k is k⁻¹)
+    (inverse_step,) = BANK["inverse"].variants[inverse.item.variant]
+    explorer.step_input.value = inverse_step
+    assert explorer.refused == inverse.item.question
+    assert f"× {modular_inverse(inverse_step)} " not in explorer.findings.value
+    # every step on the visits exercise's own clock
+    (_visit_step, ranks) = BANK["visits"].variants[visits.item.variant]
+    explorer.ranks_input.value = ranks
+    for other in range(1, ranks):
+        explorer.step_input.value = other
+        assert explorer.refused == visits.item.question
+    explorer.ranks_input.value = 12 if ranks != 12 else 16  # other clocks stay open
+    assert explorer.refused is None
+
+
+def test_without_a_quiz_the_explorer_refuses_nothing():
+    explorer = OrderExplorer(step=4, ranks=13)
+    assert explorer.refused is None and "4 × 10 = 40" in explorer.text

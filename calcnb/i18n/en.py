@@ -490,6 +490,7 @@ MESSAGES: dict[str, str] = {
     "coach.player.monte_carlo": "Monte Carlo",
     "coach.player.determinized": "determinized",
     # calcnb.ui.explorer
+    "explorer.refused": "Step {step} on {ranks} ranks would show the answer to one of your exercises ({question}). Answer it first, then come back: the explorer will draw it.",
     "explorer.step": "Step",
     "explorer.ranks": "Ranks",
     "explorer.footer": "{count} of {ranks} ranks reached · #n: place in the order · dashed: where it closes",

@@ -496,6 +496,7 @@ MESSAGES: dict[str, str] = {
     "coach.player.monte_carlo": "Monte Carlo",
     "coach.player.determinized": "determinizado",
     # calcnb.ui.explorer
+    "explorer.refused": "O passo {step} com {ranks} valores mostraria a resposta de um dos seus exercícios ({question}). Responda primeiro e depois volte: o explorador desenha-o.",
     "explorer.step": "Passo",
     "explorer.ranks": "Valores",
     "explorer.footer": "{count} de {ranks} valores alcançados · #n: lugar na ordem · tracejado: onde fecha",

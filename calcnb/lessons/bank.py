@@ -615,6 +615,29 @@ LESSON_EXERCISES = (
 WORKSHEET_EXERCISES = (*LESSON_EXERCISES[:7], "last-card", *LESSON_EXERCISES[7:])
 
 
+# What a variant of an exercise asks about, as the order explorer would draw it: (step, ranks), with step None
+# for every step on that clock. The explorer refuses those pictures until the exercise is answered: the
+# order of +3 gives the card at any place of +3, the place of A in +k is k's inverse, and the count of
+# ranks reached on a clock is the visits answer for every step with the same common factor.
+_EXPLORER_VIEWS: dict[str, Callable[[tuple], tuple[int | None, int]]] = {
+    "next-plain": lambda variant: (variant[1], RANK_COUNT),
+    "next-small": lambda variant: (variant[1], RANK_COUNT),
+    "next-wrap": lambda variant: (variant[1], RANK_COUNT),
+    "to-complete": lambda variant: (variant[1], RANK_COUNT),
+    "nth-card": lambda variant: (variant[1], RANK_COUNT),
+    "last-card": lambda variant: (variant[1], RANK_COUNT),
+    "position": lambda variant: (variant[1], RANK_COUNT),
+    "inverse": lambda variant: (variant[0], RANK_COUNT),
+    "visits": lambda variant: (None, variant[1]),
+}
+
+
+def explorer_view(item: Item) -> tuple[int | None, int] | None:
+    """The explorer's picture that would show ``item``'s answer, as ``(step, ranks)`` (step None: any), or None."""
+    view = _EXPLORER_VIEWS.get(item.exercise_id)
+    return None if view is None else view(BANK[item.exercise_id].variants[item.variant])
+
+
 def wrong_answers(item: Item) -> list[tuple[str, str, str]]:
     """The common wrong answers ``item`` recognises: ``(answer as typed, misconception name, feedback)``.
 

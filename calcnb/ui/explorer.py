@@ -17,12 +17,15 @@ import ipywidgets as widgets
 
 from calcnb.game.cards import RANK_COUNT
 from calcnb.i18n import message
+from calcnb.lessons.bank import explorer_view
 from calcnb.lessons.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, MID_GREY, VERMILION, WHITE
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+
+    from calcnb.ui.lesson import Quiz
 
 __all__ = ["OrderExplorer", "OrderWalk", "broken_steps", "clock_verdict", "draw_walk", "rank_label", "walk", "walk_png"]
 
@@ -145,9 +148,13 @@ class OrderExplorer(widgets.VBox):
     number fields (set their ``value`` to change the picture, as a person would).
     ``explorer.png`` is the picture shown; the page shows it with the findings as its
     text alternative, so a screen reader reads the order too.
+
+    With ``quiz`` (the lesson's :class:`~calcnb.ui.lesson.Quiz`), a step and clock that would show the
+    answer of one of the student's exercises not yet answered is refused, with the reason
+    (``explorer.refused`` is then that exercise's question, else None).
     """
 
-    def __init__(self, step: int = 2, ranks: int = RANK_COUNT) -> None:
+    def __init__(self, step: int = 2, ranks: int = RANK_COUNT, *, quiz: Quiz | None = None) -> None:
         walk(step, ranks)  # refuse a bad step or number of ranks before building anything
         # Number fields rather than sliders: each is an <input> with its own <label>, which screen readers
         # name (a slider's handle has no accessible name) and the arrow keys step.
@@ -161,6 +168,12 @@ class OrderExplorer(widgets.VBox):
         self.image = widgets.HTML(layout=widgets.Layout(width="420px"))
         self.findings = widgets.HTML()
         self.walk: OrderWalk = walk(step, ranks)
+        self.quiz = quiz
+        self.refused: str | None = None
+        if quiz is not None:  # an exercise answered may open the picture refused
+            from calcnb.ui.lesson import add_answer_listener
+
+            add_answer_listener(lambda _attempt: self.refused is not None and self.refresh())
         super().__init__([widgets.HBox([self.step_input, self.ranks_input]), widgets.HBox([self.image, self.findings])])
         self.step_input.observe(self._changed, names="value")
         self.ranks_input.observe(self._changed, names="value")
@@ -168,11 +181,26 @@ class OrderExplorer(widgets.VBox):
 
     @property
     def text(self) -> str:
-        """The findings for the current step and number of ranks, one sentence a line."""
+        """The findings for the current step and number of ranks, one sentence a line (or why they are refused)."""
+        if self.refused is not None:
+            return message("explorer.refused", step=self.walk.step, ranks=self.walk.ranks, question=self.refused)
         return "\n".join(self.walk.lines())
 
     def _changed(self, _change: dict) -> None:
         self.refresh()
+
+    def _exercise_shown(self, step: int, ranks: int) -> str | None:
+        """The question of a student's exercise, not yet answered, whose answer this picture would show."""
+        for exercise in self.quiz.exercises if self.quiz is not None else ():
+            last = exercise.last
+            if (last is not None and last.correct is True) or getattr(exercise, "revealed", False):
+                continue  # answered (or its answer was shown): the picture gives nothing away any more
+            view = explorer_view(exercise.item)
+            if view is None or view[1] != ranks:
+                continue
+            if view[0] is None or view[0] % ranks == step % ranks:
+                return exercise.item.question
+        return None
 
     def refresh(self) -> None:
         """Recompute and redraw (also picks up a language switched with ``set_language``)."""
@@ -182,6 +210,13 @@ class OrderExplorer(widgets.VBox):
         self.step_input.description = message("explorer.step")
         self.ranks_input.description = message("explorer.ranks")
         self.walk = walk(self.step_input.value, self.ranks_input.value)
+        self.refused = self._exercise_shown(self.walk.step, self.walk.ranks)
+        if self.refused is not None:
+            said = message("explorer.refused", step=self.walk.step, ranks=self.walk.ranks, question=self.refused)
+            self.png = b""
+            self.image.value = ""
+            self.findings.value = f"<p style='max-width:32em'>{escape(said)}</p>"
+            return
         self.png = walk_png(self.walk)
         data = base64.b64encode(self.png).decode("ascii")
         alt = escape(" ".join(self.walk.lines()), quote=True)
