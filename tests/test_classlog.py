@@ -761,3 +761,11 @@ def test_the_students_page_speaks_portuguese(log):
     assert "já entrou como ana" in namesake.status.value
     assert namesake.same_student_button.description == "Fui eu: continuar como ana"
     namesake.close()
+
+
+def test_reading_the_class_key_never_makes_a_log(tmp_path, log, location):
+    from calcnb.classroom.log import read_class_key
+
+    missing = tmp_path / "not yet.db"
+    assert read_class_key(missing) is None and not missing.exists()
+    assert read_class_key(location) == log.class_key()

@@ -1,41 +1,103 @@
-"""The printed worksheet and its answer sheet: generated as PDF, read back, each student's own questions."""
+"""The printed worksheet and its answer sheet: read back from the PDF, each student's own questions, numbered
+as on their screen and in the teacher's key, on A4 and on Letter, the answers on one page a student."""
 
 from io import BytesIO
 
 import pypdf
+import pytest
 
 from calcnb import set_language
-from calcnb.lessons.bank import BANK, WORKSHEET_EXERCISES, student_items
-from calcnb.lessons.worksheet import answer_sheet_pdf, worksheet_pdf
+from calcnb.lessons.bank import BANK, LESSON_EXERCISES, answer_key, student_items
+from calcnb.lessons.worksheet import PAPERS, answer_sheet_pdf, save_sheets, worksheet_pdf
+from calcnb.ui.lesson import Quiz
+
+# PDF points (1/72 inch): A4 is 210 × 297 mm, Letter 8.5 × 11 inches
+PAPER_POINTS = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
+KEY = "a class key for the tests"
+
+
+def _reader(pdf: bytes) -> pypdf.PdfReader:
+    return pypdf.PdfReader(BytesIO(pdf))
 
 
 def _pages(pdf: bytes) -> list[str]:
     """The text of each page, with line breaks and runs of spaces made single spaces."""
-    return [" ".join(page.extract_text().split()) for page in pypdf.PdfReader(BytesIO(pdf)).pages]
+    return [" ".join(page.extract_text().split()) for page in _reader(pdf).pages]
 
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def test_each_student_gets_a_page_with_their_own_questions_and_no_answers():
-    names = ["Ana", "Bruno"]
-    pages = _pages(worksheet_pdf(names))
+@pytest.mark.parametrize("paper", PAPERS)
+def test_each_student_gets_their_own_questions_numbered_with_room_to_work(paper):
+    names = ["Ana", "Bruno", "Carla"]
+    pdf = worksheet_pdf(names, class_key=KEY, paper=paper)
+    reader = _reader(pdf)
+    assert {tuple(round(float(v), 2) for v in page.mediabox[2:]) for page in reader.pages} == {PAPER_POINTS[paper]}
+    pages = _pages(pdf)
+    assert len(pages) == 2 * len(names)  # two pages a student: both sides of one sheet, each with the name
+    for index, name in enumerate(names):
+        sheet = " ".join(pages[2 * index : 2 * index + 2])
+        assert pages[2 * index].count(f"Name: {name}") == 1 and pages[2 * index + 1].count(f"Name: {name}") == 1
+        for number, item in enumerate(student_items(name, LESSON_EXERCISES, KEY), start=1):
+            assert f"{number}. {_flat(item.question)}" in sheet
+            assert item.solution not in sheet.split(_flat(item.question))[1].split("Answer")[0]
+        assert sheet.count("Answer: ____") == len(LESSON_EXERCISES) and "Why:" not in sheet
+    assert pages[0] != pages[2].replace("Bruno", "Ana")  # neighbours do not share a sheet
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_answer_sheet_is_one_page_a_student_and_matches_the_key(paper):
+    # every variant of every exercise appears on some page: the longest reasoning must fit too
+    names = [f"student {number}" for number in range(40)]
+    pages = _pages(answer_sheet_pdf(names, class_key=KEY, paper=paper))
     assert len(pages) == len(names)
     for name, page in zip(names, pages):
-        assert f"Name: {name}" in page
-        for item in student_items(name, WORKSHEET_EXERCISES):
-            assert _flat(item.question) in page
-        assert "Answer: ____" in page and "Why:" not in page
-    assert pages[0] != pages[1].replace("Bruno", "Ana")  # neighbours do not share a sheet
+        items = student_items(name, LESSON_EXERCISES, KEY)
+        key = _flat(answer_key(items))  # the teacher notebook's key: "1. question  (answer) — why" lines
+        for number, item in enumerate(items, start=1):
+            assert f"{number}. {_flat(item.question)}" in page
+            assert f"Answer: {item.solution}. Why: {_flat(item.why)}" in page
+            # the same number, question and answer as the teacher notebook's key
+            assert f"{number}. {_flat(item.question)} Answer: {item.solution}." in key
 
 
-def test_the_answer_sheet_holds_each_answer_and_its_reasoning():
-    page = " ".join(_pages(answer_sheet_pdf(["Ana"])))  # a student's answers may run onto a second page
-    for item in student_items("Ana", WORKSHEET_EXERCISES):
-        assert f"Answer: {item.solution}" in page
-        assert _flat(item.why) in page
-    assert "remainder 0 is read as 13, the K" in page
+def test_the_sheets_number_the_questions_as_the_students_screen_does():
+    quiz = Quiz(class_key=KEY)
+    quiz.show(*LESSON_EXERCISES)
+    quiz.use_name("Ana")
+    screen = [exercise.prompt.value for exercise in quiz.exercises]
+    items = student_items("Ana", LESSON_EXERCISES, KEY)
+    sheet = " ".join(_pages(worksheet_pdf(["Ana"], class_key=KEY)))
+    for number, (shown, item) in enumerate(zip(screen, items), start=1):
+        assert shown == f"<b>{number}. {item.question}</b>".replace("'", "&#x27;")
+        assert f"{number}. {_flat(item.question)}" in sheet
+    # and the teacher's key numbers them the same way
+    assert [line.split(".")[0] for line in answer_key(items).splitlines() if line[:1].isdigit()] == [
+        str(number) for number in range(1, len(items) + 1)
+    ]
+
+
+def test_without_the_class_key_the_sheets_show_other_questions():
+    keyed = " ".join(_pages(worksheet_pdf(["Ana"], class_key=KEY)))
+    plain = " ".join(_pages(worksheet_pdf(["Ana"])))
+    assert keyed != plain
+
+
+def test_the_files_are_named_in_the_teachers_language(tmp_path):
+    written = save_sheets(tmp_path / "en", ["Ana"], class_key=KEY, paper="Letter")
+    assert [path.name for path in written] == ["worksheet-Letter.pdf", "answers-Letter.pdf"]
+    set_language("pt")
+    written = save_sheets(tmp_path / "pt", ["Ana"], class_key=KEY)
+    assert [path.name for path in written] == ["ficha-A4.pdf", "respostas-A4.pdf"]
+    pages = _pages(written[1].read_bytes())
+    assert len(pages) == 1 and "O relógio de 13: respostas" in pages[0] and "Resposta:" in pages[0]
+
+
+def test_an_unknown_paper_size_is_refused_with_the_sizes_there_are():
+    with pytest.raises(ValueError, match="A4, Letter"):
+        worksheet_pdf(["Ana"], paper="A5")
 
 
 def test_a_class_sheet_shows_suits_and_speaks_portuguese():
@@ -46,3 +108,22 @@ def test_a_class_sheet_shows_suits_and_speaks_portuguese():
     page = _pages(answer_sheet_pdf(exercise_ids=["next-complete"]))[0]
     assert "O relógio de 13: respostas" in page and "toda a turma" in page
     assert BANK["next-complete"].item(0).solution == "nenhum" and "Resposta: nenhum" in page
+
+
+def test_each_question_has_room_to_work_under_it():
+    from calcnb.lessons.worksheet import _WORKING_ROOM
+
+    for page in _reader(worksheet_pdf(["Ana"], class_key=KEY)).pages:
+        lines: list[tuple[float, str]] = []
+
+        def seen(text, _matrix, text_matrix, *_rest, lines=lines):
+            if text.strip():
+                lines.append((text_matrix[5], text))
+
+        page.extract_text(visitor_text=seen)
+        # from the last line of each question down to its answer line, at least the working room is blank
+        answers = [y for y, text in lines if text.startswith("Answer:")]
+        assert answers
+        for answer_y in answers:
+            above = max(y for y, text in lines if y > answer_y)
+            assert above - answer_y >= _WORKING_ROOM * 72 / 25.4

@@ -48,6 +48,7 @@ __all__ = [
     "database_url",
     "exercise_stats",
     "open_class_log",
+    "read_class_key",
 ]
 
 #: The environment variable through which ``python -m calcnb app --class-log`` tells the kernels where to record.
@@ -355,6 +356,22 @@ def open_class_log(location: str | os.PathLike, *, timeout: float = DEFAULT_TIME
     except BaseException:
         log.close()
         raise
+
+
+def read_class_key(location: str | os.PathLike) -> str | None:
+    """The class key of the log at ``location``, for the teacher's notebook and worksheets; None if there is no log yet.
+
+    Unlike :func:`open_class_log` this never creates a log: a SQLite file that does not exist
+    means the lesson was not started with it (yet), and its students' variants use no class key.
+    """
+    url = database_url(location)
+    if url.get_backend_name() == "sqlite" and not (url.database and Path(url.database).exists()):
+        return None
+    log = open_class_log(location)
+    try:
+        return log.class_key()
+    finally:
+        log.close()
 
 
 # ---------------------------------------------------------------- what the class view shows

@@ -228,7 +228,7 @@ def _next_king_item(variant: int, start: int) -> dict:
     wrong: dict = {value: ("off_by_one", not_king) for value in (answer - 1, answer + 1)}
     wrong[RANK_COUNT] = (None, message("lessons.king.thirteen", start=start))
     wrong[start + RANK_COUNT] = ("added_thirteen", message("lessons.king.added", value=start + RANK_COUNT, start=start))
-    for below in range(0, start, RANK_COUNT):  # the multiples of 13 up to the start: on K, but not past the start
+    for below in range(RANK_COUNT, start, RANK_COUNT):  # the multiples of 13 up to the start: on K, not past it
         wrong.setdefault(below, ("multiple_below", message("lessons.king.below", value=below, start=start)))
     return dict(
         question=message("lessons.king.question", start=start),
@@ -598,8 +598,8 @@ _KINDS = [
 # Every exercise by its stable identifier (the class view and the worksheets use these).
 BANK: dict[str, ExerciseKind] = {kind.exercise_id: kind for kind in _KINDS}
 
-# The exercises of the lesson on the clock of 13 (notebook 02), in the order they are asked. The printed
-# worksheet adds the last card (on the lesson's page "every foundation ends in K" would give it away).
+# The exercises of the lesson on the clock of 13 (notebook 02), in the order they are asked: the order and
+# numbering of the students' screens, the printed worksheet and the teacher's key.
 LESSON_EXERCISES = (
     "clock",
     "next-king",
@@ -612,7 +612,6 @@ LESSON_EXERCISES = (
     "inverse",
     "position",
 )
-WORKSHEET_EXERCISES = (*LESSON_EXERCISES[:7], "last-card", *LESSON_EXERCISES[7:])
 
 
 # What a variant of an exercise asks about, as the order explorer would draw it: (step, ranks), with step None

@@ -1,10 +1,11 @@
-"""Printable worksheets and answer sheets for the lesson on the clock of 13, as PDF (fpdf2).
+"""Printable worksheets and answer sheets for the lesson on the clock of 13, as PDF (fpdf2), A4 or Letter.
 
-:func:`worksheet_pdf` writes one page a student: the questions of that student's variants (the same
-ones their :class:`~calcnb.ui.lesson.Quiz` shows after they type their name), with a line for each
-answer. :func:`answer_sheet_pdf` writes the matching answers, each with its reasoning computed by
-calcnb, for the teacher. Both use DejaVu Sans (shipped with matplotlib), which has the suit
-symbols, ≡ and ⁻¹.
+:func:`worksheet_pdf` writes each student's own questions (the variants their
+:class:`~calcnb.ui.lesson.Quiz` shows after they join under that nickname, with the class's key),
+numbered as on their screen and in the teacher's key, with room to work under each.
+:func:`answer_sheet_pdf` writes the matching answers with their reasoning, one page a student.
+:func:`save_sheets` writes both, named in the teacher's language. DejaVu Sans (shipped with
+matplotlib) has the suit symbols, ≡ and ⁻¹.
 
 >>> pdf = worksheet_pdf(["Ana"])
 >>> pdf[:5]
@@ -16,24 +17,31 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from calcnb.game.errors import quote
 from calcnb.i18n import message
-from calcnb.lessons.bank import WORKSHEET_EXERCISES, Item, student_items
+from calcnb.lessons.bank import BANK, LESSON_EXERCISES, Item, student_items
 
-__all__ = ["answer_sheet_pdf", "worksheet_pdf"]
+__all__ = ["PAPERS", "answer_sheet_pdf", "save_sheets", "worksheet_pdf"]
 
+#: The paper sizes a sheet can be printed on (fpdf2's names).
+PAPERS = ("A4", "Letter")
 
 _FONT = "DejaVu"
-# millimetres kept free for one item, so a question and its answer (or answer line) stay on one page
-_ITEM_HEIGHT = {False: 16, True: 30}
+_MARGIN = 15  # millimetres, all round
+_WORKING_ROOM = 24  # millimetres of blank space under each question of the worksheet
+_ANSWER_LINE = 9  # the "Answer: ____" line and the gap after it
 
 
-def _document():
+def _document(paper: str):
     import matplotlib
     from fpdf import FPDF
 
+    if paper not in PAPERS:
+        raise ValueError(message("worksheet.bad_paper", paper=quote(paper), papers=", ".join(PAPERS)))
     fonts = Path(matplotlib.get_data_path()) / "fonts" / "ttf"
-    pdf = FPDF(format="A4")
-    pdf.set_auto_page_break(auto=True, margin=15)
+    pdf = FPDF(format=paper)
+    pdf.set_margins(_MARGIN, _MARGIN)
+    pdf.set_auto_page_break(auto=True, margin=_MARGIN)
     pdf.add_font(_FONT, "", str(fonts / "DejaVuSans.ttf"))
     pdf.add_font(_FONT, "B", str(fonts / "DejaVuSans-Bold.ttf"))
     pdf.set_creator("calcnb")
@@ -42,47 +50,114 @@ def _document():
 
 def _line(pdf, text: str, *, size: float = 11, bold: bool = False, gap: float = 1.5) -> None:
     pdf.set_font(_FONT, "B" if bold else "", size)
-    pdf.multi_cell(0, size * 0.5, text, align="L", new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, size * 0.45, text, align="L", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(gap)
 
 
-def _page(pdf, title: str, name: str | None, items: Sequence[Item], *, answers: bool) -> None:
+def _header(pdf, title: str, name: str | None, *, size: float = 16) -> None:
     pdf.add_page()
-    _line(pdf, title, size=16, bold=True, gap=3)
+    _line(pdf, title, size=size, bold=True, gap=2)
     _line(pdf, message("worksheet.name", name=name) if name else message("worksheet.blank_name"), gap=3)
-    if not answers:
-        _line(pdf, message("worksheet.intro"), size=10, gap=4)
+
+
+def _height(pdf, text: str, size: float, *, bold: bool = False, gap: float = 1.5) -> float:
+    """How many millimetres :func:`_line` takes for ``text``, measured without drawing."""
+    pdf.set_font(_FONT, "B" if bold else "", size)
+    lines = pdf.multi_cell(0, size * 0.45, text, dry_run=True, output="LINES")
+    return len(lines) * size * 0.45 + gap
+
+
+def _worksheet_pages(pdf, title: str, name: str | None, items: Sequence[Item]) -> None:
+    _header(pdf, title, name)
+    _line(pdf, message("worksheet.intro"), size=10, gap=4)
     for number, item in enumerate(items, start=1):
-        if pdf.will_page_break(_ITEM_HEIGHT[answers]):
-            pdf.add_page()
-        _line(pdf, f"{number}. {item.question}", bold=True)
-        if answers:
-            _line(pdf, message("worksheet.answer", answer=item.solution))
-            _line(pdf, message("worksheet.why", why=item.why), size=9, gap=4)
-        else:
-            pdf.ln(2)
-            _line(pdf, message("worksheet.answer_line"), gap=6)
+        question = message("worksheet.numbered", number=number, question=item.question)
+        needed = _height(pdf, question, 11, bold=True) + _WORKING_ROOM + _ANSWER_LINE
+        if pdf.will_page_break(needed):  # a question, its room and its answer line stay on one page
+            _header(pdf, title, name, size=12)
+        _line(pdf, question, bold=True)
+        pdf.ln(_WORKING_ROOM)
+        _line(pdf, message("worksheet.answer_line"), gap=_ANSWER_LINE - 5)
 
 
-def _sheets(names: Iterable[str] | None, exercise_ids: Sequence[str], *, answers: bool) -> bytes:
-    pdf = _document()
-    title = message("worksheet.answers_title" if answers else "worksheet.title")
-    chosen = [name for name in (names or []) if str(name).strip()]
+def _answer_lines(number: int, item: Item) -> tuple[str, str]:
+    question = message("worksheet.numbered", number=number, question=item.question)
+    return question, message("worksheet.answer_why", answer=item.solution, why=item.why)
+
+
+def _answer_page(pdf, title: str, name: str, items: Sequence[Item]) -> None:
+    """One student's answers on one page: the largest type with which they all fit."""
+    _header(pdf, title, name)
+    room = pdf.h - _MARGIN - pdf.y
+    lines = [_answer_lines(number, item) for number, item in enumerate(items, start=1)]
+    for size in (10, 9.5, 9, 8.5, 8, 7.5, 7, 6.5, 6):
+        used = sum(
+            _height(pdf, question, size, bold=True, gap=0.5) + _height(pdf, answer, size - 0.5, gap=2)
+            for question, answer in lines
+        )
+        if used <= room:
+            break
+    for question, answer in lines:
+        _line(pdf, question, size=size, bold=True, gap=0.5)
+        _line(pdf, answer, size=size - 0.5, gap=2)
+
+
+def _student_sheets(
+    names: Iterable[str] | None, exercise_ids: Sequence[str], class_key: str | None
+) -> list[tuple[str | None, list[Item]]]:
+    chosen = [" ".join(str(name).split()) for name in (names or []) if str(name).strip()]
     if not chosen:  # one sheet for the whole class: variant 0 of every exercise
-        from calcnb.lessons.bank import BANK
+        return [(None, [BANK[exercise_id].item(0) for exercise_id in exercise_ids])]
+    return [(name, student_items(name, exercise_ids, class_key)) for name in chosen]
 
-        items = [BANK[exercise_id].item(0) for exercise_id in exercise_ids]
-        _page(pdf, title, message("worksheet.class_sheet") if answers else None, items, answers=answers)
-    for name in chosen:
-        _page(pdf, title, str(name).strip(), student_items(name, exercise_ids), answers=answers)
+
+def worksheet_pdf(
+    names: Iterable[str] | None = None,
+    exercise_ids: Sequence[str] = LESSON_EXERCISES,
+    *,
+    class_key: str | None = None,
+    paper: str = "A4",
+) -> bytes:
+    """The worksheet as PDF bytes: each student of ``names`` gets their own questions (two pages,
+    to print on both sides of one sheet), numbered as on their screen; without names, one class sheet.
+
+    ``class_key`` must be the class log's key (:meth:`~calcnb.classroom.log.ClassLog.class_key`) for the
+    questions to match what the students see; ``paper`` is one of :data:`PAPERS`.
+    """
+    pdf = _document(paper)
+    for name, items in _student_sheets(names, exercise_ids, class_key):
+        _worksheet_pages(pdf, message("worksheet.title"), name, items)
     return bytes(pdf.output())
 
 
-def worksheet_pdf(names: Iterable[str] | None = None, exercise_ids: Sequence[str] = WORKSHEET_EXERCISES) -> bytes:
-    """The worksheet as PDF bytes: one page a student of ``names`` (their own variants), or one blank class sheet."""
-    return _sheets(names, exercise_ids, answers=False)
+def answer_sheet_pdf(
+    names: Iterable[str] | None = None,
+    exercise_ids: Sequence[str] = LESSON_EXERCISES,
+    *,
+    class_key: str | None = None,
+    paper: str = "A4",
+) -> bytes:
+    """The answers to :func:`worksheet_pdf` for the same ``names``: one page a student, each with its reasoning."""
+    pdf = _document(paper)
+    for name, items in _student_sheets(names, exercise_ids, class_key):
+        _answer_page(pdf, message("worksheet.answers_title"), name or message("worksheet.class_sheet"), items)
+    return bytes(pdf.output())
 
 
-def answer_sheet_pdf(names: Iterable[str] | None = None, exercise_ids: Sequence[str] = WORKSHEET_EXERCISES) -> bytes:
-    """The answers to :func:`worksheet_pdf` for the same ``names``: each answer with its reasoning."""
-    return _sheets(names, exercise_ids, answers=True)
+def save_sheets(
+    folder: str | Path,
+    names: Iterable[str] | None = None,
+    *,
+    class_key: str | None = None,
+    paper: str = "A4",
+) -> list[Path]:
+    """Write the worksheet and the answer sheet into ``folder``, named in the current language; returns the paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    names = list(names or [])
+    written = []
+    for key, make in (("worksheet.file_questions", worksheet_pdf), ("worksheet.file_answers", answer_sheet_pdf)):
+        path = folder / message(key, paper=paper)
+        path.write_bytes(make(names, class_key=class_key, paper=paper))
+        written.append(path)
+    return written

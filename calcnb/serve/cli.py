@@ -29,10 +29,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from calcnb.game.errors import quote as quote_input
-from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES, message, set_language
+from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES, get_language, message, set_language
 
 DEFAULT_APP_NOTEBOOK = "play.ipynb"
 DEFAULT_APP_PORT = 8866
+DEFAULT_LESSON_PORT = 8868  # a lesson and the play app run side by side, each on its own port
 DEFAULT_LAB_PORT = 8888
 LOCALHOST = "127.0.0.1"
 ALL_INTERFACES = "0.0.0.0"
@@ -110,6 +111,20 @@ def resolve_target(
     if candidate.is_file() and candidate.suffix != ".ipynb":
         raise AppError(message("app.not_notebook", path=path))
     return candidate.resolve()
+
+
+def is_lesson(target: Path) -> bool:
+    """Whether ``target`` is a lesson: a notebook with teacher's notes (``teacher/NAME_teacher.ipynb``)."""
+    if not target.is_file():
+        return False
+    return any(
+        (folder / "teacher" / f"{target.stem}_teacher.ipynb").exists() for folder in (target.parent, notebooks_dir())
+    )
+
+
+def default_app_port(target: Path) -> int:
+    """The port ``app`` listens on unless told: a lesson's own, so the play app can run beside it."""
+    return DEFAULT_LESSON_PORT if is_lesson(target) else DEFAULT_APP_PORT
 
 
 # ------------------------------------------------------------ server commands
@@ -345,6 +360,39 @@ def _network_address() -> str:
             return socket.gethostname()
 
 
+def address_page(url: str) -> str:
+    """A page to project for the class: the address in big type and as a QR code (segno), nothing else."""
+    import segno
+
+    code = segno.make(url, error="m").svg_inline(scale=12, dark="#000", light="#fff")
+    title = html.escape(message("app.address_title"))
+    return (
+        f'<!DOCTYPE html><html lang="{html.escape(get_language())}"><meta charset="utf-8"><title>{title}</title>'
+        '<body style="font-family:sans-serif;text-align:center;margin:2vh 2vw">'
+        f'<p style="font-size:4vh;margin:0">{title}</p>'
+        f'<p style="font-size:7vh;font-weight:bold;margin:1vh 0;word-break:break-all">{html.escape(url)}</p>'
+        f'<div style="display:inline-block">{code}</div></body></html>\n'
+    )
+
+
+def print_for_the_class(url: str, *, open_browser: bool) -> Path:
+    """Show the class the address: a QR code in the terminal, and a page with it in big type to project.
+
+    The page is written to a file of its own (named in the message printed) and opened when a browser is.
+    """
+    import segno
+
+    segno.make(url, error="m").terminal(compact=True)
+    descriptor, name = tempfile.mkstemp(prefix="calcnb-address-", suffix=".html")
+    with os.fdopen(descriptor, "w", encoding="utf-8") as page:
+        page.write(address_page(url))
+    path = Path(name)
+    print(message("app.address_page", path=path.as_uri()), flush=True)
+    if open_browser:
+        webbrowser.open(path.as_uri())
+    return path
+
+
 @contextlib.contextmanager
 def _browser_address(url: str) -> Iterator[str]:
     """What to hand a web browser for ``url``: the address itself, or, when it carries a token, a page only
@@ -398,6 +446,8 @@ def serve(
             if host == ALL_INTERFACES:
                 network_url = f"http://{_network_address()}:{port}{path}{query}"
                 print(message("app.serving_network", url=network_url), flush=True)
+                if not token:  # an app for a class (never a token-carrying address on a projector)
+                    print_for_the_class(network_url, open_browser=open_browser)
             print(message("app.stop_hint"), flush=True)
             if open_browser:
                 webbrowser.open(address)
@@ -456,10 +506,17 @@ def host_address(text: str) -> str:
     return host
 
 
-def _add_server_options(command: argparse.ArgumentParser, default_port: int) -> None:
-    """The options every serving subcommand takes: port, host, browser, language."""
+def _add_server_options(command: argparse.ArgumentParser, default_port: int | None) -> None:
+    """The options every serving subcommand takes: port, host, browser, language.
+
+    ``default_port`` None: the command chooses by what it serves (``app``: :func:`default_app_port`).
+    """
+    said = message("app.help.app_port", lesson=DEFAULT_LESSON_PORT, app=DEFAULT_APP_PORT)
     command.add_argument(
-        "--port", type=port_number, default=default_port, help=message("app.help.port", default=default_port)
+        "--port",
+        type=port_number,
+        default=default_port,
+        help=said if default_port is None else message("app.help.port", default=default_port),
     )
     command.add_argument(
         "--host", type=host_address, default=LOCALHOST, help=message("app.help.host", default=LOCALHOST)
@@ -489,7 +546,7 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument(
         "path", nargs="?", metavar="NOTEBOOK", help=message("app.help.app_notebook", default=DEFAULT_APP_NOTEBOOK)
     )
-    _add_server_options(app, DEFAULT_APP_PORT)
+    _add_server_options(app, None)
     app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
     app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
     app.set_defaults(run=run_app)
@@ -513,8 +570,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _chosen_port(arguments: argparse.Namespace) -> int:
-    """The port to use: the one asked for, or, for ``--port 0``, a free one (said aloud)."""
+def _chosen_port(arguments: argparse.Namespace, default: int | None = None) -> int:
+    """The port to use: the one asked for (``default`` when none was), or, for ``--port 0``, a free one (said aloud)."""
+    if arguments.port is None:
+        return default
     if arguments.port:
         return arguments.port
     port = free_port(LOCALHOST if arguments.host == ALL_INTERFACES else arguments.host)
@@ -530,7 +589,7 @@ def run_app(arguments: argparse.Namespace) -> int:
     """
     target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
     environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
-    port = _chosen_port(arguments)
+    port = _chosen_port(arguments, default_app_port(target))
     return serve(
         voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
         host=arguments.host,

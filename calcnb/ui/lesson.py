@@ -134,7 +134,8 @@ class Exercise(widgets.VBox):
     :class:`~calcnb.lessons.bank.Item`; :meth:`set_item` puts another variant in its place.
     """
 
-    def __init__(self, item: Item) -> None:
+    def __init__(self, item: Item, number: int | None = None) -> None:
+        self.number = number  # as on the worksheet and in the teacher's key (None: unnumbered)
         self.prompt = widgets.HTML()
         # every keystroke reaches the kernel, so Enter (sent on the key press) checks what is in the box
         self.answer_box = widgets.Text(placeholder=message("lessons.placeholder"), continuous_update=True)
@@ -164,7 +165,12 @@ class Exercise(widgets.VBox):
         self.item = item
         self.last: Feedback | None = None
         self.attempts = 0
-        self.prompt.value = f"<b>{html.escape(item.question)}</b>"
+        numbered = (
+            item.question
+            if self.number is None
+            else message("worksheet.numbered", number=self.number, question=item.question)
+        )
+        self.prompt.value = f"<b>{html.escape(numbered)}</b>"
         self.answer_box.value = ""
         self.feedback.value = ""
         self.show_button.layout.display = "none"
@@ -274,7 +280,9 @@ class Quiz:
         With ``board`` (a position), the board is drawn under them once each has been tried: it marks
         where the turned card may go, so it would give the answer away before.
         """
-        made = [Exercise(self._item(exercise_id)) for exercise_id in exercise_ids]
+        # numbered in the order the page shows them: the order of the worksheet and of the teacher's key
+        first = len(self.exercises) + 1
+        made = [Exercise(self._item(exercise_id), first + index) for index, exercise_id in enumerate(exercise_ids)]
         self.exercises.extend(made)
         if board is None:
             return ExerciseGroup(made)

@@ -26,8 +26,11 @@ def _every_item(language: str = "en"):
         set_language("en")
 
 
+# Each exercise's question, less its number ("3. "), which _NUMBERS reads.
 _QUESTIONS = """() => [...document.querySelectorAll('.calcnb-exercise')]
-    .map(exercise => exercise.querySelector('.widget-html').innerText.trim())"""
+    .map(exercise => exercise.querySelector('.widget-html').innerText.trim().replace(/^\\d+\\. /, ''))"""
+_NUMBERS = """() => [...document.querySelectorAll('.calcnb-exercise')]
+    .map(exercise => exercise.querySelector('.widget-html').innerText.trim().split('.')[0])"""
 
 
 class LessonApp:
@@ -102,11 +105,13 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
     assert not show.is_visible()
 
     # A name gives the student their own questions.
-    page.locator("input[placeholder='first name']").fill("Ana")
+    page.locator("input[placeholder='your nickname']").fill("Ana")
     page.locator("button.jupyter-button", has_text="My questions").click()
     ana = [item.question for item in student_items("Ana")]
     page.wait_for_function(f"expected => JSON.stringify(({_QUESTIONS})()) === JSON.stringify(expected)", arg=ana)
     assert app.questions() == ana
+    # numbered as on the worksheet and in the teacher's key: 1 to 10, in the order of LESSON_EXERCISES
+    assert page.evaluate(_NUMBERS) == [str(number) for number in range(1, len(LESSON_EXERCISES) + 1)]
     clock = student_items("Ana")[0]
 
     said = app.answer(0, "0")
