@@ -40,3 +40,22 @@ def test_the_qr_code_encodes_exactly_the_address(capsys, tmp_path, monkeypatch):
     # the SVG on the page is the same symbol segno makes for the address (same modules, so it scans to it)
     expected = segno.make(url, error="m").svg_inline(scale=12, dark="#000", light="#fff")
     assert re.sub(r"\s+", " ", expected) in re.sub(r"\s+", " ", path.read_text(encoding="utf-8"))
+
+
+def test_a_port_a_server_just_left_is_free_again_at_once():
+    import socket
+
+    # a server that served one connection and stopped first leaves its side in TIME_WAIT for a minute
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind((cli.LOCALHOST, 0))
+    server.listen()
+    port = server.getsockname()[1]
+    client = socket.create_connection((cli.LOCALHOST, port))
+    accepted, _ = server.accept()
+    assert not cli.port_is_free(cli.LOCALHOST, port)  # listening: busy
+    accepted.close()  # the server closes first, as a stopped server does
+    server.close()
+    client.close()
+    assert cli.port_is_free(cli.LOCALHOST, port)
+    cli._check_can_listen(cli.LOCALHOST, port)  # and the app would start on it again

@@ -256,9 +256,17 @@ def free_port(host: str = LOCALHOST) -> int:
         return probe.getsockname()[1]
 
 
+def _probe() -> socket.socket:
+    """A socket to try a port with, as the servers bind theirs: SO_REUSEADDR, so the connections of a server
+    stopped a moment ago (TIME_WAIT, for a minute) do not make a free port look busy."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    return probe
+
+
 def port_is_free(host: str, port: int) -> bool:
     """Whether ``port`` can be listened on at ``host``."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+    with _probe() as probe:
         try:
             probe.bind((host, port))
         except OSError:
@@ -268,7 +276,7 @@ def port_is_free(host: str, port: int) -> bool:
 
 def _check_can_listen(host: str, port: int) -> None:
     """AppError unless ``port`` can be listened on at ``host``: busy port, or an address not of this machine."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+    with _probe() as probe:
         try:
             probe.bind((host, port))
         except OSError as error:
