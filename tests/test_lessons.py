@@ -356,14 +356,20 @@ def test_the_judge_never_raises_on_any_text_and_always_answers(exercise_id, text
         assert verdict.text.startswith("?")
 
 
-def test_each_check_replaces_the_feedback_and_show_answer_waits_for_an_attempt():
-    exercise = Exercise(BANK["next-wrap"].item(0))
+def test_each_check_replaces_the_feedback_and_show_answer_waits_for_a_wrong_answer():
+    exercise = Exercise(BANK["next-wrap"].item(0), reveal=True)
     assert exercise.show_button.layout.display == "none" and exercise.reveal() == ""
     assert _answer(exercise, exercise.item.solution.split()[0]).correct is True
     assert "✓" in exercise.feedback.value
     for text in ("²", "--5", "", "a paragraph " * 50):
         assert _answer(exercise, text).correct is None
         assert "✓" not in exercise.feedback.value and "?" in exercise.feedback.value
+    assert exercise.show_button.layout.display == "none"  # unreadable answers open nothing
+    top, step = BANK["next-wrap"].variants[0]
+    assert _answer(exercise, str(top + step)).correct is False
+    assert exercise.show_button.layout.display == "none"  # ...nor does a wrong one after a right one
+    exercise.set_item(exercise.item)
+    assert _answer(exercise, str(top + step)).correct is False
     assert exercise.show_button.layout.display is None
     exercise.show_button.click()
     assert exercise.item.solution in exercise.feedback.value
@@ -417,10 +423,10 @@ def test_every_check_tells_the_answer_listeners_and_a_failing_one_breaks_nothing
     finally:
         remove_answer_listener(broken)
         remove_answer_listener(heard.append)
-    assert [(a.exercise_id, a.variant, a.correct, a.misconception, a.language) for a in heard] == [
-        ("next-wrap", 3, False, "unreadable", "en"),
-        ("next-wrap", 3, True, None, "en"),
-        ("next-wrap", 3, False, "no_wraparound", "pt"),  # checked in Portuguese
+    assert [(a.exercise_id, a.variant, a.outcome, a.misconception, a.language) for a in heard] == [
+        ("next-wrap", 3, "unreadable", None, "en"),  # an outcome of its own, never a wrong answer
+        ("next-wrap", 3, "right", None, "en"),
+        ("next-wrap", 3, "wrong", "no_wraparound", "pt"),  # checked in Portuguese
     ]
     assert heard[0].answer == "banana" and all(a.timestamp > 0 for a in heard)
     _answer(exercise, "K")

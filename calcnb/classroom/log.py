@@ -2,11 +2,14 @@
 
 A teacher who starts the lesson app with ``--class-log lesson.db`` gets every check of an
 exercise recorded here: the nickname the student chose (no other personal data), the exercise
-and its variant, the answer as typed (cut to :data:`ANSWER_MAX` characters), right or wrong, the
-misconception the judge named, the language and the time. The class view
+and its variant, the answer as typed (cut to :data:`ANSWER_MAX` characters), the outcome (right,
+wrong, unreadable, or the answer revealed by Show answer), the misconception the judge named, the
+language and the time. The class view
 (:mod:`calcnb.classroom.view`) reads it back. The log is a SQLite file, or any database URL
 SQLAlchemy speaks (PostgreSQL for a JupyterHub); the schema lives here only (:data:`METADATA`,
-:data:`SCHEMA_VERSION`), and no student's text ever becomes SQL. More: ``docs/design.md``.
+:data:`SCHEMA_VERSION`), and no student's text ever becomes SQL. A log of schema version 1 (before
+outcomes) is brought up to date when it is opened, its outcomes read from what it kept. More:
+``docs/design.md``.
 """
 
 from __future__ import annotations
@@ -41,14 +44,18 @@ __all__ = [
     "ClassLogError",
     "ClassStatus",
     "ExerciseStats",
+    "StudentSummary",
     "class_status",
     "clean_nickname",
     "clean_text",
     "csv_text",
     "database_url",
+    "exercise_outcomes",
     "exercise_stats",
     "open_class_log",
     "read_class_key",
+    "row_outcome",
+    "student_summaries",
 ]
 
 #: The environment variable through which ``python -m calcnb app --class-log`` tells the kernels where to record.
@@ -56,15 +63,18 @@ ENV_VAR = "CALCNB_CLASS_LOG"
 #: The environment variable through which ``python -m calcnb class-view`` tells the teacher's view its log
 #: (never set for the students' kernels, so a student page can never show the class).
 VIEW_ENV_VAR = "CALCNB_CLASS_VIEW"
-#: Version of the schema below; a log written with another version is refused, never silently mixed.
-SCHEMA_VERSION = 1
+#: Version of the schema below; a log written with a newer version is refused, never silently mixed,
+#: and one of version 1 (no ``outcome`` column) is brought up to date when opened.
+SCHEMA_VERSION = 2
 #: Longest nickname kept, in characters.
 NICKNAME_MAX = 40
 #: Longest answer kept, in characters (a typed answer is a few characters; anything longer is cut).
 ANSWER_MAX = 200
 #: Longest exercise identifier, variant, misconception name or language code kept.
 NAME_MAX = 80
-#: Three wrong answers in a row and a student counts as stuck.
+#: Longest outcome (one of :data:`calcnb.lessons.bank.OUTCOMES`).
+OUTCOME_MAX = 16
+#: Three wrong answers in a row (unreadable ones aside) and a student counts as stuck.
 STUCK_AFTER = 3
 #: Seconds a write waits for a lock before recording gives up (busy timeout, lock timeout).
 DEFAULT_TIMEOUT = 5.0
@@ -103,7 +113,8 @@ ATTEMPTS = sa.Table(
     sa.Column("exercise_id", sa.String(NAME_MAX), nullable=False),
     sa.Column("variant", sa.String(NAME_MAX), nullable=False),
     sa.Column("answer", sa.String(ANSWER_MAX), nullable=False),
-    sa.Column("correct", sa.Boolean, nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),  # outcome == "right", kept for readers of version 1
+    sa.Column("outcome", sa.String(OUTCOME_MAX), nullable=False),
     sa.Column("misconception", sa.String(NAME_MAX), nullable=True),
     sa.Column("language", sa.String(NAME_MAX), nullable=False),
     sa.Index("calcnb_attempts_by_student", "nickname", "recorded_at"),
@@ -126,9 +137,23 @@ ATTEMPT_COLUMNS = (
     "variant",
     "answer",
     "correct",
+    "outcome",
     "misconception",
     "language",
 )
+
+
+def row_outcome(row: dict[str, Any]) -> str:
+    """The outcome of a row of :meth:`ClassLog.attempts`; a row without one (version 1) is read from what it kept.
+
+    Version 1 logged an unreadable answer as wrong, with the misconception ``"unreadable"``, and never a reveal.
+    """
+    outcome = row.get("outcome")
+    if outcome:
+        return outcome
+    if row["correct"]:
+        return "right"
+    return "unreadable" if row.get("misconception") == "unreadable" else "wrong"
 
 
 # ---------------------------------------------------------------- text kept as text
@@ -242,11 +267,40 @@ class ClassLog:
         except sa.exc.SQLAlchemyError as error:
             reason = str(getattr(error, "orig", None) or error).splitlines()[0]
             raise ClassLogError(message("classlog.cannot_open", location=self.location, reason=reason)) from error
+        if found == 1:
+            found = self._upgrade_from_1()
         if found != SCHEMA_VERSION:
             raise ClassLogError(
                 message("classlog.schema", location=self.location, found=found, expected=SCHEMA_VERSION)
             )
         return self
+
+    def _upgrade_from_1(self) -> int:
+        """Add the outcome column to a version-1 log, each row's outcome read as :func:`row_outcome` reads it.
+
+        One transaction: the schema row is claimed first, so of several kernels opening the log at once
+        one upgrades it and the others, once it has committed, find version 2. Returns the version now.
+        """
+        try:
+            with self.engine.begin() as connection:
+                claimed = connection.execute(
+                    sa.update(SCHEMA_TABLE).where(SCHEMA_TABLE.c.version == 1).values(version=SCHEMA_VERSION)
+                ).rowcount
+                if claimed:
+                    # NOT NULL needs a default for the rows already there; every row is then given its own.
+                    connection.execute(
+                        sa.text(
+                            f"ALTER TABLE {ATTEMPTS.name} ADD COLUMN outcome VARCHAR({OUTCOME_MAX})"
+                            " NOT NULL DEFAULT 'wrong'"
+                        )
+                    )
+                    connection.execute(sa.update(ATTEMPTS).where(ATTEMPTS.c.correct).values(outcome="right"))
+                    unreadable = sa.and_(~ATTEMPTS.c.correct, ATTEMPTS.c.misconception == "unreadable")
+                    connection.execute(sa.update(ATTEMPTS).where(unreadable).values(outcome="unreadable"))
+                return connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one()
+        except sa.exc.SQLAlchemyError as error:
+            reason = str(getattr(error, "orig", None) or error).splitlines()[0]
+            raise ClassLogError(message("classlog.cannot_open", location=self.location, reason=reason)) from error
 
     def _create(self) -> None:
         # Several kernels (or the app and the class view) opening a new log at once race between
@@ -315,7 +369,8 @@ class ClassLog:
                 "exercise_id": clean_text(attempt.exercise_id, NAME_MAX),
                 "variant": clean_text(attempt.variant, NAME_MAX),
                 "answer": clean_text(attempt.answer, ANSWER_MAX),
-                "correct": bool(attempt.correct),
+                "correct": attempt.outcome == "right",
+                "outcome": clean_text(attempt.outcome, OUTCOME_MAX),
                 "misconception": None if attempt.misconception is None else clean_text(attempt.misconception, NAME_MAX),
                 "language": clean_text(attempt.language, NAME_MAX),
             }
@@ -377,14 +432,41 @@ def read_class_key(location: str | os.PathLike) -> str | None:
 # ---------------------------------------------------------------- what the class view shows
 
 
+#: The outcomes that are answers judged right or wrong: the only ones "stuck" counts.
+JUDGED = ("right", "wrong")
+
+
+def exercise_outcomes(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """Where each student ended on each exercise they tried: nickname -> exercise -> outcome.
+
+    From the rows of :meth:`ClassLog.attempts` (oldest first). Whichever came first of a right answer
+    and Show answer decides: an exercise whose answer was shown is ``"revealed"``, even if the right
+    answer was typed afterwards. Otherwise ``"wrong"`` if any answer was judged wrong, else
+    ``"unreadable"``.
+    """
+    seen: dict[str, dict[str, str]] = defaultdict(dict)
+    for row in rows:
+        outcome = row_outcome(row)
+        mine = seen[row["nickname"]]
+        before = mine.get(row["exercise_id"])
+        if before in ("right", "revealed"):
+            continue  # settled
+        if before == "wrong" and outcome == "unreadable":
+            continue
+        mine[row["exercise_id"]] = outcome
+    return dict(seen)
+
+
 @dataclass(frozen=True)
 class ExerciseStats:
-    """One exercise across the class: who tried it, who got it right, and the wrong ideas seen."""
+    """One exercise across the class: who tried it, who got it right, whose answer was shown, the wrong ideas seen."""
 
     exercise_id: str
     tried: int  # students who checked at least one answer
-    right: int  # students with at least one right answer
-    attempts: int  # checks, right and wrong
+    right: int  # students with a right answer before any Show answer
+    attempts: int  # checks (right, wrong and unreadable; Show answer is not a check)
+    revealed: int = 0  # students who pressed Show answer before any right answer
+    unreadable: int = 0  # checks whose answer could not be read (never counted as wrong)
     misconceptions: dict[str, int] = field(default_factory=dict)  # wrong checks by misconception name
 
     def shares(self) -> dict[str, float]:
@@ -400,20 +482,37 @@ OTHER = "other"
 
 def exercise_stats(rows: Iterable[dict[str, Any]], order: Sequence[str] = ()) -> list[ExerciseStats]:
     """Per exercise, from the rows of :meth:`ClassLog.attempts`: in ``order`` first, then as first seen."""
+    rows = list(rows)
     tried: dict[str, set[str]] = defaultdict(set)
-    right: dict[str, set[str]] = defaultdict(set)
     checks: Counter[str] = Counter()
+    unreadable: Counter[str] = Counter()
     wrong: dict[str, Counter[str]] = defaultdict(Counter)
     for row in rows:
-        exercise = row["exercise_id"]
+        exercise, outcome = row["exercise_id"], row_outcome(row)
         tried[exercise].add(row["nickname"])
+        if outcome == "revealed":
+            continue
         checks[exercise] += 1
-        if row["correct"]:
-            right[exercise].add(row["nickname"])
-        else:
+        if outcome == "unreadable":
+            unreadable[exercise] += 1
+        elif outcome == "wrong":
             wrong[exercise][row["misconception"] or OTHER] += 1
+    ended = Counter(
+        (exercise, outcome) for mine in exercise_outcomes(rows).values() for exercise, outcome in mine.items()
+    )
     ids = [name for name in order if name in tried] + [name for name in tried if name not in order]
-    return [ExerciseStats(name, len(tried[name]), len(right[name]), checks[name], dict(wrong[name])) for name in ids]
+    return [
+        ExerciseStats(
+            name,
+            tried=len(tried[name]),
+            right=ended[name, "right"],
+            attempts=checks[name],
+            revealed=ended[name, "revealed"],
+            unreadable=unreadable[name],
+            misconceptions=dict(wrong[name]),
+        )
+        for name in ids
+    ]
 
 
 @dataclass(frozen=True)
@@ -428,17 +527,46 @@ class ClassStatus:
 def class_status(
     students: Iterable[str], rows: Iterable[dict[str, Any]], stuck_after: int = STUCK_AFTER
 ) -> ClassStatus:
-    """Who has not started and who is stuck (their last ``stuck_after`` checks all wrong), from the log's rows."""
+    """Who has not started and who is stuck, from the log's rows.
+
+    Stuck: the last ``stuck_after`` answers judged (right or wrong) all wrong. An unreadable answer is
+    not judged, and Show answer is not an answer: neither counts, either way.
+    """
     history: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:  # oldest first
         history[row["nickname"]].append(row)
-    stuck = {
-        name: checks[-1]["exercise_id"]
-        for name, checks in history.items()
-        if len(checks) >= stuck_after and not any(check["correct"] for check in checks[-stuck_after:])
-    }
+    stuck = {}
+    for name, checks in history.items():
+        judged = [check for check in checks if row_outcome(check) in JUDGED]
+        last = judged[-stuck_after:]
+        if len(last) == stuck_after and all(row_outcome(check) == "wrong" for check in last):
+            stuck[name] = last[-1]["exercise_id"]
     not_started = [name for name in dict.fromkeys(students) if name not in history]
     return ClassStatus(not_started, stuck, len(history))
+
+
+@dataclass(frozen=True)
+class StudentSummary:
+    """One student at the end of the lesson: how many exercises ended each way, and where they are stuck."""
+
+    nickname: str
+    outcomes: dict[str, str]  # exercise -> outcome (see exercise_outcomes); exercises not tried are absent
+    stuck_on: str | None  # the exercise of the last wrong answer, when stuck (see class_status)
+
+    def count(self, outcome: str) -> int:
+        """How many exercises ended with ``outcome`` (one of :data:`calcnb.lessons.bank.OUTCOMES`)."""
+        return sum(1 for ended in self.outcomes.values() if ended == outcome)
+
+
+def student_summaries(
+    students: Iterable[str], rows: Iterable[dict[str, Any]], stuck_after: int = STUCK_AFTER
+) -> list[StudentSummary]:
+    """The end-of-lesson summary: every student who joined or answered, in the order they joined."""
+    rows = list(rows)
+    ended = exercise_outcomes(rows)
+    status = class_status(students, rows, stuck_after)
+    names = list(dict.fromkeys([*students, *(row["nickname"] for row in rows)]))
+    return [StudentSummary(name, ended.get(name, {}), status.stuck.get(name)) for name in names]
 
 
 _FORMULA_START = ("=", "+", "@", "\t", "\r", "-")
@@ -464,6 +592,8 @@ def csv_text(rows: Iterable[dict[str, Any]]) -> str:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(ATTEMPT_COLUMNS)
     for row in rows:
-        cells = dict(row, recorded_at=_iso(row["recorded_at"]), correct=int(bool(row["correct"])))
+        cells = dict(
+            row, recorded_at=_iso(row["recorded_at"]), correct=int(bool(row["correct"])), outcome=row_outcome(row)
+        )
         writer.writerow([_csv_cell(cells[name] if cells[name] is not None else "") for name in ATTEMPT_COLUMNS])
     return buffer.getvalue()

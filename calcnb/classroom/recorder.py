@@ -3,8 +3,8 @@
 When the teacher starts the lesson app with ``--class-log`` (see :mod:`calcnb.serve.cli`), the
 kernels find the log in the environment variable :data:`calcnb.classroom.log.ENV_VAR`, and
 :func:`join_class` shows, at the top of the lesson, what is collected and a box for a
-nickname. From the moment a student joins, every check of an exercise (see
-:func:`calcnb.ui.lesson.add_answer_listener`) is written to the log, by a thread of its own, and
+nickname. From the moment a student joins, every check of an exercise and every press of Show
+answer (see :func:`calcnb.ui.lesson.add_answer_listener`) is written to the log, by a thread of its own, and
 a log that cannot be written never stops the exercises (``docs/design.md`` says how).
 """
 

@@ -50,22 +50,36 @@ class Feedback(NamedTuple):
     misconception: str | None = None
 
 
+#: What one check of an exercise came to: judged right, judged wrong, not readable, or the answer shown.
+OUTCOMES = ("right", "wrong", "unreadable", "revealed")
+
+
 @dataclass(frozen=True)
 class Attempt:
-    """One check of an exercise: which exercise and variant, what was typed, and the verdict.
+    """One check of an exercise, or one press of Show answer: which exercise and variant, what was typed, the outcome.
 
-    ``correct`` is False for an answer that could not be read (``misconception`` is then
-    ``"unreadable"``); ``language`` is the language the student saw; ``timestamp`` is seconds
-    since the epoch (:func:`time.time`).
+    ``outcome`` is one of :data:`OUTCOMES`: ``"unreadable"`` for an answer that could not be read (never
+    counted as wrong), ``"revealed"`` for Show answer (``answer`` is then ""); ``misconception`` names the
+    wrong idea of a wrong answer, or is None. ``language`` is the language the student saw; ``timestamp`` is
+    seconds since the epoch (:func:`time.time`).
     """
 
     exercise_id: str
     variant: int | str
     answer: str
-    correct: bool
+    outcome: str
     misconception: str | None
     language: str
     timestamp: float
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(message("lessons.bad_outcome", outcome=repr(self.outcome), outcomes=", ".join(OUTCOMES)))
+
+    @property
+    def correct(self) -> bool:
+        """Was the answer judged right?"""
+        return self.outcome == "right"
 
 
 # The wrong ideas the exercises recognise, by stable identifier (their names are messages "lessons.mis.<id>").

@@ -5,8 +5,10 @@ The content (tables, positions, the exercise bank and its judge) lives in
 student their own variant of each exercise: drawn per visit, or fixed by the name they type (the
 same name gets the same questions, so a teacher can print that student's answer sheet). Each
 :class:`Exercise` has an answer box and a Check button that always replaces the feedback; "Show
-answer" appears only after a first attempt. Every check is told to the answer listeners
-(:func:`add_answer_listener`) as an :class:`~calcnb.lessons.bank.Attempt`.
+answer" appears only after an answer was read and judged wrong (an empty or unreadable one does not
+count), and never when the teacher turned it off (:data:`NO_REVEAL_ENV_VAR`). Every check, and every
+answer shown, is told to the answer listeners (:func:`add_answer_listener`) as an
+:class:`~calcnb.lessons.bank.Attempt`.
 
 >>> quiz = Quiz(seed="Ana")
 >>> group = quiz.show("next-complete")
@@ -17,6 +19,7 @@ True
 from __future__ import annotations
 
 import html
+import os
 import secrets
 import time
 import warnings
@@ -52,6 +55,7 @@ from calcnb.lessons.words import game_summary, played_again, same_game, save_sum
 from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION
 
 __all__ = [
+    "NO_REVEAL_ENV_VAR",
     "Attempt",
     "Exercise",
     "ExerciseGroup",
@@ -80,6 +84,7 @@ __all__ = [
     "remove_answer_listener",
     "replay_lines",
     "replay_script",
+    "reveal_allowed",
     "same_game",
     "save_summary",
     "script_text",
@@ -91,6 +96,14 @@ __all__ = [
 _RIGHT_COLOUR = BLUE
 _WRONG_COLOUR = VERMILION
 _UNREAD_COLOUR = DARK_GREY
+
+#: The environment variable through which ``python -m calcnb app --no-reveal`` turns Show answer off in the kernels.
+NO_REVEAL_ENV_VAR = "CALCNB_NO_REVEAL"
+
+
+def reveal_allowed() -> bool:
+    """May a student have an exercise's answer shown? Not when the app was started with ``--no-reveal``."""
+    return os.environ.get(NO_REVEAL_ENV_VAR, "").strip() in ("", "0")
 
 
 # ---------------------------------------------------------------- answer listeners
@@ -127,27 +140,33 @@ def _tell_listeners(attempt: Attempt) -> None:
 
 
 class Exercise(widgets.VBox):
-    """One exercise of the bank: its question, an answer box, Check, and (after a first try) Show answer.
+    """One exercise of the bank: its question, an answer box, Check, and (after a wrong answer) Show answer.
 
     Type into ``answer_box`` and click ``check_button`` (or call :meth:`check`); the verdict
     always replaces what ``feedback`` said before. ``item`` is the worked-out
     :class:`~calcnb.lessons.bank.Item`; :meth:`set_item` puts another variant in its place.
+    ``show_button`` appears once an answer was read and judged wrong, and goes once one is right;
+    with ``reveal`` False (default: :func:`reveal_allowed`) it never appears and ``off_note`` says
+    Show answer is off instead.
     """
 
-    def __init__(self, item: Item, number: int | None = None) -> None:
+    def __init__(self, item: Item, number: int | None = None, *, reveal: bool | None = None) -> None:
         self.number = number  # as on the worksheet and in the teacher's key (None: unnumbered)
+        self.reveal_on = reveal_allowed() if reveal is None else reveal
         self.prompt = widgets.HTML()
         # every keystroke reaches the kernel, so Enter (sent on the key press) checks what is in the box
         self.answer_box = widgets.Text(placeholder=message("lessons.placeholder"), continuous_update=True)
         self.answer_box.layout.width = "12em"
         self.check_button = widgets.Button(description=message("lessons.check"), button_style="primary")
         self.show_button = widgets.Button(description=message("lessons.show"))
+        self.show_button.add_class("calcnb-show")
+        self.off_note = widgets.HTML(f"<i>{html.escape(message('lessons.show_off'))}</i>")
+        self.off_note.add_class("calcnb-show-off")
         self.feedback = widgets.HTML()
         self.feedback.add_class("calcnb-feedback")
         self.add_class("calcnb-exercise")
-        super().__init__(
-            [self.prompt, widgets.HBox([self.answer_box, self.check_button, self.show_button]), self.feedback]
-        )
+        row = widgets.HBox([self.answer_box, self.check_button, self.show_button, self.off_note])
+        super().__init__([self.prompt, row, self.feedback])
         self._on_attempt: list[Callable[[Feedback], object]] = []
         self.check_button.on_click(lambda _button: self.check())
         with warnings.catch_warnings():  # Enter in the box checks too (ipywidgets calls on_submit deprecated)
@@ -165,6 +184,9 @@ class Exercise(widgets.VBox):
         self.item = item
         self.last: Feedback | None = None
         self.attempts = 0
+        self.judged_wrong = False  # an answer was read and judged wrong: Show answer may be pressed
+        self.judged_right = False
+        self.revealed = False
         numbered = (
             item.question
             if self.number is None
@@ -173,7 +195,16 @@ class Exercise(widgets.VBox):
         self.prompt.value = f"<b>{html.escape(numbered)}</b>"
         self.answer_box.value = ""
         self.feedback.value = ""
-        self.show_button.layout.display = "none"
+        self._show_buttons()
+
+    def may_reveal(self) -> bool:
+        """Would Show answer show the answer now? Only after a wrong answer, before a right one, if it is on."""
+        return self.reveal_on and self.judged_wrong and not self.judged_right
+
+    def _show_buttons(self) -> None:
+        self.show_button.layout.display = None if self.may_reveal() else "none"
+        off = not self.reveal_on and self.judged_wrong and not self.judged_right
+        self.off_note.layout.display = None if off else "none"
 
     @property
     def exercise_id(self) -> str:
@@ -189,23 +220,38 @@ class Exercise(widgets.VBox):
         self.attempts += 1
         self._show(verdict, str(self.attempts))
         self.last = verdict
-        self.show_button.layout.display = None
+        self.judged_wrong |= verdict.correct is False
+        self.judged_right |= verdict.correct is True
+        self._show_buttons()
         for callback in self._on_attempt:
             callback(verdict)
-        misconception = verdict.misconception if verdict.correct is not None else "unreadable"
-        correct = verdict.correct is True
-        _tell_listeners(
-            Attempt(self.exercise_id, self.item.variant, answer, correct, misconception, get_language(), time.time())
-        )
+        outcome = {True: "right", False: "wrong", None: "unreadable"}[verdict.correct]
+        self._tell(answer, outcome, verdict.misconception if outcome == "wrong" else None)
         return verdict
 
     def reveal(self) -> str:
-        """After a first attempt, show the answer and its reasoning and return that sentence ("" before one)."""
-        if not self.attempts:
+        """Show the answer and its reasoning, and return that sentence; "" (and a note why) when refused.
+
+        Refused before an answer was read and judged wrong, and when Show answer is off: the button is
+        hidden then, but a page can still send its click. After a right answer it does nothing.
+        """
+        if self.judged_right:  # the right answer's feedback already says why: nothing to show, nothing to refuse
             return ""
+        if not self.may_reveal():
+            key = "lessons.show_off" if not self.reveal_on else "lessons.show_refused"
+            self._show(Feedback(None, message(key)), f"{self.attempts}-refused")
+            return ""
+        self.revealed = True
         text = message("lessons.answer_is", answer=self.item.solution, why=self.item.why)
         self._show(Feedback(None, text), f"{self.attempts}-answer")
+        self._tell("", "revealed", None)
         return text
+
+    def _tell(self, answer: str, outcome: str, misconception: str | None) -> None:
+        attempt = Attempt(
+            self.exercise_id, self.item.variant, answer, outcome, misconception, get_language(), time.time()
+        )
+        _tell_listeners(attempt)
 
     def _show(self, verdict: Feedback, check: str) -> None:
         """Replace the feedback; ``check`` numbers it, so the same words said twice still arrive as new."""
