@@ -43,7 +43,7 @@ _ATTEMPT = Attempt(
     exercise_id="next_card",
     variant=3,
     answer="5",
-    correct=True,
+    outcome="right",
     misconception=None,
     language="en",
     timestamp=1_800_000_000.0,
@@ -167,7 +167,7 @@ def test_a_path_and_a_postgresql_url_pick_their_drivers(tmp_path):
 
 def test_a_check_is_recorded_with_every_field(log):
     log.join("ana", "pt", when=1_800_000_000.0)
-    log.record("ana", an_attempt("last_card", "2-7", "52", False, "fifty_two_for_k", "pt", 1_800_000_001.5))
+    log.record("ana", an_attempt("last_card", "2-7", "52", "wrong", "fifty_two_for_k", "pt", 1_800_000_001.5))
     (row,) = log.attempts()
     assert row == {
         "recorded_at": 1_800_000_001.5,
@@ -176,6 +176,7 @@ def test_a_check_is_recorded_with_every_field(log):
         "variant": "2-7",
         "answer": "52",
         "correct": False,
+        "outcome": "wrong",
         "misconception": "fifty_two_for_k",
         "language": "pt",
     }
@@ -242,7 +243,7 @@ WRITER = textwrap.dedent(
     class Attempt:
         def __init__(self, number):
             self.exercise_id, self.variant, self.answer = f"ex{number % 5}", writer, f"{writer}:{number}"
-            self.correct, self.misconception, self.language = number % 3 == 0, None, "en"
+            self.outcome, self.misconception, self.language = "right" if number % 3 == 0 else "wrong", None, "en"
             self.timestamp = time.time()
 
     (folder / f"ready{writer}").touch()
@@ -302,8 +303,8 @@ def _fill_to_the_brim(location: str) -> None:
     pages = connection.execute("PRAGMA page_count").fetchone()[0]
     connection.execute(f"PRAGMA max_page_count = {pages + 3}")
     insert = (
-        "INSERT INTO calcnb_attempts (recorded_at, nickname, exercise_id, variant, answer, correct, language)"
-        " VALUES (0, '', '', '', ?, 0, '')"
+        "INSERT INTO calcnb_attempts (recorded_at, nickname, exercise_id, variant, answer, correct, outcome, language)"
+        " VALUES (0, '', '', '', ?, 0, '', '')"
     )
     for size in (1000, 100, 10, 0):
         with contextlib.suppress(sqlite3.OperationalError):
@@ -391,16 +392,16 @@ def _class(log):
     for name in ("ana", "bia", "caio", "duda"):
         log.join(name)
     checks = [
-        ("ana", "next_card", "5", True, None),
-        ("bia", "next_card", "A", False, "forgot_wraparound"),
-        ("bia", "next_card", "0", False, "zero_for_k"),
-        ("bia", "last_card", "52", False, "fifty_two_for_k"),
-        ("caio", "next_card", "A", False, "forgot_wraparound"),
-        ("caio", "next_card", "5", True, None),
-        ("ana", "last_card", "?", False, None),
+        ("ana", "next_card", "5", "right", None),
+        ("bia", "next_card", "A", "wrong", "forgot_wraparound"),
+        ("bia", "next_card", "0", "wrong", "zero_for_k"),
+        ("bia", "last_card", "52", "wrong", "fifty_two_for_k"),
+        ("caio", "next_card", "A", "wrong", "forgot_wraparound"),
+        ("caio", "next_card", "5", "right", None),
+        ("ana", "last_card", "x2", "wrong", None),
     ]
-    for second, (name, exercise, answer, correct, wrong_idea) in enumerate(checks):
-        log.record(name, an_attempt(exercise, 1, answer, correct, wrong_idea, "en", 1_800_000_000.0 + second))
+    for second, (name, exercise, answer, outcome, wrong_idea) in enumerate(checks):
+        log.record(name, an_attempt(exercise, 1, answer, outcome, wrong_idea, "en", 1_800_000_000.0 + second))
 
 
 def test_exercise_stats_count_students_and_misconceptions(log):
@@ -428,7 +429,7 @@ def test_csv_export_has_every_check_and_defuses_formulas(log):
     lines = csv_text(log.attempts()).splitlines()
     assert lines[0] == ",".join(classlog.ATTEMPT_COLUMNS)
     assert len(lines) == 1 + 9
-    assert lines[1].startswith("2027-01-15T08:00:00+00:00,ana,next_card,1,5,1,,en")
+    assert lines[1].startswith("2027-01-15T08:00:00+00:00,ana,next_card,1,5,1,right,,en")
     assert lines[-2].startswith("2027-01-15T08:01:40+00:00,'=cmd|' /C calc'!A0,next_card,3,-5,1")
     assert lines[-1].split(",")[4] == "'=1+1"
 
@@ -660,7 +661,7 @@ def test_the_class_view_shows_what_students_typed_escaped(log, text):
     from calcnb.classroom.view import ClassView, shown
 
     for number in range(3):
-        log.record(text, an_attempt(exercise_id=text, correct=False, misconception=text, timestamp=number))
+        log.record(text, an_attempt(exercise_id=text, outcome="wrong", misconception=text, timestamp=number))
     view = ClassView(log)
     view.refresh()
     page = view.exercises.value + view.students.value
@@ -769,3 +770,267 @@ def test_reading_the_class_key_never_makes_a_log(tmp_path, log, location):
     missing = tmp_path / "not yet.db"
     assert read_class_key(missing) is None and not missing.exists()
     assert read_class_key(location) == log.class_key()
+
+
+# ---------------------------------------------------------------- outcomes: unreadable and revealed, each its own
+
+
+def _record(log, checks):
+    """Record ``(nickname, exercise, answer, outcome, misconception)`` checks, one second apart."""
+    for second, (name, exercise, answer, outcome, wrong_idea) in enumerate(checks):
+        log.record(name, an_attempt(exercise, 0, answer, outcome, wrong_idea, "en", 1_800_000_000.0 + second))
+
+
+def test_an_unreadable_answer_is_logged_as_unreadable_never_wrong_and_never_makes_a_student_stuck(log):
+    log.join("ana")
+    _record(log, [("ana", "clock", text, "unreadable", None) for text in ("?", "zzz", "", "no idea")])
+    (row, *_) = log.attempts()
+    assert (row["outcome"], row["correct"], row["misconception"]) == ("unreadable", False, None)
+    (stats,) = exercise_stats(log.attempts())
+    assert (stats.tried, stats.right, stats.attempts, stats.unreadable, stats.misconceptions) == (1, 0, 4, 4, {})
+    assert class_status(log.students(), log.attempts()).stuck == {}
+    # Unreadable answers between wrong ones neither count nor break the run: three judged wrong is stuck.
+    _record(log, [("ana", "clock", "0", "wrong", "zero_for_king"), ("ana", "clock", "?", "unreadable", None)] * 3)
+    assert class_status(log.students(), log.attempts()).stuck == {"ana": "clock"}
+    assert classlog.exercise_outcomes(log.attempts()) == {"ana": {"clock": "wrong"}}
+
+
+def test_a_revealed_exercise_is_never_counted_right_even_when_answered_right_afterwards(log):
+    _record(
+        log,
+        [
+            ("ana", "clock", "0", "wrong", "zero_for_king"),
+            ("ana", "clock", "", "revealed", None),
+            ("ana", "clock", "5", "right", None),  # typed after the answer was shown
+            ("bia", "clock", "0", "wrong", "zero_for_king"),
+            ("bia", "clock", "5", "right", None),
+            ("caio", "clock", "0", "wrong", "zero_for_king"),
+            ("caio", "clock", "", "revealed", None),
+        ],
+    )
+    (stats,) = exercise_stats(log.attempts())
+    assert (stats.tried, stats.right, stats.revealed, stats.attempts) == (3, 1, 2, 5)  # a reveal is not a check
+    assert classlog.exercise_outcomes(log.attempts()) == {
+        "ana": {"clock": "revealed"},
+        "bia": {"clock": "right"},
+        "caio": {"clock": "revealed"},
+    }
+    summaries = {summary.nickname: summary for summary in classlog.student_summaries([], log.attempts())}
+    assert summaries["ana"].count("revealed") == 1 and summaries["ana"].count("right") == 0
+    assert class_status([], log.attempts()).stuck == {}  # two wrong answers each, a reveal is no answer
+
+
+def _version_1_log(location: str) -> None:
+    """A class log as calcnb wrote it before outcomes: schema version 1, no outcome column."""
+    metadata = sa.MetaData()
+    schema = sa.Table("calcnb_schema", metadata, sa.Column("id", sa.Integer, primary_key=True),
+                      sa.Column("version", sa.Integer, nullable=False))  # fmt: skip
+    sa.Table("calcnb_students", metadata, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+             sa.Column("nickname", sa.String(40), nullable=False), sa.Column("joined_at", sa.Float, nullable=False),
+             sa.Column("language", sa.String(80), nullable=False))  # fmt: skip
+    attempts = sa.Table(
+        "calcnb_attempts", metadata, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        *(sa.Column(name, sa.String(200), nullable=False) for name in ("nickname", "exercise_id", "variant", "answer")),
+        sa.Column("recorded_at", sa.Float, nullable=False), sa.Column("correct", sa.Boolean, nullable=False),
+        sa.Column("misconception", sa.String(80)), sa.Column("language", sa.String(80), nullable=False),
+    )  # fmt: skip
+    engine = sa.create_engine(classlog.database_url(location))
+    metadata.create_all(engine)
+    old = [("5", True, None), ("0", False, "zero_for_king"), ("?", False, "unreadable"), ("7", False, None)]
+    with engine.begin() as connection:
+        connection.execute(sa.insert(schema).values(id=1, version=1))
+        connection.execute(
+            sa.insert(attempts),
+            [dict(nickname="ana", exercise_id="clock", variant="0", answer=answer, recorded_at=float(second),
+                  correct=correct, misconception=wrong_idea, language="en")
+             for second, (answer, correct, wrong_idea) in enumerate(old)],
+        )  # fmt: skip
+    engine.dispose()
+
+
+def test_a_log_of_schema_version_1_is_read_and_brought_up_to_date(location):
+    _version_1_log(location)
+    log = open_class_log(location)
+    try:
+        assert [(row["answer"], row["outcome"]) for row in log.attempts()] == [
+            ("5", "right"), ("0", "wrong"), ("?", "unreadable"), ("7", "wrong")
+        ]  # fmt: skip
+        with log.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT version FROM calcnb_schema")).scalar() == SCHEMA_VERSION
+        log.record("bia", an_attempt(outcome="revealed", answer=""))
+        assert log.attempts()[-1]["outcome"] == "revealed"
+    finally:
+        log.close()
+    again = open_class_log(location)  # opened again: already up to date, nothing changed
+    assert again.count() == 5
+    again.close()
+
+
+def test_rows_without_an_outcome_are_read_from_what_version_1_kept():
+    assert classlog.row_outcome({"correct": True, "misconception": None}) == "right"
+    assert classlog.row_outcome({"correct": False, "misconception": "unreadable"}) == "unreadable"
+    assert classlog.row_outcome({"correct": False, "misconception": "off_by_one"}) == "wrong"
+    assert classlog.row_outcome({"correct": False, "outcome": "revealed"}) == "revealed"
+
+
+def test_the_recorder_logs_a_reveal_and_the_class_view_marks_it(recorder, log):
+    from calcnb.classroom.view import ClassView
+
+    lesson = _exercise()
+    lesson.exercise.reveal_on = True
+    recorder.join("ana")
+    lesson.exercise.check("")
+    lesson.exercise.reveal()  # refused: nothing recorded
+    lesson.exercise.check(lesson.wrong)
+    lesson.exercise.show_button.click()
+    lesson.exercise.check(lesson.right)
+    recorder.flush()
+    assert [row["outcome"] for row in log.attempts()] == ["unreadable", "wrong", "revealed", "right"]
+    view = ClassView(log)
+    view.refresh()
+    row = view.exercises.value.split('data-exercise="next-wrap"')[1].split("</tr>")[0]
+    cells = [cell.split("</td>")[0] for cell in row.split('<td style="padding:2px 8px">')[1:]]
+    assert cells[:5] == ["1", "0", "1", "3", "1"]  # tried, right, answer shown, answers, unreadable
+    student = view.summary.value.split('data-nickname="ana"')[1].split("</tr>")[0]
+    assert [cell.split("</td>")[0] for cell in student.split('<td style="padding:2px 8px">')[1:]][:4] == [
+        "0", "0", "0", "1"
+    ]  # fmt: skip
+
+
+# ---------------------------------------------------------------- the class view in the teacher's words
+
+
+def test_the_class_view_names_questions_and_misconceptions_as_the_teacher_reads_them(log):
+    from calcnb.classroom.view import ClassView
+    from calcnb.i18n import set_language
+
+    _record(
+        log,
+        [
+            ("ana", "next-wrap", "14", "wrong", "no_wraparound"),
+            ("ana", "next-wrap", "3", "wrong", None),
+            ("bia", "fits-buried", "1", "wrong", "buried_card"),
+            ("ana", "visits", "?", "unreadable", None),
+            ("bia", "next-wrap", "1", "wrong", "no_wraparound"),
+            ("bia", "next-wrap", "2", "wrong", "no_wraparound"),
+        ],
+    )
+    view = ClassView(log)
+    view.refresh()
+    table = view.exercises.value
+    assert ">5. Which rank goes on next, past K?</th>" in table  # its number in the lesson and a short text
+    assert ">8. Another clock: how many numbers does the count land on?</th>" in table
+    assert "The turned card is 9♥. Which foundation takes it?" in table  # one variant: the question itself
+    assert "forgets the wraparound past K: 75% (3)" in table and "other: 25% (1)" in table
+    assert "no_wraparound" not in table.replace('"no_wraparound"', "")
+    assert "bia, on 5. Which rank goes on next, past K?" in view.students.value
+    set_language("pt")
+    view.refresh()
+    table = view.exercises.value
+    assert ">5. Que valor vem a seguir, depois do K?</th>" in table and "esquece a volta" in table
+    assert "outra: 25% (1)" in table and "Resposta mostrada" in table and "Ilegíveis" in table
+    assert "bia, em 5. Que valor vem a seguir" in view.students.value
+    assert "Entraram na turma: 0; a responder: 2" in view.status.value  # never "1 entraram"
+
+
+def test_every_exercise_with_variants_has_a_short_text_in_both_languages():
+    from calcnb.i18n import catalogue
+    from calcnb.lessons.bank import BANK
+
+    for language in ("en", "pt"):
+        keys = catalogue(language)
+        for exercise_id, kind in BANK.items():
+            if len(kind.variants) > 1:
+                assert f"classview.ex.{exercise_id}" in keys, (language, exercise_id)
+
+
+def test_the_export_links_look_like_buttons(log):
+    from calcnb.classroom.view import ClassView
+
+    _class(log)
+    view = ClassView(log)
+    view.refresh()
+    for link in (view.export.value, view.summary_csv.value):
+        assert 'role="button"' in link and "background:#0072B2" in link and "color:white" in link
+        assert "text-decoration:underline" in link
+
+
+def _summary_class(log):
+    for name in ("ana", "bia", "caio"):
+        log.join(name)
+    _record(
+        log,
+        [
+            ("ana", "clock", "5", "right", None),
+            ("ana", "next-wrap", "14", "wrong", "no_wraparound"),
+            ("ana", "next-wrap", "", "revealed", None),
+            ("ana", "next-wrap", "1", "right", None),
+            ("bia", "clock", "?", "unreadable", None),
+            *[("bia", "inverse", str(n), "wrong", None) for n in (2, 3, 4)],
+        ],
+    )
+
+
+def test_the_summary_counts_how_each_exercise_ended_for_each_student(log):
+    from calcnb.classroom.summary import summary_csv, summary_rows
+    from calcnb.lessons.bank import LESSON_EXERCISES
+
+    _summary_class(log)
+    summaries = classlog.student_summaries(log.students(), log.attempts())
+    count = len(LESSON_EXERCISES)
+    assert summary_rows(summaries) == [
+        ["ana", 1, 0, 0, 1, count - 2, ""],
+        ["bia", 0, 1, 1, 0, count - 2, "9. Which x makes k × x ≡ 1 (mod 13)?"],
+        ["caio", 0, 0, 0, 0, count, ""],
+    ]
+    lines = summary_csv(summaries).splitlines()
+    assert lines[0].startswith("Nickname,Right,Wrong,Unreadable,Answer shown,Not tried,Stuck on,")
+    assert lines[1].startswith("ana,1,0,0,1,") and ",Right,,,,Answer shown," in lines[1]
+    assert len(lines) == 4
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_summary_prints_as_a_pdf_that_reads_back(log, language, paper):
+    import io
+
+    from pypdf import PdfReader
+
+    from calcnb.classroom.summary import summary_pdf
+    from calcnb.i18n import set_language
+
+    _summary_class(log)
+    set_language(language)
+    summaries = classlog.student_summaries(log.students(), log.attempts())
+    reader = PdfReader(io.BytesIO(summary_pdf(summaries, location="lesson.db", paper=paper)))
+    width, height = (float(value) for value in reader.pages[0].mediabox.upper_right)
+    assert width > height and round(width) == {"A4": 842, "Letter": 792}[paper]  # landscape, points
+    assert len(reader.pages) == 1
+    text = " ".join(reader.pages[0].extract_text().split())  # a heading may wrap inside its cell
+    words = {"en": ("End of the lesson", "Answer shown", "Stuck on", "9. Which x makes"),
+             "pt": ("Fim da aula", "Resposta mostrada", "Bloqueado em", "9. Que x faz")}[language]  # fmt: skip
+    for word in (*words, "ana", "bia", "caio", "lesson.db"):
+        assert word in text, word
+
+
+def test_the_class_view_makes_the_pdf_when_asked(log):
+    from calcnb.classroom.view import ClassView
+
+    _summary_class(log)
+    view = ClassView(log)
+    view.refresh()
+    assert view.pdf_link.value == ""  # drawn only when asked: not at every reading of the log
+    view.pdf_button.click()
+    assert "application/pdf;base64," in view.pdf_link.value and 'download="class_summary.pdf"' in view.pdf_link.value
+
+
+def test_the_class_view_command_writes_the_summary(log, location, tmp_path, capsys):
+    from calcnb.serve.cli import main
+
+    _summary_class(log)
+    assert main(["class-view", location, "--summary", str(tmp_path / "end.pdf")]) == 0
+    assert (tmp_path / "end.pdf").read_bytes()[:5] == b"%PDF-" and "end.pdf" in capsys.readouterr().out
+    assert main(["class-view", location, "--summary", str(tmp_path / "end.csv"), "--lang", "pt"]) == 0
+    assert (tmp_path / "end.csv").read_text(encoding="utf-8-sig").startswith("Alcunha,Certos,Errados,")
+    assert main(["class-view", location, "--summary", str(tmp_path / "end.docx")]) == 2
+    assert ".pdf" in capsys.readouterr().err

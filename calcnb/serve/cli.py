@@ -556,6 +556,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_server_options(app, None)
     app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
+    app.add_argument("--no-reveal", action="store_true", help=message("app.help.no_reveal"))
     app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
     app.set_defaults(run=run_app)
 
@@ -573,6 +574,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=message("app.epilog_class_view"),
     )
     view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
+    view.add_argument("--summary", metavar="FILE", default=None, help=message("app.help.summary"))
     _add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
     view.set_defaults(run=run_class_view)
     return parser
@@ -597,6 +599,7 @@ def run_app(arguments: argparse.Namespace) -> int:
     """
     target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
     environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
+    environment = reveal_environment(environment, reveal=not arguments.no_reveal)
     port = _chosen_port(arguments, default_app_port(target))
     return serve(
         voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
@@ -676,17 +679,57 @@ def class_log_environment(environment: dict[str, str], location: str | None) -> 
     return environment
 
 
+def reveal_environment(environment: dict[str, str], *, reveal: bool) -> dict[str, str]:
+    """``environment`` for the students' kernels, with Show answer on (``reveal``) or off (``--no-reveal``).
+
+    Without ``--no-reveal`` the variable is removed, so a value left in the teacher's shell never turns it off.
+    """
+    from calcnb.ui.lesson import NO_REVEAL_ENV_VAR
+
+    environment = dict(environment)
+    environment.pop(NO_REVEAL_ENV_VAR, None)
+    if not reveal:
+        environment[NO_REVEAL_ENV_VAR] = "1"
+        print(message("app.no_reveal"), flush=True)
+    return environment
+
+
+def write_summary(log, path: Path) -> None:
+    """Write the end-of-lesson summary of the open class ``log`` to ``path``: PDF or CSV, as its suffix says."""
+    from calcnb.classroom.log import student_summaries
+    from calcnb.classroom.summary import summary_csv, summary_pdf
+
+    summaries = student_summaries(log.students(), log.attempts())
+    if path.suffix.lower() == ".pdf":
+        path.write_bytes(summary_pdf(summaries, location=log.location))
+    else:
+        path.write_text(summary_csv(summaries), encoding="utf-8-sig", newline="")  # a BOM: spreadsheets read UTF-8
+
+
 def run_class_view(arguments: argparse.Namespace) -> int:
     """``python -m calcnb class-view LOG``: the teacher's live view of a class log, served with Voila.
 
     Only ``notebooks/teacher/class_view.ipynb`` is served, on a port of its own, and its
-    kernels are the only ones told the log through ``CALCNB_CLASS_VIEW``.
+    kernels are the only ones told the log through ``CALCNB_CLASS_VIEW``. With ``--summary FILE``
+    the end-of-lesson summary is written to FILE (``.pdf`` or ``.csv``) instead, and nothing is served.
     """
     from calcnb.classroom.log import ENV_VAR, VIEW_ENV_VAR
 
     target = resolve_target(str(notebooks_dir() / CLASS_VIEW_NOTEBOOK))
+    summary = Path(arguments.summary).expanduser() if arguments.summary else None
+    if summary is not None and summary.suffix.lower() not in (".pdf", ".csv"):
+        raise AppError(message("app.bad_summary", path=summary))
     log = _open_class_log(arguments.log)
     location = log.location
+    if summary is not None:
+        try:
+            write_summary(log, summary)
+        except OSError as error:
+            raise AppError(message("app.cannot_write_summary", path=summary, reason=error.strerror or error)) from None
+        finally:
+            log.close()
+        print(message("app.summary_written", location=location, path=summary), flush=True)
+        return 0
     log.close()
     environment = server_environment(language=arguments.lang)
     environment.pop(ENV_VAR, None)
