@@ -145,6 +145,7 @@ def write_time(location: str, writes: int = 300) -> float:
 
     class Attempt:
         exercise_id, variant, answer, correct, misconception, language = "clock", 1, "14", False, "no_wraparound", "en"
+        outcome = "wrong"  # the log's schema 2 keeps the outcome; a baseline tree of schema 1 reads correct
         timestamp = time.time()
 
     log = open_class_log(location)
