@@ -635,6 +635,8 @@ MESSAGES: dict[str, str] = {
     "classview.other": "other",
     "classview.ex.clock": "On the clock of 13, where does a number land?",
     "classview.ex.clock-king": "On the clock of 13, where does a multiple of 13 land?",
+    "classview.ex.next-king": "On the clock of 13, which is the first number past n that lands on K?",
+    "classview.ex.to-complete": "How many more cards can go on a foundation before it is complete?",
     "classview.ex.next-plain": "Foundation +3: which rank goes on next?",
     "classview.ex.next-small": "Foundation +4: which rank goes on next?",
     "classview.ex.next-wrap": "Which rank goes on next, past K?",

@@ -641,6 +641,8 @@ MESSAGES: dict[str, str] = {
     "classview.other": "outra",
     "classview.ex.clock": "No relógio de 13, onde cai um número?",
     "classview.ex.clock-king": "No relógio de 13, onde cai um múltiplo de 13?",
+    "classview.ex.next-king": "No relógio de 13, qual é o primeiro número maior do que n que cai no K?",
+    "classview.ex.to-complete": "Quantas cartas ainda podem ir para uma base antes de ficar completa?",
     "classview.ex.next-plain": "Base +3: que valor vem a seguir?",
     "classview.ex.next-small": "Base +4: que valor vem a seguir?",
     "classview.ex.next-wrap": "Que valor vem a seguir, depois do K?",
