@@ -215,8 +215,10 @@ class OrderExplorer(widgets.VBox):
             said = message("explorer.refused", step=self.walk.step, ranks=self.walk.ranks, question=self.refused)
             self.png = b""
             self.image.value = ""
+            self.image.layout.display = "none"  # the reason takes the picture's place
             self.findings.value = f"<p style='max-width:32em'>{escape(said)}</p>"
             return
+        self.image.layout.display = None
         self.png = walk_png(self.walk)
         data = base64.b64encode(self.png).decode("ascii")
         alt = escape(" ".join(self.walk.lines()), quote=True)
