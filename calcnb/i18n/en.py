@@ -719,12 +719,36 @@ MESSAGES: dict[str, str] = {
 ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     # rank names a student may type for a rank (with the letters A, T, J, Q, K of every language)
     "ace": ("a", "ace"),
-    "ten": ("t",),
+    "ten": ("t", "ten"),
     "jack": ("j", "jack"),
     "queen": ("q", "queen"),
     "king": ("k", "king"),
+    # an article before a rank name or a foundation ("the king") changes nothing
+    "article": ("the", "a", "an"),
     # "no card fits"
-    "none": ("none", "nothing", "no card", "no rank", "complete"),
+    "none": ("none", "nothing", "no card", "no cards", "no rank", "no ranks", "none of them", "no more", "no more cards", "complete"),
+    # "I don't know": never right, never wrong (marks such as "-" and "?" mean it in every language)
+    "dont_know": ("idk", "i don't know", "i dont know", "don't know", "dont know", "dunno", "no idea", "not sure", "i'm not sure", "no clue"),
+    # every foundation that takes the card ("both" where two do)
+    "both": ("both", "both of them", "either", "either one", "all", "all of them"),
+    # the word for a foundation, which may come before its number ("foundation 3")
+    "foundation": ("foundation", "foundations", "f"),
+    # the word for a place, which may come before or after it ("place 12", "12th place")
+    "place": ("place", "position", "card number", "number"),
+    # places written in words
+    "place_1": ("first",),
+    "place_2": ("second",),
+    "place_3": ("third",),
+    "place_4": ("fourth",),
+    "place_5": ("fifth",),
+    "place_6": ("sixth",),
+    "place_7": ("seventh",),
+    "place_8": ("eighth",),
+    "place_9": ("ninth",),
+    "place_10": ("tenth",),
+    "place_11": ("eleventh",),
+    "place_12": ("twelfth",),
+    "place_13": ("thirteenth", "last"),
     # "a waste pile"
     "waste": ("waste", "w", "a waste", "waste pile"),
     "yes": ("yes", "y"),
