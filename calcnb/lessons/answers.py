@@ -42,7 +42,21 @@ _ORDINAL = re.compile(r"(\d{1,2})\s*(?:st|nd|rd|th|\.?[ºª°]|o|a)")
 # Marks that say "I don't know" in every language: dashes, question marks, dots, an underscore.
 _MARKS = re.compile(r"[\-‐‑‒–—―−?¿._…\s]+")
 # Quotes (and brackets) a student may put round an answer, each opening one with the closing ones that match it.
-_QUOTES = {'"': '"“”', "'": "'‘’", "“": "”“", "”": "”", "„": "“”", "‘": "’‘", "’": "’", "‚": "‘’", "«": "»", "»": "«", "‹": "›", "(": ")", "[": "]"}
+_QUOTES = {
+    '"': '"“”',
+    "'": "'‘’",
+    "“": "”“",
+    "”": "”",
+    "„": "“”",
+    "‘": "’‘",
+    "’": "’",
+    "‚": "‘’",
+    "«": "»",
+    "»": "«",
+    "‹": "›",
+    "(": ")",
+    "[": "]",
+}
 # Punctuation that may end an answer without changing it ("7.", "none!", "K;", "7?": a doubt, but an answer).
 _TRAILING = ".!;:,?¡¿"
 _RANK_KINDS = {"ace": 1, "ten": 10, "jack": 11, "queen": 12, "king": 13}
@@ -176,7 +190,7 @@ def _read_place_term(cleaned: str) -> int | str | None:
 
 
 def read_place(text: str) -> int | str | None:
-    """A place on a foundation: like :func:`read_rank`, and also an ordinal ("12th", "12º", "12.º", "12ª", "twelfth")."""
+    """A place on a foundation: as :func:`read_rank` reads it, or an ordinal ("12th", "12º", "12.º", "twelfth")."""
     cleaned = _clean(text)
     if cleaned is None or cleaned == DONT_KNOW:
         return cleaned

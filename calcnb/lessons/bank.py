@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -34,8 +35,8 @@ from calcnb.game.cards import (
 from calcnb.game.engine import STOCK_TO_FOUNDATION, Move, State
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
-from calcnb.i18n import message
-from calcnb.lessons.answers import READERS, echo, read_answer
+from calcnb.i18n import answer_words, message
+from calcnb.lessons.answers import DONT_KNOW, READERS, echo, read_answer
 from calcnb.lessons.tables import lesson_game
 
 
@@ -88,6 +89,7 @@ MISCONCEPTIONS = (
     "no_wraparound",
     "counting_the_start",
     "zero_for_king",
+    "zero_not_on_clock",
     "multiple_for_king",
     "counted_laps",
     "buried_card",
@@ -117,7 +119,9 @@ class Item:
     for any other answer
     (``reason_for``, when set, computes it from the reading). ``solution`` and ``why`` are the
     answer as shown and its reasoning, computed by calcnb; ``wraps`` says whether the answer needs
-    the wraparound past K; ``typed`` gives an example of how a reading may be typed (for a teacher's list).
+    the wraparound past K; ``typed`` gives an example of how a reading may be typed (for a teacher's list);
+    ``unclear`` maps readings that are no answer to this question, though readable (``0`` for "which rank
+    goes on a complete foundation"), to what to write instead: neither right nor wrong.
     """
 
     exercise_id: str
@@ -133,13 +137,24 @@ class Item:
     reason_for: Callable[[object], str | None] | None = None
     wraps: bool = False
     typed: Mapping[object, str] = field(default_factory=dict)
+    unclear: Mapping[object, str] = field(default_factory=dict)
 
 
 def judge(item: Item, text: str) -> Feedback:
-    """Judge one typed answer to ``item``: always a :class:`Feedback`, never an exception, whatever the text."""
+    """Judge one typed answer to ``item``: always a :class:`Feedback`, never an exception, whatever the text.
+
+    ``correct`` is None for text that is not an answer, for a mark meaning "I don't know" (``-``, ``?``,
+    "não sei": never right) and for a reading the item calls unclear; a wrong answer's feedback never
+    contains the item's answer (:func:`gives_away`).
+    """
     reading = read_answer(item.kind, text)
+    expected = message(READERS[item.kind][1])
     if reading is None:
-        return Feedback(None, message("lessons.unread", reason=message(READERS[item.kind][1])))
+        return Feedback(None, message("lessons.unread", reason=expected))
+    if reading == DONT_KNOW:
+        return Feedback(None, message("lessons.dont_know", hint=item.other or expected))
+    if reading in item.unclear:
+        return Feedback(None, message("lessons.unread", reason=item.unclear[reading]))
     if reading in item.accepted:
         return Feedback(True, message("lessons.right", why=item.why))
     misconception, reason = item.wrong.get(reading, (None, ""))
@@ -148,7 +163,43 @@ def judge(item: Item, text: str) -> Feedback:
         reason = explain(reading)
     if not reason and item.reason_for is not None:
         reason = item.reason_for(reading) or ""
-    return Feedback(False, message("lessons.wrong", answer=echo(text), reason=reason or item.other), misconception)
+    if not reason or gives_away(item, reason):
+        reason = item.other  # a reason that happens to name the answer would hand it over
+    return Feedback(False, message("lessons.wrong", answer=echo(text), reason=reason), misconception)
+
+
+def _standalone(token: str) -> re.Pattern[str]:
+    """``token`` on its own: not part of a longer word or number, a foundation's name ("+3") or an inverse ("3⁻¹")."""
+    return re.compile(rf"(?<![\w+\-−]){re.escape(token)}(?![\w⁻])")
+
+
+def answer_tokens(item: Item) -> list[re.Pattern[str]]:
+    """The ways ``item``'s answer could be read off a sentence: the answer as shown, the right rank's name,
+    the right number (unless the question itself says it, as in "1 to 13"), the foundation that takes the
+    card, and the words for "none" or "waste"."""
+    if item.kind == "yes_no":
+        return []  # a wrong yes is always answered by no: there is nothing to hide
+    patterns = [] if item.solution.isdecimal() else [_standalone(item.solution)]
+    for reading in item.accepted:
+        if isinstance(reading, int):
+            if item.kind.startswith("rank") or item.solution != str(reading):  # the answer is a rank
+                patterns.append(_standalone(rank_name(reading)))
+            number = _standalone(str(reading))
+            if not number.search(item.question):  # "13", "1 to 13": what the question says gives nothing away
+                patterns.append(number)
+        elif isinstance(reading, frozenset) and len(reading) == 1:
+            (number,) = reading
+            words = "|".join(map(re.escape, sorted(answer_words("foundation") - {"f", "b"})))
+            patterns.append(re.compile(rf"(?i)\b(?:{words})\s+\+?{number}(?!\w)"))
+        elif reading in ("none", "waste"):
+            said = answer_words(reading) | {message(f"lessons.{reading}_word")}
+            patterns.extend(re.compile(rf"(?i){_standalone(word).pattern}") for word in said if len(word) > 1)
+    return patterns
+
+
+def gives_away(item: Item, text: str) -> bool:
+    """Whether ``text`` names ``item``'s answer (:func:`answer_tokens`): feedback on a wrong answer never does."""
+    return any(pattern.search(text) for pattern in answer_tokens(item))
 
 
 def _rank_with_value(rank: int) -> str:
@@ -165,8 +216,26 @@ def _off_by_one(answer: int, reason: str, low: int = 1, high: int = RANK_COUNT) 
     return {value: ("off_by_one", reason) for value in (answer - 1, answer + 1) if low <= value <= high}
 
 
-def _past_thirteen(value: int) -> str:
-    return message("lessons.clock.past", value=value)
+def _times(count: int) -> str:
+    """How many times, in words ("once", "twice", "three times"): a digit here could be read as the answer."""
+    return message(f"lessons.times.{count}") if 1 <= count <= 6 else message("lessons.times.many", count=count)
+
+
+def _reductions(value: int, answer: int) -> int | None:
+    """How many times 13 must still be taken from ``value`` to reach ``answer``, or None if it never does."""
+    laps, left = divmod(value - answer, RANK_COUNT)
+    return laps if value > RANK_COUNT and laps > 0 and not left else None
+
+
+def _still_past(value: int, answer: int, start: int, misconception: str, first: str, **values: object) -> tuple:
+    """A number past 13 on the way from ``start`` to ``answer``: how many more times to take 13 away.
+
+    ``first`` is the message for ``start`` itself (nothing taken away yet), filled with ``values``.
+    """
+    times = _times(_reductions(value, answer) or 0)
+    if value == start:
+        return misconception, message(first, value=value, times=times, **values)
+    return misconception, message("lessons.clock.still_past", value=value, times=times)
 
 
 def _clock_item(variant: int, total: int) -> dict:
@@ -176,15 +245,16 @@ def _clock_item(variant: int, total: int) -> dict:
         why = message("lessons.clock.why", total=total, laps=laps, left=left, answer=_rank_with_value(answer))
     else:
         why = message("lessons.clock.why_zero", total=total, laps=laps)
-    near = message("lessons.clock.near", start=total, laps_before=laps, start_left=left)
-    wrong = _off_by_one(answer, near) if left else {}
-    wrong[0] = ("zero_for_king" if not left else None, message("lessons.clock.zero"))
+    wrong = _off_by_one(answer, message("lessons.clock.near", total=total)) if left else {}
+    if left:  # 0 is no number of the clock; here it is not even what is left over
+        wrong[0] = ("zero_not_on_clock", message("lessons.clock.zero_left", total=total))
+    else:
+        wrong[0] = ("zero_for_king", message("lessons.clock.zero"))
     if laps and laps != answer:
         wrong[laps] = ("counted_laps", message("lessons.clock.laps", value=laps, total=total))
+    misconception = "multiple_for_king" if not left else "no_wraparound"
     for value in range(total, RANK_COUNT, -RANK_COUNT):
-        key = "lessons.clock.multiple" if value % RANK_COUNT == 0 else "lessons.clock.once"
-        misconception = "multiple_for_king" if value % RANK_COUNT == 0 else "no_wraparound"
-        wrong[value] = (misconception, message(key, value=value, laps=value // RANK_COUNT))
+        wrong[value] = _still_past(value, answer, total, misconception, "lessons.clock.unreduced")
     return dict(
         question=message("lessons.clock.question", total=total),
         kind="number",
@@ -193,7 +263,7 @@ def _clock_item(variant: int, total: int) -> dict:
         why=why,
         wrong=wrong,
         other=message("lessons.clock.other"),
-        too_big=(RANK_COUNT, "no_wraparound", _past_thirteen),
+        too_big=(RANK_COUNT, "no_wraparound", lambda value: message("lessons.clock.past", value=value, total=total)),
         wraps=True,
     )
 
@@ -225,14 +295,18 @@ def _next_item(variant: int, top: int, step: int) -> dict:
 def _complete_item(variant: int, step: int) -> dict:
     after = next_rank(RANK_COUNT, step)
     past = ("past_complete", message("lessons.complete.past", step=step, rank=rank_name(after)))
+    # "A after K" (the clock's order) is the same wrong idea on every foundation, not only on +1
+    ace = ("past_complete", message("lessons.complete.ace"))
     return dict(
         question=message("lessons.complete.question", step=step),
         kind="rank_or_none",
         accepted=frozenset({"none"}),
         solution=message("lessons.none_word"),
         why=message("lessons.complete.why", step=step),
-        wrong={after: past, RANK_COUNT + step: past, 0: ("zero_for_king", message("lessons.clock.zero"))},
+        wrong={1: ace, after: past, RANK_COUNT + step: past},
         other=message("lessons.complete.other"),
+        # 0 here means "no card" more often than "0 for K": ask for a rank or 'none' rather than call it wrong
+        unclear={0: message("lessons.not_a_rank", value=0, expected=message("lessons.read_rank_or_none"))},
     )
 
 
@@ -300,17 +374,19 @@ def _nth_item(variant: int, place: int, step: int) -> dict:
     why = message(key, place=place, step=step, product=product, laps=laps, left=left, answer=_rank_with_value(answer))
     wrong: dict = {}
     if place > 1:
-        wrong[order[place - 2]] = ("off_by_one", message("lessons.nth.before", earlier=place - 1))
+        wrong[order[place - 2]] = ("off_by_one", message("lessons.nth.before"))
     if place < RANK_COUNT:
-        start = message("lessons.nth.start", later=place + 1, step=step, place=place)
+        start = message("lessons.nth.start", step=step, place=place)
         wrong[order[place]] = ("counting_the_start", start)
-    if product > RANK_COUNT:
-        wrong[product] = (
-            "multiple_for_king" if not left else "no_wraparound",
-            message("lessons.nth.unreduced", value=product, place=place, step=step),
+    misconception = "multiple_for_king" if not left else "no_wraparound"
+    for value in range(product, RANK_COUNT, -RANK_COUNT):
+        wrong[value] = _still_past(
+            value, answer, product, misconception, "lessons.nth.unreduced", place=place, step=step
         )
     if not left:
         wrong[0] = ("zero_for_king", message("lessons.clock.zero"))
+    else:
+        wrong[0] = ("zero_not_on_clock", message("lessons.nth.zero_left", place=place, step=step))
     return dict(
         question=message("lessons.nth.question", step=step, place=place),
         kind="rank",
@@ -319,7 +395,11 @@ def _nth_item(variant: int, place: int, step: int) -> dict:
         why=why,
         wrong=wrong,
         other=message("lessons.nth.other", place=place, step=step),
-        too_big=(RANK_COUNT, "no_wraparound", _past_thirteen),
+        too_big=(
+            RANK_COUNT,
+            "no_wraparound",
+            lambda value: message("lessons.nth.past", value=value, place=place, step=step),
+        ),
         wraps=product > RANK_COUNT,
     )
 
@@ -342,7 +422,7 @@ def _visits_item(variant: int, step: int, ranks: int) -> dict:
         count + 1: ("counting_the_start", message("lessons.visits.twice", step=step)),
         count - 1: ("counting_the_start", message("lessons.visits.left_out", step=step)),
     }
-    wrong[ranks] = ("every_number_reached", message("lessons.visits.every", step=step, ranks=ranks, factor=factor))
+    wrong[ranks] = ("every_number_reached", message("lessons.visits.every", step=step, ranks=ranks))
     return dict(
         question=message("lessons.visits.question", step=step, ranks=ranks),
         kind="number",
@@ -363,7 +443,10 @@ def _inverse_item(variant: int, step: int) -> dict:
     wrong: dict = {"fraction": ("reciprocal", message("lessons.inverse.reciprocal", step=step))}
     for value in range(1, RANK_COUNT):
         laps, left = divmod(step * value, RANK_COUNT)
-        reason = message("lessons.inverse.wrong", step=step, value=value, product=step * value, laps=laps, left=left)
+        values = dict(step=step, value=value, product=step * value, laps=laps, left=left)
+        reason = message("lessons.inverse.wrong", **values)
+        if answer in (left, laps, step * value):  # the arithmetic would name the answer: say only that it is not 1
+            reason = message("lessons.inverse.not_one", **values)
         wrong.setdefault(value, (None, reason))
     return dict(
         question=message("lessons.inverse.question", step=step),
@@ -399,21 +482,18 @@ def _position_item(variant: int, rank: int, step: int) -> dict:
     wrong: dict = {}
     for value in range(1, RANK_COUNT + 1):
         holds = rank_name(order[value - 1])
-        reason = message("lessons.position.wrong", value=value, step=step, holds=holds, rank=rank_name(rank))
-        wrong[value] = (None, reason)
+        key = "lessons.position.wrong" if holds != str(answer) else "lessons.position.not_there"
+        wrong[value] = (None, message(key, value=value, step=step, holds=holds, rank=rank_name(rank)))
     for value in (answer - 1, answer + 1):
         if 1 <= value <= RANK_COUNT:
             wrong[value] = ("off_by_one", wrong[value][1])
     multiplied = _clock(rank * step)
-    wrong[multiplied] = (
-        "multiplied_not_divided",
-        message("lessons.position.multiplied", rank_value=rank, step=step, holds=rank_name(order[rank - 1])),
-    )
+    wrong[multiplied] = ("multiplied_not_divided", message("lessons.position.multiplied", rank_value=rank, step=step))
     wrong[rank] = ("rank_as_place", message("lessons.position.rank", rank=rank_name(rank), rank_value=rank, step=step))
     wrong.pop(answer, None)
     return dict(
         question=message("lessons.position.question", rank=rank_name(rank), step=step),
-        kind="number",
+        kind="place",
         accepted=frozenset({answer}),
         solution=str(answer),
         why=why,
@@ -446,24 +526,15 @@ def _fits_item(variant: int, position: Callable[[], Game]) -> dict:
             frozenset(number for bit, number in enumerate(fitting) if mask >> bit & 1)
             for mask in range(1, 2 ** len(fitting))
         )
+        if len(fitting) > 1:
+            accepted |= {"both"}  # "both", "ambas": every foundation that takes it
         solution = " / ".join(map(str, fitting))
-    wrong: dict = {}
+    wrong: dict = {"both": (None, message("lessons.fits.not_both", card=card))}
     wrapping = [number for number in fitting if state.foundations[number - 1][-1].rank + number > RANK_COUNT]
     if wrapping:  # the card fits only past K: saying "waste" is forgetting the wraparound
-        number = wrapping[0]
-        top = state.foundations[number - 1][-1].rank
-        said = message(
-            "lessons.fits.waste_wraps",
-            foundation=number,
-            rank=rank_name(card.rank),
-            top=top,
-            step=number,
-            total=top + number,
-        )
-        wrong["waste"] = ("no_wraparound", said)
+        wrong["waste"] = ("no_wraparound", message("lessons.fits.waste_wraps", rank=rank_name(card.rank)))
     elif fitting:
-        foundations = " / ".join(map(str, fitting))
-        wrong["waste"] = (None, message("lessons.fits.waste_but", foundations=foundations, rank=rank_name(card.rank)))
+        wrong["waste"] = (None, message("lessons.fits.waste_but", rank=rank_name(card.rank)))
 
     def reason_for(reading: object) -> str | None:
         if not isinstance(reading, frozenset):
@@ -479,6 +550,7 @@ def _fits_item(variant: int, position: Callable[[], Game]) -> dict:
         solution=solution,
         why=why,
         wrong=wrong,
+        other=message("lessons.fits.other"),
         reason_for=reason_for,
         wraps=bool(wrapping),
     )
@@ -525,6 +597,7 @@ def _legal_item(variant: int, position: Callable[[], Game], move_text: str) -> d
         solution=message("lessons.yes") if legal else message("lessons.no"),
         why=why,
         wrong=wrong,
+        other=message("lessons.legal.other"),
     )
 
 

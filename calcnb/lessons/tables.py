@@ -1,7 +1,7 @@
 """Tables a lesson prints, and the positions and moves it shows: all computed by calcnb, never typed in.
 
 >>> print(order_table(steps=(2,)).splitlines()[-1])
-+2   | 2 4 6 8 10 Q A 3 5 7  9  J  K
++2    | 2 4 6 8 10 Q A 3 5 7  9  J  K
 """
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ def order_table(steps: Sequence[int] = STEPS) -> str:
     """The foundation orders, one row a step, one column a place (1..13), in card names.
 
     >>> print(order_table(steps=(1,)))
-    step | 1 2 3 4 5 6 7 8 9 10 11 12 13
-    +1   | A 2 3 4 5 6 7 8 9 10 J  Q  K
+    place | 1 2 3 4 5 6 7 8 9 10 11 12 13
+    +1    | A 2 3 4 5 6 7 8 9 10 J  Q  K
     """
-    header = [message("lessons.table.step"), *range(1, RANK_COUNT + 1)]
+    header = [message("lessons.table.place"), *range(1, RANK_COUNT + 1)]
     rows = [[_step_label(step), *map(rank_name, foundation_order(step))] for step in steps]
     return _table(header, rows)
 
