@@ -246,7 +246,7 @@ MESSAGES: dict[str, str] = {
     "lessons.right": "✓ Right: {why}",
     "lessons.wrong": "✗ Not {answer}: {reason} Try again.",
     "lessons.unread": "? {reason}",
-    "lessons.dont_know": "? Not knowing yet is fine. A way to start: {hint}",
+    "lessons.dont_know": "? Not knowing yet is fine. Try this: {hint}",
     "lessons.not_a_rank": "{value} is not a rank. {expected}",
     "lessons.answer_is": "The answer is {answer}: {why}",
     "lessons.teacher_key_read": "The class key was read from the class log: these are the questions your students see.",

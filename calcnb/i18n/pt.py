@@ -252,7 +252,7 @@ MESSAGES: dict[str, str] = {
     "lessons.right": "✓ Certo: {why}",
     "lessons.wrong": "✗ Não é {answer}: {reason} Tente de novo.",
     "lessons.unread": "? {reason}",
-    "lessons.dont_know": "? Ainda não saber não faz mal. Uma forma de começar: {hint}",
+    "lessons.dont_know": "? Não faz mal não saber ainda. Experimente isto: {hint}",
     "lessons.not_a_rank": "{value} não é um valor. {expected}",
     "lessons.answer_is": "A resposta é {answer}: {why}",
     "lessons.teacher_key_read": "A chave da turma foi lida do registo da turma: estas são as perguntas que os seus alunos veem.",

@@ -104,8 +104,8 @@ def _clean(text: object) -> str | None:
     tidied = _tidy(text)
     if not tidied:
         return None
-    if _MARKS.fullmatch(tidied):
-        return DONT_KNOW
+    if _MARKS.fullmatch(tidied.strip("".join(_QUOTES) + "".join(_QUOTES.values()))):
+        return DONT_KNOW  # also in quotes: "'?'"
     cleaned = _unwrap(tidied).replace("’", "'")
     if not cleaned:
         return None
