@@ -98,7 +98,7 @@ def right_forms(item: Item) -> list[str]:
         if isinstance(reading, int):
             if item.kind == "place":
                 forms += _place_forms(reading)
-            elif item.kind.startswith("rank") or item.solution != str(reading):
+            elif item.solution != str(reading):  # a rank shown by its name, "K (13)"
                 forms += _rank_forms(reading)
             else:
                 forms += _number_forms(reading)
@@ -173,7 +173,7 @@ def test_any_string_of_dashes_dots_and_question_marks_is_never_right(where, lang
 
 def _answer_patterns(item: Item) -> list[re.Pattern[str]]:
     """The answer as a standalone token (written here independently of calcnb's own guard): the solution as
-    shown, the right rank's name, the right number unless the question says it (as in "1 to 13"), the
+    shown, the right rank's name, the right number unless the question writes it ("1 to 13", "+3"), the
     foundation that takes the card, the words for none and waste."""
 
     def alone(token: str, flags: int = 0) -> re.Pattern[str]:
@@ -182,9 +182,9 @@ def _answer_patterns(item: Item) -> list[re.Pattern[str]]:
     patterns = [] if item.solution.isdecimal() else [alone(item.solution)]
     for reading in item.accepted:
         if isinstance(reading, int):
-            if item.kind.startswith("rank") or item.solution != str(reading):
+            if item.solution != str(reading):
                 patterns.append(alone(rank_name(reading)))
-            if not alone(str(reading)).search(item.question):
+            if not re.search(rf"(?<!\d){reading}(?!\d)", item.question):  # "1 to 13", "foundation +3"
                 patterns.append(alone(str(reading)))
         elif isinstance(reading, frozenset) and len(reading) == 1:
             (number,) = reading

@@ -175,18 +175,18 @@ def _standalone(token: str) -> re.Pattern[str]:
 
 def answer_tokens(item: Item) -> list[re.Pattern[str]]:
     """The ways ``item``'s answer could be read off a sentence: the answer as shown, the right rank's name,
-    the right number (unless the question itself says it, as in "1 to 13"), the foundation that takes the
-    card, and the words for "none" or "waste"."""
+    the right number (unless the question itself writes it, as in "1 to 13" or "foundation +3"), the
+    foundation that takes the card, and the words for "none" or "waste"."""
     if item.kind == "yes_no":
         return []  # a wrong yes is always answered by no: there is nothing to hide
-    patterns = [] if item.solution.isdecimal() else [_standalone(item.solution)]
+    patterns = [] if item.solution.isdecimal() else [_standalone(item.solution)]  # a number: as the readings
     for reading in item.accepted:
         if isinstance(reading, int):
-            if item.kind.startswith("rank") or item.solution != str(reading):  # the answer is a rank
+            if item.solution != str(reading):  # the answer is a rank shown by its name: "K (13)"
                 patterns.append(_standalone(rank_name(reading)))
-            number = _standalone(str(reading))
-            if not number.search(item.question):  # "13", "1 to 13": what the question says gives nothing away
-                patterns.append(number)
+            # a number the question itself writes ("1 to 13", the 3 of "foundation +3") gives nothing away
+            if not re.search(rf"(?<!\d){reading}(?!\d)", item.question):
+                patterns.append(_standalone(str(reading)))
         elif isinstance(reading, frozenset) and len(reading) == 1:
             (number,) = reading
             words = "|".join(map(re.escape, sorted(answer_words("foundation") - {"f", "b"})))
