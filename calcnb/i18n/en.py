@@ -667,7 +667,7 @@ MESSAGES: dict[str, str] = {
     "classview.ex.inverse": "Which x makes k × x ≡ 1 (mod 13)?",
     "classview.ex.position": "At which place does a rank sit on foundation +3 or +4?",
     "classview.not_started": "Not started ({count})",
-    "classview.stuck": "Stuck: three wrong in a row ({count})",
+    "classview.stuck": "Stuck: the last three answers judged wrong ({count})",
     "classview.stuck_on": "{nickname}, on {exercise}",
     "classview.nobody": "nobody",
     "classview.export": "Export every answer as CSV",

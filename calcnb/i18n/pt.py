@@ -673,7 +673,7 @@ MESSAGES: dict[str, str] = {
     "classview.ex.inverse": "Que x faz k × x ≡ 1 (mod 13)?",
     "classview.ex.position": "Em que lugar fica um valor na base +3 ou +4?",
     "classview.not_started": "Ainda não começaram ({count})",
-    "classview.stuck": "Bloqueados: três erros seguidos ({count})",
+    "classview.stuck": "Bloqueados: as três últimas respostas julgadas erradas ({count})",
     "classview.stuck_on": "{nickname}, em {exercise}",
     "classview.nobody": "ninguém",
     "classview.export": "Exportar todas as respostas em CSV",
