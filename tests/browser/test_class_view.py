@@ -9,6 +9,7 @@ depend on which variant of each exercise a student was given.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -21,17 +22,24 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calcnb.classroom.log import class_status, csv_text, exercise_stats, open_class_log
+from calcnb.classroom.log import class_status, csv_text, exercise_stats, open_class_log, student_summaries
+from calcnb.classroom.summary import exercise_label, misconception_label, summary_csv
 from calcnb.serve.cli import LOCALHOST, _network_address, free_port, stop_server, wait_until_serving
 
 RIGHT = object()
+REVEAL = object()
 
 STUDENTS = {
-    # nickname: answers typed into the first exercise, one Check each
-    "ana": ["0", RIGHT, "14"],  # RIGHT: the right answer to the variant she was given
-    "bia <b>&amp;": ["zzz", "?", "no idea"],  # three unreadable in a row: stuck; a nickname with markup, shown as text
+    # nickname: answers typed into the first exercise, one Check each (REVEAL: Show answer pressed instead)
+    "ana": ["0", REVEAL, RIGHT],  # RIGHT: the right answer to her variant, typed after it was shown: revealed
+    # three answers judged wrong, unreadable ones between them: stuck; a nickname with markup, shown as text
+    "bia <b>&amp;": ["zzz", "0", "?", "14", "99"],
+    "eva": ["zzz", "?", "no idea"],  # three unreadable answers: never wrong, not stuck
     "caio": [],  # joins and answers nothing: not started
 }
+# The outcome the class log must record for each of those checks.
+OUTCOMES = {"0": "wrong", "14": "wrong", "99": "wrong", "zzz": "unreadable", "?": "unreadable",
+            "no idea": "unreadable", REVEAL: "revealed", RIGHT: "right"}  # fmt: skip
 
 
 @contextlib.contextmanager
@@ -99,6 +107,11 @@ def _student(browser, url: str, nickname: str, answers: list[str], database: Pat
         feedback = exercise.locator(".calcnb-feedback")
         for answer in answers:
             recorded = open_class_log(database).count()
+            if answer is REVEAL:
+                exercise.get_by_role("button", name="Show answer").click()
+                _wait_for_rows(database, recorded + 1)
+                exercise.get_by_text("The answer is").wait_for()
+                continue
             answer_box.fill(_right_answer(database) if answer is RIGHT else answer)
             exercise.get_by_role("button", name="Check").click()
             _wait_for_rows(database, recorded + 1)
@@ -136,10 +149,13 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
     log.close()
     assert students == list(STUDENTS)
     assert [row["nickname"] for row in rows] == [name for name, answers in STUDENTS.items() for _ in answers]
-    assert [row["correct"] for row in rows] == [answer is RIGHT for answers in STUDENTS.values() for answer in answers]
+    assert [row["outcome"] for row in rows] == [OUTCOMES[answer] for answers in STUDENTS.values() for answer in answers]
     stats = exercise_stats(rows)
     status = class_status(students, rows)
     assert status.not_started == ["caio"] and list(status.stuck) == ["bia <b>&amp;"]
+    (clock,) = stats
+    assert (clock.tried, clock.right, clock.revealed, clock.unreadable) == (3, 0, 1, 5)
+    checked = clock.attempts  # Show answer is not an answer checked
 
     with _command("class-view", str(database), log=tmp_path / "view.log") as view_port:
         # Served on this machine only: another machine (this one's network address) cannot connect.
@@ -153,26 +169,45 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
         try:
             page.goto(f"http://{LOCALHOST}:{view_port}/", wait_until="domcontentloaded")
             view = page.locator(".calcnb-class-view")
-            view.get_by_text(f"3 joined, 2 answering, {len(rows)} answers checked").wait_for()
+            view.get_by_text(f"4 joined, 3 answering, {checked} answers checked").wait_for()
             for item in stats:
                 row = view.locator(f"tr.calcnb-exercise[data-exercise='{item.exercise_id}']")
+                assert row.locator("th").inner_text().strip() == exercise_label(item.exercise_id)  # "1. On the…"
                 cells = [text.strip() for text in row.locator("td").all_inner_texts()]
-                assert cells[:3] == [str(item.tried), str(item.right), str(item.attempts)]
+                counts = (item.tried, item.right, item.revealed, item.attempts, item.unreadable)
+                assert cells[:5] == [str(count) for count in counts]
                 for name, share in item.shares().items():
-                    assert f"{name}: {share:.0%} ({item.misconceptions[name]})" in cells[3]
+                    assert f"{misconception_label(name)}: {share:.0%} ({item.misconceptions[name]})" in cells[5]
+            # Ana typed the right answer after Show answer: the view counts her exercise as revealed, not right.
+            ana = view.locator("tr.calcnb-student[data-nickname='ana']")
+            assert [text.strip() for text in ana.locator("td").all_inner_texts()][:4] == ["0", "0", "0", "1"]
             assert view.locator(".calcnb-not-started").inner_text().strip() == "caio"
             stuck = view.locator(".calcnb-stuck").inner_text()
-            assert f"bia <b>&amp;, on {status.stuck['bia <b>&amp;']}" in stuck  # the markup shown as typed
+            exercise = exercise_label(status.stuck["bia <b>&amp;"])
+            assert f"bia <b>&amp;, on {exercise}" in stuck  # the markup shown as typed
             assert view.locator(".calcnb-stuck b").count() == 0  # ...and never rendered
+            assert "eva" not in stuck
             with page.expect_download() as download:
                 view.locator("a.calcnb-export").click()
             saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
             assert saved == csv_text(rows)
+            with page.expect_download() as download:
+                view.locator("a.calcnb-summary-csv").click()
+            saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
+            assert saved == summary_csv(student_summaries(students, rows))
+            view.get_by_role("button", name="Print the summary (PDF)").click()
+            with page.expect_download() as download:
+                view.locator("a.calcnb-summary-pdf").click()
+            assert download.value.suggested_filename == "class_summary.pdf"
+            assert Path(download.value.path()).read_bytes()[:5] == b"%PDF-"
+            shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)  # a folder to look at them, when named
+            shots.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=shots / "class-view.png", full_page=True)
             # A late student joins: the open view shows it by itself within a few seconds.
             late = open_class_log(database)
             late.join("dani")
             late.close()
-            view.get_by_text(f"4 joined, 2 answering, {len(rows)} answers checked").wait_for(timeout=30_000)
+            view.get_by_text(f"5 joined, 3 answering, {checked} answers checked").wait_for(timeout=30_000)
             assert "dani" in view.locator(".calcnb-not-started").inner_text()
         finally:
             context.close()

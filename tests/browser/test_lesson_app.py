@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from calcnb import set_language
 from calcnb.lessons.bank import BANK, LESSON_EXERCISES, student_items
@@ -50,10 +50,8 @@ class LessonApp:
         return self.page.locator("body").inner_text()
 
     def questions(self) -> list[str]:
-        return [
-            self.exercises.nth(i).locator(".widget-html").first.inner_text().strip()
-            for i in range(self.exercises.count())
-        ]
+        """Each exercise's question, less its number ("3. "), as _QUESTIONS reads them."""
+        return self.page.evaluate(_QUESTIONS)
 
     def answer(self, index: int, text: str, *, enter: bool = False) -> str:
         """Type ``text`` in exercise ``index``, press Check (or Enter), and return the feedback of that very check."""
@@ -123,12 +121,13 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
     said = app.answer(0, "99")
     assert said.startswith("✗ Not 99") and "past 13" in said
     app.shoot(shots, "lesson-en-wrong", 0)
-    said = app.answer(0, clock.solution.split()[0])
-    assert said.startswith("✓ Right")
     show.click()
     page.wait_for_function(
         "node => node.innerText.startsWith('The answer is')", arg=first.locator(".calcnb-feedback").element_handle()
     )
+    said = app.answer(0, clock.solution.split()[0])
+    assert said.startswith("✓ Right")
+    expect(show).to_be_hidden()  # nothing left to show
     complete = LESSON_EXERCISES.index("to-complete")
     app.exercises.nth(complete).scroll_into_view_if_needed()
     still = student_items("Ana")[complete]
@@ -155,3 +154,30 @@ def test_the_portuguese_lesson_app_speaks_portuguese(page, voila_server, tmp_pat
     said = app.answer(0, "0", enter=True)  # Enter in the box checks, as Verificar does
     assert said.startswith("✗ Não é 0")
     app.shoot(shots, "lesson-pt-wrong", 0)
+
+
+def test_show_answer_is_refused_until_an_answer_was_read_and_judged_wrong(page, voila_server):
+    """A student presses Show answer before answering, after an empty check and after an unreadable one:
+    each time it is refused and no answer reaches the page; after a wrong answer it shows the answer."""
+    app = LessonApp(page, voila_server.voila_page("02_wraparound.ipynb"), "Check")
+    first = app.exercises.nth(0)
+    show = first.locator("button.calcnb-show")
+    feedback = first.locator(".calcnb-feedback")
+    item = next(item for item in _every_item() if item.question == app.questions()[0])
+    for typed in (None, "", "²"):
+        if typed is not None:
+            assert app.answer(0, typed).startswith("?")
+        expect(show).to_be_hidden()
+        checks = 0 if typed is None else {"": 1, "²": 2}[typed]
+        show.dispatch_event("click")  # the hidden button, pressed all the same (as a page's script can)
+        feedback.locator(f"[data-check='{checks}-refused']").wait_for()
+        said = feedback.inner_text()
+        assert "try an answer first" in said
+        assert item.why not in app.text() and not said.startswith("The answer is")
+    said = app.answer(0, "0")
+    assert said.startswith("✗ Not 0")
+    expect(show).to_be_visible()
+    show.click()
+    feedback.locator("[data-check='3-answer']").wait_for()
+    assert feedback.inner_text().startswith(f"The answer is {item.solution}")
+    assert not [line for line in page.console_messages if line.startswith("pageerror")]
