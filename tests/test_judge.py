@@ -1,21 +1,25 @@
 """The judge is fair to every right answer: every form a student would write is right, in every exercise,
 variant and language; a mark meaning "I don't know" is never right; no feedback names its exercise's answer.
 
-The forms covered (``right_forms`` below), each also in quotes ("…", '…', «…», “…”), with a full stop, "!" or ";"
-after it, with spaces round it, and in capitals:
+The forms covered (``right_forms`` below), each also in quotes ("…", '…', «…», “…”), with a full stop, "!", ";"
+or a doubtful "?" after it ("7?" is an answer), with spaces round it, and in capitals:
 
 - a number: ``7``, ``7.``, ``7.0``, ``7.00``, ``7,0`` (the Portuguese decimal comma), ``x = 7``, ``x=7``, ``(7)``;
 - a rank: its letter (``K``, ``k``), its words in every language (``king``, ``rei``, ``the king``, ``o rei``),
   ``13``, ``K (13)``, ``13 (K)``, ``K = 13``;
 - a place: ``12``, ``12th`` (and the right suffix of 1st, 2nd, 3rd), ``12º``, ``12.º``, ``12ª``, ``12.ª``,
-  ``12°``, ``place 12``, ``12th place``, ``lugar 12``, ``o 12.º lugar``, the ordinal words ("twelfth",
-  "décimo segundo", "décima segunda");
+  ``12°``, ``place 12``, ``12th place``, ``position 12``, ``card number 12``, ``lugar 12``, ``no lugar 12``,
+  ``o 12.º lugar``, the ordinal words ("twelfth", "décimo segundo", "décima segunda");
 - no card: every word for it in every language ("none", "no card", "no cards", "nothing", "nenhum",
   "nenhuma", "nenhuma carta", "nada" ...);
 - foundations: ``3``, ``F3``, ``f3``, ``B3``, ``+3``, ``foundation 3``, ``base 3``, ``the foundation 3``,
   ``a base 3``, and for several ``1 and 4``, ``1 e 4``, ``1, 4``, ``1/4``, ``F1 F4``, ``foundations 1 and 4``,
   ``bases 1 e 4``, ``both``, ``ambas``, ``ambos``, ``as duas``; a waste pile: "waste", "descarte", "none", "no card";
 - yes or no: every word for them ("yes", "y", "sim", "s", "no", "n", "não", "nao").
+
+The marks read as "I don't know" (never right, never wrong: ``DONT_KNOW_MARKS``): ``-``, ``—``, ``–``, ``?``,
+``??``, ``...``, ``…``, ``_``, any string of dashes, dots and question marks, "idk", "I don't know",
+"dont know", "dunno", "no idea", "não sei", "nao sei", "sei lá", "sei la".
 """
 
 import re
@@ -69,6 +73,7 @@ def _place_forms(place: int) -> list[str]:
     forms += [f"{place}{SUFFIX.get(place % 10 if place not in (11, 12, 13) else 0, 'th')}", f"{place}th"]
     forms += [f"{place}{mark}" for mark in ("º", ".º", "ª", ".ª", "°")]
     forms += [f"place {place}", f"{place}th place", f"lugar {place}", f"o {place}.º lugar", f"position {place}"]
+    forms += [f"no lugar {place}", f"card number {place}"]
     forms += sorted(answer_words(f"place_{place}"))
     return forms
 
@@ -77,7 +82,8 @@ def _foundation_forms(foundations: frozenset[int]) -> list[str]:
     numbers = sorted(foundations)
     if len(numbers) == 1:
         (n,) = numbers
-        return [str(n), f"F{n}", f"f{n}", f"B{n}", f"+{n}", f"foundation {n}", f"base {n}", f"the foundation {n}"]
+        worded = [f"foundation {n}", f"base {n}", f"the foundation {n}", f"a base {n}"]
+        return [str(n), f"F{n}", f"f{n}", f"B{n}", f"+{n}", *worded]
     first, *rest = numbers
     others = " and ".join(map(str, rest))
     return [
@@ -362,3 +368,39 @@ def test_the_order_table_labels_its_top_row_places():
 def test_the_teachers_list_of_misconceptions_names_the_zero_misconception():
     shown = {name for _typed, name, _said in wrong_answers(_variant("clock", 45))}
     assert misconception_name("zero_not_on_clock") in shown
+
+
+def test_the_page_and_the_class_view_name_the_same_misconception_for_zero(tmp_path):
+    from calcnb.classroom.log import ClassLog, exercise_stats
+    from calcnb.classroom.summary import misconception_label
+    from calcnb.ui.lesson import Exercise, add_answer_listener, remove_answer_listener
+
+    log = ClassLog(tmp_path / "class.db").prepare()
+    log.join("ana")
+    add_answer_listener(heard := lambda attempt: log.record("ana", attempt))
+    try:
+        page = Exercise(_variant("clock", 45)).check("0")
+    finally:
+        remove_answer_listener(heard)
+    (stats,) = exercise_stats(log.attempts())
+    assert stats.misconceptions == {"zero_not_on_clock": 1}  # not "other"
+    assert page.text.startswith("✗ Not 0: there is no 0 on the clock")
+    assert misconception_label("zero_not_on_clock") == misconception_name(page.misconception)
+    log.close()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    where=st.sampled_from(VARIANTS),
+    language=st.sampled_from(LANGUAGES),
+    text=st.one_of(
+        st.text(max_size=50),
+        st.text(alphabet="0123456789.,=x ()/+-ºª°'\"«»“”!?;kKaAJQ", max_size=12),
+        st.from_regex(r"[xX]? ?= ?\d{1,3}([.,]\d{0,3})?[.!?]?", fullmatch=True),
+    ),
+)
+def test_the_judge_never_raises_on_any_variant_and_says_why_it_cannot_read(where, language, text):
+    set_language(language)
+    verdict = judge(BANK[where[0]].item(where[1]), text)
+    assert verdict.correct in (True, False, None) and verdict.text
+    assert verdict.text.startswith("?") == (verdict.correct is None)
