@@ -34,6 +34,7 @@ from calcnb.classroom.log import (
     exercise_stats,
     open_class_log,
 )
+from calcnb.classroom.names import visible_nickname
 from calcnb.lessons.bank import Attempt
 
 REPO = Path(__file__).resolve().parent.parent
@@ -216,7 +217,8 @@ def test_sql_html_and_control_characters_are_stored_as_text(log, text):
     log.join(text)
     log.record(text, an_attempt(answer=text, misconception=text))
     (row,) = log.attempts()
-    expected = text.strip()[:NICKNAME_MAX]
+    # a nickname is kept as it is seen: control and format characters go, spaces are made single
+    expected = visible_nickname(text)[:NICKNAME_MAX]
     assert row["nickname"] == expected
     assert row["answer"] == text
     assert row["misconception"] == text
@@ -227,7 +229,7 @@ def test_sql_html_and_control_characters_are_stored_as_text(log, text):
 def test_nul_and_lone_surrogates_are_replaced_not_refused(log):
     log.record("a\x00b", an_attempt(answer="1\x00\ud8002"))
     (row,) = log.attempts()
-    assert row["nickname"] == "a\ufffdb"
+    assert row["nickname"] == "ab"  # a NUL is a control character: no part of a nickname anyone sees
     assert row["answer"] == "1\ufffd?2"
 
 
@@ -537,30 +539,75 @@ def test_the_class_key_changes_the_variants_and_the_recorder_passes_it_on(log):
     assert shown != [(item.exercise_id, item.variant) for item in student_items("bia", LESSON_EXERCISES)]
 
 
-def test_a_nickname_already_joined_asks_whether_it_is_the_same_student(recorder, log):
-    from calcnb.classroom.recorder import ClassRecorder
+def test_a_nickname_already_joined_needs_its_rejoin_code(recorder, log):
+    from calcnb.classroom.names import rejoin_code
+    from calcnb.classroom.recorder import MAX_WRONG_CODES, ClassRecorder
 
     assert recorder.join("ana")
+    code = rejoin_code(log.class_key(), "ana")
+    assert f"Your rejoin code is {code}" in recorder.status.value  # shown to the student who joined
     namesake = ClassRecorder(log)
-    button = namesake.same_student_button
-    assert button.layout.display == "none"
+    asked = namesake.same_student
+    assert asked.layout.display == "none"
     namesake.nickname_box.value = " ana "  # typing and pressing Enter: asked, not joined
     assert namesake.nickname is None and not namesake.nickname_box.disabled
-    assert "already joined as ana" in namesake.status.value and button.layout.display is None
-    assert button.description == "That was me: go on as ana"
+    assert "already joined as ana" in namesake.status.value and asked.layout.display is None
+    assert namesake.same_student_button.description == "That was me: go on as ana"
     assert log.students() == ["ana"] and len(_joins(log)) == 1
-    assert not namesake.join()  # pressing Join again asks again: only the button says it was them
+    assert not namesake.join()  # pressing Join again asks again
+    namesake.same_student_button.click()  # "that was me" without the code: refused
+    assert namesake.nickname is None and "not the rejoin code of ana" in namesake.status.value
     namesake.nickname_box.value = "ana b"  # another nickname joins at once, and the question goes
-    assert namesake.nickname == "ana b" and button.layout.display == "none"
+    assert namesake.nickname == "ana b" and asked.layout.display == "none"
     assert log.students() == ["ana", "ana b"]
     namesake.close()
     reloaded = ClassRecorder(log)
     assert not reloaded.join("ana")
-    button = reloaded.same_student_button
-    button.click()  # a reloaded page: the student goes on under the nickname
-    assert reloaded.nickname == "ana" and reloaded.nickname_box.disabled and button.layout.display == "none"
-    assert "Joined as ana" in reloaded.status.value and len(_joins(log)) == 3
+    reloaded.code_box.value = f" {code.lower()} "  # typed as the student remembers it
+    reloaded.same_student_button.click()  # a reloaded page: the student goes on under the nickname
+    assert (
+        reloaded.nickname == "ana" and reloaded.nickname_box.disabled and reloaded.same_student.layout.display == "none"
+    )
+    assert "Going on as ana" in reloaded.status.value and len(_joins(log)) == 3
     reloaded.close()
+    # guessing: after a few wrong codes the page can only join under a free nickname
+    guesser = ClassRecorder(log)
+    guesser.join("ana")
+    for attempt in range(MAX_WRONG_CODES):
+        assert not guesser.join("ana", code=f"X{attempt}")
+    assert not guesser.join("ana", code=code) and guesser.nickname is None
+    assert "Too many wrong codes" in guesser.status.value
+    guesser.close()
+
+
+LOOK_ALIKES = {
+    "capitals": "Ana",
+    "Cyrillic а": "\u0430na",
+    "zero-width joiner": "a\u200dna",
+    "zero-width space": "an\u200ba",
+    "right-to-left isolate": "\u2067ana\u2069",
+    "full-width": "\uff41\uff4e\uff41",
+    "right-to-left override": "\u202eana",
+}
+
+
+@pytest.mark.parametrize("kind", LOOK_ALIKES)
+def test_a_look_alike_of_a_taken_nickname_is_that_nickname(recorder, log, kind):
+    from calcnb.classroom.recorder import ClassRecorder
+
+    assert recorder.join("ana")
+    look_alike = ClassRecorder(log)
+    assert not look_alike.join(LOOK_ALIKES[kind])  # asked for ana's code, not joined as a new student
+    assert "already joined as ana" in look_alike.status.value
+    assert log.students() == ["ana"]
+    look_alike.close()
+
+
+def test_nicknames_are_kept_without_the_characters_that_hide_or_mirror_text(log):
+    assert log.join("\u202emallory") == "mallory"  # a right-to-left override cannot mirror the class view
+    assert log.join("b\u200bo\u200db") == "bob"
+    assert log.join("\uff43\uff41\uff52\uff4c") == "carl"
+    assert log.students() == ["mallory", "bob", "carl"]
 
 
 def _joins(log) -> list[str]:
@@ -647,7 +694,7 @@ def test_the_class_view_shows_counts_bars_and_who_needs_help(log):
     assert table.index("next_card") < table.index("last_card")
     assert '<td style="padding:2px 8px">3</td><td style="padding:2px 8px">2</td>' in table
     assert "forgot_wraparound: 67% (2)" in table and "zero_for_k: 33% (1)" in table
-    assert "duda" in view.students.value and "bia, on last_card" in view.students.value
+    assert "duda" in view.students.value and "<bdi>bia</bdi>, on last_card" in view.students.value
     assert "4 joined, 3 answering, 7 answers checked" in view.status.value
     link = view.export.value
     data = link.split("base64,")[1].split('"')[0]
@@ -761,6 +808,7 @@ def test_the_students_page_speaks_portuguese(log):
     assert not namesake.join("ana")
     assert "já entrou como ana" in namesake.status.value
     assert namesake.same_student_button.description == "Fui eu: continuar como ana"
+    assert namesake.code_box.description == "Código para voltar:"
     namesake.close()
 
 
@@ -923,13 +971,13 @@ def test_the_class_view_names_questions_and_misconceptions_as_the_teacher_reads_
     assert "The turned card is 9♥. Which foundation takes it?" in table  # one variant: the question itself
     assert "forgets the wraparound past K: 75% (3)" in table and "other: 25% (1)" in table
     assert "no_wraparound" not in table.replace('"no_wraparound"', "")
-    assert "bia, on 5. Which rank goes on next, past K?" in view.students.value
+    assert "<bdi>bia</bdi>, on 5. Which rank goes on next, past K?" in view.students.value
     set_language("pt")
     view.refresh()
     table = view.exercises.value
     assert ">5. Que valor vem a seguir, depois do K?</th>" in table and "esquece a volta" in table
     assert "outra: 25% (1)" in table and "Resposta mostrada" in table and "Ilegíveis" in table
-    assert "bia, em 5. Que valor vem a seguir" in view.students.value
+    assert "<bdi>bia</bdi>, em 5. Que valor vem a seguir" in view.students.value
     assert "Entraram na turma: 0; a responder: 2" in view.status.value  # never "1 entraram"
 
 
@@ -1034,3 +1082,14 @@ def test_the_class_view_command_writes_the_summary(log, location, tmp_path, caps
     assert (tmp_path / "end.csv").read_text(encoding="utf-8-sig").startswith("Alcunha,Certos,Errados,")
     assert main(["class-view", location, "--summary", str(tmp_path / "end.docx")]) == 2
     assert ".pdf" in capsys.readouterr().err
+
+
+def test_the_class_view_isolates_every_students_text_so_nothing_mirrors_the_page():
+    from calcnb.classroom.log import ClassStatus
+    from calcnb.classroom.view import students_html
+
+    # a nickname from an old log, or typed in right-to-left letters, with markup in it
+    status = ClassStatus(not_started=["\u202egnirts", "<b>bo</b>"], stuck={"\u05d3\u05e0\u05d4": "clock"}, working=1)
+    page = students_html(status)
+    assert "<bdi>\u202egnirts</bdi>, <bdi>&lt;b&gt;bo&lt;/b&gt;</bdi>" in page
+    assert "<bdi>\u05d3\u05e0\u05d4</bdi>" in page and "<b>bo" not in page

@@ -30,6 +30,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
+from calcnb.classroom.names import nickname_key, visible_nickname
 from calcnb.game.errors import quote
 from calcnb.i18n import message
 from calcnb.lessons.bank import Attempt
@@ -175,7 +176,8 @@ def clean_nickname(nickname: object) -> str:
 
     Raises :class:`ClassLogError` when nothing readable is left (empty, spaces or control characters only).
     """
-    value = clean_text(str(nickname).strip(), NICKNAME_MAX).strip()
+    # kept as it is seen: no zero-width or bidirectional characters to hide in, full-width letters made plain
+    value = clean_text(visible_nickname(nickname), NICKNAME_MAX).strip()
     if not any(unicodedata.category(char)[0] in "LNPS" and char != "\ufffd" for char in value):
         raise ClassLogError(message("classlog.bad_nickname", nickname=quote(nickname), limit=NICKNAME_MAX))
     return value
@@ -349,11 +351,20 @@ class ClassLog:
                 found = connection.execute(query).scalar_one()
         return found
 
-    def has_joined(self, nickname: str) -> bool:
-        """Has someone already joined the class under ``nickname`` (as :func:`clean_nickname` stores it)?"""
-        query = sa.select(STUDENTS.c.id).where(STUDENTS.c.nickname == clean_nickname(nickname)).limit(1)
+    def taken_as(self, nickname: str) -> str | None:
+        """The nickname someone already joined under that ``nickname`` is, or looks like; None if it is free.
+
+        Nicknames are compared by :func:`~calcnb.classroom.names.nickname_key`: "Ana", "ana" and a
+        Cyrillic "аna" are one nickname, so nobody can pass for another student with a look-alike.
+        """
+        key = nickname_key(clean_nickname(nickname))
         with self.engine.connect() as connection:
-            return connection.execute(query).first() is not None
+            joined = connection.execute(sa.select(STUDENTS.c.nickname).order_by(STUDENTS.c.id)).scalars()
+            return next((name for name in joined if nickname_key(name) == key), None)
+
+    def has_joined(self, nickname: str) -> bool:
+        """Has someone already joined the class under ``nickname``, or under a nickname that looks the same?"""
+        return self.taken_as(nickname) is not None
 
     def record(self, nickname: str, attempt: Attempt) -> None:
         """Write one check of an exercise by ``nickname``; raises the database's error if it cannot be written."""

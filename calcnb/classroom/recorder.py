@@ -15,17 +15,21 @@ import html
 import os
 import queue
 import threading
+import warnings
 from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from calcnb.classroom.log import DEFAULT_TIMEOUT, ENV_VAR, ClassLog, ClassLogError, clean_nickname, open_class_log
+from calcnb.classroom.log import DEFAULT_TIMEOUT, ENV_VAR, ClassLog, ClassLogError, open_class_log
+from calcnb.classroom.names import codes_match, rejoin_code
 from calcnb.i18n import get_language, message
 from calcnb.lessons.bank import Attempt
 from calcnb.ui.lesson import add_answer_listener, remove_answer_listener
 from calcnb.ui.palette import ERROR_TEXT
 
 __all__ = ["ClassRecorder", "class_log_location", "join_class"]
+
+MAX_WRONG_CODES = 5  # wrong rejoin codes a page may type before it can only join under a free nickname
 
 
 class NamedQuiz(Protocol):
@@ -74,56 +78,94 @@ class ClassRecorder(widgets.VBox):
         self.nickname_box.layout.width = "22em"
         self.join_button = widgets.Button(description=message("classroom.join"), button_style="info")
         self.status = widgets.HTML()
-        # Shown only when the nickname is taken: the student says it was them (a reloaded page) and goes on.
-        self.same_student_button = widgets.Button(layout=widgets.Layout(display="none", width="max-content"))
+        # Shown only when the nickname is taken: the student types the rejoin code their first page showed
+        # (a closed or reloaded page) and goes on; nobody else can, since the code comes from the class's key.
+        self.code_box = widgets.Text(
+            description=message("classroom.code_label"),
+            placeholder=message("classroom.code_placeholder"),
+            style={"description_width": "initial"},
+            layout=widgets.Layout(width="16em"),
+        )
+        self.same_student_button = widgets.Button(layout=widgets.Layout(width="max-content"))
+        self.same_student = widgets.HBox([self.code_box, self.same_student_button])
+        self.same_student.layout.display = "none"
         self._taken: str | None = None  # the taken nickname the button goes on as
+        self._wrong_codes = 0
         row = widgets.HBox([self.nickname_box, self.join_button])
-        super().__init__([self.notice, row, self.status, self.same_student_button])
+        super().__init__([self.notice, row, self.status, self.same_student])
         self.add_class("calcnb-class-recorder")
         self.join_button.on_click(lambda _button: self.join())
-        self.same_student_button.on_click(lambda _button: self.join(self._taken, rejoin=True))
+        self.same_student_button.on_click(lambda _button: self.join(self._taken, code=self.code_box.value))
+        with warnings.catch_warnings():  # Enter in the code box goes on too (ipywidgets calls on_submit deprecated)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            self.code_box.on_submit(lambda _box: self.join(self._taken, code=self.code_box.value))
         self.nickname_box.observe(lambda _change: self.join(), "value")
         if log is None:
             self._say("classroom.unavailable")
             self.nickname_box.disabled = self.join_button.disabled = True
         add_answer_listener(self.record)
 
-    def join(self, nickname: str | None = None, *, rejoin: bool = False) -> bool:
+    def join(self, nickname: str | None = None, *, code: str | None = None) -> bool:
         """Join the class as ``nickname`` (default: what is in the box); False if the name is not usable.
 
-        A nickname someone has already joined under is not joined at once: the page asks whether
-        that was this student (a closed or reloaded page), and its button joins with ``rejoin``.
-        Otherwise two students under one nickname would show as one in the class view.
+        A nickname someone has already joined under, or one that looks the same ("Ana" for "ana", a
+        Cyrillic "а"), is not joined at once: the page asks for that nickname's rejoin code, which
+        the student's first page showed, and ``code`` goes on as that student when it is right.
+        Otherwise two students under one nickname would show as one in the class view, and anyone
+        could answer as anyone.
         """
         if nickname is None:
             nickname = self.nickname_box.value
         if self.stopped or self.nickname is not None or not str(nickname).strip():
             return False
         try:
-            if not rejoin and self.class_log.has_joined(nickname):
-                self._ask_whether_same_student(clean_nickname(nickname))
+            taken = self.class_log.taken_as(nickname)
+            if taken is not None and code is None:
+                self._ask_for_the_code(taken)
                 return False
-            self.nickname = self.class_log.join(nickname, get_language())
+            if taken is not None and not self._code_is_right(taken, code):
+                return False
+            self.nickname = self.class_log.join(taken or nickname, get_language())
+            class_key = self.class_log.class_key()
         except ClassLogError as error:  # no readable character: say why, keep the box open
             self.status.value = html.escape(str(error))
-            self.same_student_button.layout.display = "none"
+            self.same_student.layout.display = "none"
             return False
         except Exception as error:  # the database: recording stops, the lesson goes on
             self._stop(error)
             return False
-        self.same_student_button.layout.display = "none"
+        self.same_student.layout.display = "none"
         self.nickname_box.value = self.nickname
         self.nickname_box.disabled = self.join_button.disabled = True
-        self.status.value = html.escape(message("classroom.joined", nickname=self.nickname))
+        key = "classroom.rejoined" if taken is not None else "classroom.joined"
+        said = message(key, nickname=self.nickname, code=rejoin_code(class_key, self.nickname))
+        self.status.value = html.escape(said)
         if self.quiz is not None:  # the class's own key: the variants cannot be worked out from the name alone
-            self.quiz.use_name(self.nickname, class_key=self.class_log.class_key())
+            self.quiz.use_name(self.nickname, class_key=class_key)
         return True
 
-    def _ask_whether_same_student(self, nickname: str) -> None:
+    def _code_is_right(self, taken: str, code: str) -> bool:
+        if self._wrong_codes >= MAX_WRONG_CODES:
+            return False
+        if codes_match(code, rejoin_code(self.class_log.class_key(), taken)):
+            return True
+        self._wrong_codes += 1
+        if self._wrong_codes >= MAX_WRONG_CODES:  # no guessing: this page can only join under a free nickname now
+            self.status.value = html.escape(message("classroom.code_locked", nickname=taken))
+            self.same_student.layout.display = "none"
+        else:
+            self.status.value = html.escape(message("classroom.wrong_code", nickname=taken))
+        return False
+
+    def _ask_for_the_code(self, nickname: str) -> None:
         self._taken = nickname
+        if self._wrong_codes >= MAX_WRONG_CODES:
+            self.status.value = html.escape(message("classroom.code_locked", nickname=nickname))
+            return
         self.status.value = html.escape(message("classroom.taken", nickname=nickname))
         self.same_student_button.description = message("classroom.same_student", nickname=nickname)
-        self.same_student_button.layout.display = None
+        self.code_box.value = ""
+        self.same_student.layout.display = None
 
     def record(self, attempt: Attempt) -> None:
         """Queue one check for the log (an answer listener): returns at once, never raises.

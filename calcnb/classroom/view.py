@@ -59,6 +59,7 @@ __all__ = [
     "class_view",
     "download_link",
     "exercises_html",
+    "isolated",
     "shown",
     "students_html",
     "summary_html",
@@ -72,6 +73,12 @@ def shown(text: object) -> str:
     """Text a student typed, safe inside HTML: control characters as ``\\x..`` escapes, markup escaped."""
     visible = "".join(f"\\x{ord(char):02x}" if unicodedata.category(char) == "Cc" else char for char in str(text))
     return html.escape(visible, quote=True)
+
+
+def isolated(text: object) -> str:
+    """A student's text as :func:`shown` makes it, in a ``<bdi>`` of its own: whatever its direction, it cannot
+    reorder or mirror the text around it (a nickname of right-to-left letters in a list, say)."""
+    return f"<bdi>{shown(text)}</bdi>"
 
 
 def _bars(item: ExerciseStats) -> str:
@@ -117,10 +124,12 @@ def exercises_html(stats: Sequence[ExerciseStats]) -> str:
 def students_html(status: ClassStatus) -> str:
     """Who has not started, and who is stuck and on which exercise."""
     nobody = f"<i>{html.escape(message('classview.nobody'))}</i>"
-    waiting = ", ".join(shown(name) for name in status.not_started) or nobody
+    waiting = ", ".join(isolated(name) for name in status.not_started) or nobody
     stuck = (
         "".join(
-            f"<li>{message('classview.stuck_on', nickname=shown(name), exercise=shown(exercise_label(exercise)))}</li>"
+            "<li>{}</li>".format(
+                message("classview.stuck_on", nickname=isolated(name), exercise=shown(exercise_label(exercise)))
+            )
             for name, exercise in status.stuck.items()
         )
         or f"<li>{nobody}</li>"
@@ -163,7 +172,7 @@ def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str] = LES
     head = "".join(f'<th scope="col" style="text-align:left;padding:2px 8px">{name}</th>' for name in heading)
     rows = "".join(
         f'<tr class="calcnb-student" data-nickname="{shown(row[0])}" style="border-top:1px solid {LIGHT_GREY}">'
-        f'<th scope="row" style="text-align:left;padding:2px 8px">{shown(row[0])}</th>'
+        f'<th scope="row" style="text-align:left;padding:2px 8px">{isolated(row[0])}</th>'
         + "".join(f'<td style="padding:2px 8px">{shown(cell)}</td>' for cell in row[1:])
         + "</tr>"
         for row in summary_rows(summaries, order)

@@ -91,7 +91,7 @@ def _students_page(browser, url: str, nickname: str):
         recorder = page.locator(".calcnb-class-recorder")
         recorder.wait_for(state="visible")
         assert "collecting the answers" in recorder.inner_text()
-        box = recorder.locator("input[type=text]")
+        box = recorder.get_by_placeholder("a nickname")
         box.fill(nickname)
         yield page, recorder, box
     finally:
@@ -118,15 +118,22 @@ def _student(browser, url: str, nickname: str, answers: list[str], database: Pat
             page.wait_for_function("node => node.innerText.trim() !== ''", arg=feedback.element_handle())
 
 
-def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path) -> None:
-    """A page types a nickname someone has joined under: it is asked first, and its button goes on under it."""
+def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path, database: Path) -> None:
+    """A page types a nickname someone has joined under: it is asked for the rejoin code the first page
+    showed, and with it goes on under the nickname."""
+    from calcnb.classroom.names import rejoin_code
+
     with _students_page(browser, url, nickname) as (page, recorder, box):
         recorder.get_by_role("button", name="Join the class").click()
-        recorder.get_by_text(f"Someone in this class has already joined as {nickname}.").wait_for()
+        recorder.get_by_text(f"Someone in this class has already joined as {nickname}").wait_for()
         assert box.is_enabled()  # not joined: the box stays open for another nickname
         page.screenshot(path=screenshot)
+        log = open_class_log(database)
+        code = rejoin_code(log.class_key(), nickname)
+        log.close()
+        recorder.get_by_role("textbox", name="Rejoin code:").fill(code)
         recorder.get_by_role("button", name=f"That was me: go on as {nickname}").click()
-        recorder.get_by_text(f"Joined as {nickname}").wait_for()
+        recorder.get_by_text(f"Going on as {nickname}").wait_for()
         expect(box).to_be_disabled()  # the box's state may reach the page just after the status line
 
 
@@ -137,7 +144,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
         app_url = f"http://{LOCALHOST}:{app_port}/"
         for nickname, answers in STUDENTS.items():
             _student(browser, app_url, nickname, answers, database)
-        _namesake_goes_on(browser, app_url, "caio", tmp_path / "namesake.png")
+        _namesake_goes_on(browser, app_url, "caio", tmp_path / "namesake.png", database)
         # The students' server serves the lesson only: the class view is not among its pages.
         for path in ("voila/render/teacher/class_view.ipynb", "voila/tree/teacher", "voila/render/class_view.ipynb"):
             with pytest.raises(urllib.error.HTTPError) as refused:
