@@ -218,3 +218,33 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
             assert "dani" in view.locator(".calcnb-not-started").inner_text()
         finally:
             context.close()
+
+
+@pytest.mark.browser
+def test_with_no_reveal_the_page_says_show_answer_is_off_and_never_shows_an_answer(browser, tmp_path):
+    """``python -m calcnb app --no-reveal``: after a wrong answer the exercise says Show answer is off, and the
+    hidden button, pressed all the same, shows no answer and records no reveal."""
+    database = tmp_path / "lesson.db"
+    command = ("app", "02_wraparound", "--class-log", str(database), "--no-reveal")
+    with _command(*command, log=tmp_path / "app.log") as app_port:
+        assert "Show answer is off" in (tmp_path / "app.log").read_text()
+        with _students_page(browser, f"http://{LOCALHOST}:{app_port}/", "fay") as (page, recorder, box):
+            box.press("Enter")
+            recorder.get_by_text("Joined as fay").wait_for()
+            exercise = page.locator(".calcnb-exercise").first
+            note = exercise.locator(".calcnb-show-off")
+            expect(note).to_be_hidden()  # nothing to say before an answer was judged wrong
+            exercise.locator("input[type=text]").fill("0")
+            exercise.get_by_role("button", name="Check").click()
+            _wait_for_rows(database, 1)
+            expect(note).to_be_visible()
+            assert "Show answer is off for this class" in note.inner_text()
+            show = exercise.locator("button.calcnb-show")
+            expect(show).to_be_hidden()
+            show.dispatch_event("click")  # pressed all the same, as a page's script can
+            feedback = exercise.locator(".calcnb-feedback")
+            feedback.locator("[data-check='1-refused']").wait_for()
+            assert "Show answer is off" in feedback.inner_text() and "The answer is" not in page.inner_text("body")
+    log = open_class_log(database)
+    assert [row["outcome"] for row in log.attempts()] == ["wrong"]
+    log.close()
