@@ -181,3 +181,37 @@ def test_show_answer_is_refused_until_an_answer_was_read_and_judged_wrong(page, 
     feedback.locator("[data-check='3-answer']").wait_for()
     assert feedback.inner_text().startswith(f"The answer is {item.solution}")
     assert not [line for line in page.console_messages if line.startswith("pageerror")]
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_right_answers_typed_in_several_forms_are_accepted(page, voila_server, language):
+    """A student writes right answers as students do: 7.0, x = 7, in quotes, with a full stop, as an ordinal
+    place, a rank as its letter or its number with the letter (and 7,0 and 7.º in Portuguese)."""
+    notebook, check = {"en": ("02_wraparound.ipynb", "Check"), "pt": ("pt/02_wraparound.ipynb", "Verificar")}[language]
+    app = LessonApp(page, voila_server.voila_page(notebook), check)
+    items = {item.question: item for item in _every_item(language)}
+    questions = app.questions()
+    right = {"en": "✓ Right", "pt": "✓ Certo"}[language]
+    clock = items[questions[LESSON_EXERCISES.index("clock")]]
+    (value,) = clock.accepted
+    forms = [f"{value}.0", f"x = {value}", f'"{value}"', f"{value}."]
+    forms += [f"{value},0"] if language == "pt" else []
+    for typed in forms:
+        assert app.answer(0, typed).startswith(right), typed
+    place_index = LESSON_EXERCISES.index("position")
+    (place,) = items[questions[place_index]].accepted
+    app.exercises.nth(place_index).scroll_into_view_if_needed()
+    for typed in [_ordinal(place)] if language == "en" else [f"{place}.º", f"{place}º"]:
+        assert app.answer(place_index, typed).startswith(right), typed
+    nth_index = LESSON_EXERCISES.index("nth-card")
+    item = items[questions[nth_index]]
+    (rank,) = item.accepted
+    letter = item.solution.split()[0]  # "J (11)" or "7"
+    app.exercises.nth(nth_index).scroll_into_view_if_needed()
+    for typed in {str(rank), letter, f"{rank} ({letter})" if letter != str(rank) else f"{rank}!"}:
+        assert app.answer(nth_index, typed).startswith(right), typed
