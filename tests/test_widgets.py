@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 
@@ -14,12 +15,27 @@ from calcnb.game.engine import ALL_MOVES
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue
 from calcnb.lessons.examples import worked_example
-from calcnb.ui.board import BoardRenderer, board_labels, board_marks, draw
-from calcnb.ui.play import Picture, PlayBoard, Stepper, hint_sentence, move_sentence, parse_seed, refusal_reason
+from calcnb.ui.board import DPI, HEIGHT, WIDTH, BoardRenderer, board_labels, board_marks, draw
+from calcnb.ui.play import (
+    Picture,
+    PlayBoard,
+    Stepper,
+    hint_sentence,
+    move_sentence,
+    parse_seed,
+    png_size,
+    refusal_reason,
+)
 
 MOVE_NAMES = [move.text for move in ALL_MOVES]
 NOTATION = re.compile(r"\b(S|W\d)>[FW]\d|\bT\b")  # what the app never says: S>F1, W2>F3, T
 CONTROLS = ["undo", "redo", "hint", "new"]
+
+
+@functools.cache
+def _sampled_png() -> bytes:
+    """The picture a sampled render shows: one real board, drawn once."""
+    return BoardRenderer().render_png(Game.new(0))
 
 
 class SampledRenderer:
@@ -39,7 +55,7 @@ class SampledRenderer:
         self.calls.append((state, highlight, last_move))
         if self.every and len(self.calls) % self.every == 0:
             return self.real.render_png(game_or_state, highlight=highlight, last_move=last_move)
-        return b"\x89PNG sampled"
+        return _sampled_png()
 
 
 def quick_board(game: Game | None = None, **kwargs) -> PlayBoard:
@@ -160,6 +176,19 @@ def test_the_first_board_is_drawn_for_real():
     board.buttons["T"].click()
     assert board.image.alt == str(board.game.state) and str(board.game.state.pending) in board.image.alt
     assert board_labels(board.renderer.figure) == board_labels(draw(board.game))
+
+
+def test_the_picture_is_safe_to_replace_under_the_pointer():
+    # Every new picture is a new <img>: it must hold its place before the browser has decoded it
+    # (its pixel size in the tag) and leave clicks to the box around it, which stays (see Picture.show).
+    board = PlayBoard(seed=5)
+    assert png_size(board.image.png) == (round(WIDTH * DPI), round(HEIGHT * DPI))
+    for _ in range(2):
+        tag = re.fullmatch(r"<img [^<>]*>", board.image.value)
+        assert tag is not None
+        assert 'width="960" height="640"' in tag.group()
+        assert "pointer-events:none" in tag.group()
+        board.buttons["T"].click()
 
 
 @pytest.mark.parametrize("position", random_positions(12, seed=1), ids=lambda state: f"score{state.score}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import re
+import struct
 from collections.abc import Callable, Sequence
 from html import escape
 
@@ -31,7 +32,7 @@ from calcnb.lessons.examples import Step
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
 from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
 
-__all__ = ["Picture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed"]
+__all__ = ["Picture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed", "png_size"]
 
 
 # The board column grows to fill the width beside the controls, but never so tall that the page must
@@ -143,13 +144,28 @@ class Picture(widgets.HTML):
         self.alt = ""
 
     def show(self, png: bytes, alt: str) -> None:
-        """Show the picture ``png`` described by ``alt``."""
+        """Show the picture ``png`` described by ``alt``.
+
+        Each new value replaces the ``<img>`` element, so the picture is made safe to replace under
+        the pointer: its pixel size is written in the tag, which keeps its box the same size while the
+        browser decodes the new picture (without it the box is 0 px high for that moment, and a click
+        lands below the board), and it takes no pointer events, so a click pressed on one picture and
+        released on the next is one click on the box around them, which stays.
+        """
         self.png, self.alt = png, alt
         data = base64.b64encode(png).decode("ascii")
+        width, height = png_size(png)
         self.value = (
             f'<img class="calcnb-board-image" src="data:image/png;base64,{data}" alt="{escape(alt)}" '
-            f'style="display:block;width:100%;height:auto" draggable="false">'
+            f'width="{width}" height="{height}" '
+            f'style="display:block;width:100%;height:auto;pointer-events:none" draggable="false">'
         )
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    """The width and height in pixels of the PNG ``png``, read from its header."""
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk comes first, right after the signature
+    return width, height
 
 
 class PlayBoard(widgets.VBox):

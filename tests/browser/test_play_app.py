@@ -8,6 +8,7 @@ a game is played to its end by clicking the cards only, a few moves by the keybo
 whole game on a tablet-wide window; the page never shows a card still face down.
 """
 
+import base64
 import os
 import re
 import signal
@@ -21,6 +22,7 @@ from calcnb.game.rules import MoveKind
 from calcnb.players.coach import describe_move
 from calcnb.players.ladder import ReverseNeed
 from calcnb.serve.cli import free_port
+from calcnb.ui.board import BoardRenderer
 
 from .pages import MOVE_NAMES, PlayApp, css_name, live_move
 
@@ -117,6 +119,37 @@ def test_a_whole_game_by_clicking_the_cards_only(app):
     ending = app.ending()
     assert ending.startswith(("Won!", "Lost:")) and ending not in said  # the end of the game has its own line
     assert "hint" not in app.enabled()
+
+
+# How the widget shows a new picture, done by hand: its HTML, with the new PNG, set as the innerHTML of
+# the picture's box (what an HTML widget does with each new value).
+_SHOW_ANOTHER_PICTURE = """
+(root, png) => {
+    const board = root.querySelector('.calcnb-board');
+    const img = root.querySelector('img.calcnb-board-image');
+    const content = img.parentElement;
+    const before = board.getBoundingClientRect().height;
+    content.innerHTML = content.innerHTML.replace(img.getAttribute('src'), 'data:image/png;base64,' + png);
+    return [before, board.getBoundingClientRect().height];
+}
+"""
+
+
+def test_a_click_pressed_on_one_picture_and_released_on_the_next_still_counts(app):
+    # The kernel may send a new picture at any moment, even while the button is down (a busy
+    # server answers a click late): the board must neither shrink while the new picture loads
+    # nor lose the click.
+    other = Game.new(SEED + 1)
+    png = base64.b64encode(BoardRenderer().render_png(other)).decode("ascii")
+    before = app.message()
+    box = app.board.bounding_box()
+    point = app.place_point("stock")
+    app.page.mouse.move(box["x"] + point["x"], box["y"] + point["y"])
+    app.page.mouse.down()
+    heights = app.root.evaluate(_SHOW_ANOTHER_PICTURE, png)
+    app.page.mouse.up()
+    assert heights[1] == heights[0] > 0, heights  # the new picture holds its place before it is decoded
+    assert app.wait_for_message(before).startswith("You turned")
 
 
 def _press_until_focused(app: PlayApp, name: str) -> None:
