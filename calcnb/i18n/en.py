@@ -714,6 +714,8 @@ MESSAGES: dict[str, str] = {
     "app.exited": "The server stopped on its own (exit code {code}); its messages are above.",
     "app.not_found": "{path} does not exist: name a notebook (.ipynb) or a folder of notebooks",
     "app.not_notebook": "{path} is not a notebook: name a .ipynb file or a folder",
+    "app.name_too_long": "{text} is too long to name a notebook or a folder",
+    "app.unreadable_path": "{text} cannot be looked up: {reason}",
     "app.no_notebooks_dir": "there is no notebooks folder at {path} (it comes with a checkout of the calcnb repository): name a notebook or folder instead",
     "app.port_busy": "port {port} on {host} is already in use: choose another with --port",
     "app.no_start": "the server did not answer within {seconds:.0f} s",

@@ -720,6 +720,8 @@ MESSAGES: dict[str, str] = {
     "app.exited": "O servidor parou sozinho (código de saída {code}); as mensagens dele estão acima.",
     "app.not_found": "{path} não existe: indique um notebook (.ipynb) ou uma pasta de notebooks",
     "app.not_notebook": "{path} não é um notebook: indique um ficheiro .ipynb ou uma pasta",
+    "app.name_too_long": "{text} é demasiado longo para nomear um notebook ou uma pasta",
+    "app.unreadable_path": "não é possível procurar {text}: {reason}",
     "app.no_notebooks_dir": "não há pasta notebooks em {path} (vem com uma cópia do repositório calcnb): indique um notebook ou uma pasta",
     "app.port_busy": "a porta {port} em {host} já está em uso: escolha outra com --port",
     "app.no_start": "o servidor não respondeu em {seconds:.0f} s",

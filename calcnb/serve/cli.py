@@ -45,6 +45,7 @@ CULL_INTERVAL_SECONDS = 10
 MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
 POOL_REFILL_DELAY_SECONDS = 5
 CLASSROOM_KERNEL_MANAGER = "calcnb.serve.kernels.ClassroomKernelManager"
+VOILA_MODULE = "calcnb.serve.voila_app"  # Voila, with /logout and /voila/templates/ answering as they should
 IOPUB_OUTPUT_SECONDS = 60  # how long Voila waits for a finished cell's output (see voila_options)
 
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
@@ -101,16 +102,22 @@ def resolve_target(
             if target.exists():
                 return target
         raise AppError(message("app.not_found", path=target))
-    candidate = Path(path).expanduser()
-    if not candidate.exists() and not candidate.is_absolute():
-        # A bare name inside the notebooks folder (the language's twin first), with or without its .ipynb.
-        inside = [folder / name for folder in folders for name in (candidate, f"{candidate}.ipynb")]
-        candidate = next((option for option in inside if option.exists()), candidate)
-    if not candidate.exists():
-        raise AppError(message("app.not_found", path=path))
-    if candidate.is_file() and candidate.suffix != ".ipynb":
-        raise AppError(message("app.not_notebook", path=path))
-    return candidate.resolve()
+    try:
+        candidate = Path(path).expanduser()
+        if not candidate.exists() and not candidate.is_absolute():
+            # A bare name inside the notebooks folder (the language's twin first), with or without its .ipynb.
+            inside = [folder / name for folder in folders for name in (candidate, f"{candidate}.ipynb")]
+            candidate = next((option for option in inside if option.exists()), candidate)
+        if not candidate.exists():
+            raise AppError(message("app.not_found", path=path))
+        if candidate.is_file() and candidate.suffix != ".ipynb":
+            raise AppError(message("app.not_notebook", path=path))
+        return candidate.resolve()
+    except OSError as error:  # a name the system cannot even look up: too long, or in a folder it may not read
+        text = os.fspath(path)
+        if error.errno == errno.ENAMETOOLONG:
+            raise AppError(message("app.name_too_long", text=quote_input(text))) from None
+        raise AppError(message("app.unreadable_path", text=quote_input(text), reason=error.strerror or error)) from None
 
 
 def is_lesson(target: Path) -> bool:
@@ -183,7 +190,7 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
     return [
         sys.executable,
         "-m",
-        "voila",
+        VOILA_MODULE,
         str(target),
         f"--Voila.ip={host}",
         f"--Voila.port={port}",
@@ -581,12 +588,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _chosen_port(arguments: argparse.Namespace, default: int | None = None) -> int:
-    """The port to use: the one asked for (``default`` when none was), or, for ``--port 0``, a free one (said aloud)."""
-    if arguments.port is None:
-        return default
-    if arguments.port:
-        return arguments.port
-    port = free_port(LOCALHOST if arguments.host == ALL_INTERFACES else arguments.host)
+    """The port to use: the one asked for (``default`` when none was), or, for ``--port 0``, a free one (said aloud).
+
+    AppError when the port is busy or the host is not this machine's: asked before anything is
+    made (a class log, a server), so a refused command leaves nothing behind.
+    """
+    port = default if arguments.port is None else arguments.port
+    host = LOCALHOST if arguments.host == ALL_INTERFACES else arguments.host
+    _check_can_listen(host, port or 0)
+    if port:
+        return port
+    port = free_port(host)
     print(message("app.port_chosen", port=port), flush=True)
     return port
 
@@ -598,9 +610,9 @@ def run_app(arguments: argparse.Namespace) -> int:
     there is one, and the kernels run in Portuguese either way.
     """
     target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
+    port = _chosen_port(arguments, default_app_port(target))
     environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
     environment = reveal_environment(environment, reveal=not arguments.no_reveal)
-    port = _chosen_port(arguments, default_app_port(target))
     return serve(
         voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
         host=arguments.host,
@@ -719,6 +731,8 @@ def run_class_view(arguments: argparse.Namespace) -> int:
     summary = Path(arguments.summary).expanduser() if arguments.summary else None
     if summary is not None and summary.suffix.lower() not in (".pdf", ".csv"):
         raise AppError(message("app.bad_summary", path=summary))
+    # Served: the port is checked before the log is opened, so a busy port leaves no new log behind.
+    port = _chosen_port(arguments) if summary is None else 0
     log = _open_class_log(arguments.log)
     location = log.location
     if summary is not None:
@@ -734,7 +748,6 @@ def run_class_view(arguments: argparse.Namespace) -> int:
     environment = server_environment(language=arguments.lang)
     environment.pop(ENV_VAR, None)
     environment[VIEW_ENV_VAR] = _log_argument(arguments.log)
-    port = _chosen_port(arguments)
     return serve(
         voila_command(target, host=arguments.host, port=port),
         host=arguments.host,

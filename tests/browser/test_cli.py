@@ -5,6 +5,7 @@ The tests that start a server are marked ``server``; the command lines refused a
 a tenth of a second) and the parser's tests run in the fast tier."""
 
 import signal
+import socket
 import subprocess
 import sys
 import urllib.error
@@ -221,6 +222,58 @@ def test_a_missing_notebook_is_a_one_line_error():
     )
     assert result.returncode == 2
     assert "no_such_lesson.ipynb does not exist" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", ["app", "lab"])
+def test_a_notebook_name_too_long_for_the_system_is_a_one_line_error(command):
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", command, "x" * 5000, "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "(5,000 characters) is too long to name a notebook or a folder" in result.stderr, result.stderr
+    assert "x" * 81 not in result.stderr  # at most 80 characters of the input are quoted
+
+
+def _busy_port() -> socket.socket:
+    """A socket listening on a free port of this machine: that port is busy until it is closed."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    return listener
+
+
+@pytest.mark.parametrize("command", ["app", "class-view"])
+def test_a_busy_port_is_refused_before_anything_is_made(command, tmp_path):
+    with _busy_port() as listener:
+        port = str(listener.getsockname()[1])
+        arguments = ["app", "--class-log", "lesson.db"] if command == "app" else ["class-view", "lesson.db"]
+        result = subprocess.run(
+            [sys.executable, "-m", "calcnb", *arguments, "--port", port, "--no-browser"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=tmp_path,
+        )
+    assert result.returncode == 2
+    assert f"port {port} on 127.0.0.1 is already in use" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""  # not even "answers are being recorded"
+    assert list(tmp_path.iterdir()) == []  # no class log was created
+
+
+def test_port_0_on_an_address_of_another_machine_is_refused_with_status_2():
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--port", "0", "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2
+    assert "'192.0.2.1' is not an address of this machine" in result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import time
@@ -151,6 +152,32 @@ def test_no_page_requests_anything_beyond_this_machine(page, voila_server, noteb
     assert errors == []
     versions = [text for text in page.console_messages if "version" in text.lower()]
     assert [text for text in versions if not EXPLAINED_WARNING.match(text)] == []
+
+
+def _get(server: Server, path: str) -> tuple[int, str]:
+    """The status and Location of a GET of ``path``, redirects not followed."""
+    connection = http.client.HTTPConnection(urlparse(server.url).netloc, timeout=60)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status, response.getheader("Location") or ""
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "answer"),
+    [
+        ("/logout", (302, "/")),  # nothing to log out of: back to the app
+        ("/voila/templates/calcnb/conf.json", (404, "")),  # the template's settings are not a page
+        ("/voila/templates/calcnb", (404, "")),
+        ("/voila/templates/calcnb/static/", (404, "")),
+        ("/voila/templates/calcnb/static/labvariables.css", (200, "")),  # a template's static file is served
+    ],
+)
+def test_the_servers_odd_addresses_answer_as_a_web_server_should(voila_server, path, answer):
+    assert _get(voila_server, path) == answer
 
 
 @pytest.fixture
