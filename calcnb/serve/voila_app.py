@@ -6,13 +6,16 @@ not have, and any address under ``/voila/templates/`` that is not a template's s
 (``/voila/templates/calcnb/conf.json``) by failing to split it: both were HTTP 500, the answer of
 a server in trouble. Here ``/logout`` forgets any login and goes back to the app's page (the app
 has no accounts), and the rest of ``/voila/templates/`` is not found (404), as any missing file is.
+Its websockets ask for the ping timeout tornado allows, so the first visit prints no warning about it.
 """
 
 from __future__ import annotations
 
 from jupyter_server.auth.logout import LogoutHandler
+from jupyter_server.base.websocket import WS_PING_INTERVAL
 from jupyter_server.utils import url_path_join
 from tornado import web
+from traitlets import default
 from voila.app import Voila
 from voila.static_file_handler import TemplateStaticFileHandler
 
@@ -41,6 +44,12 @@ class LogoutToApp(LogoutHandler):
 
 class AppVoila(Voila):
     """Voila whose ``/logout`` and ``/voila/templates/`` answer as :mod:`calcnb.serve.voila_app` says."""
+
+    @default("tornado_settings")
+    def _tornado_settings_default(self) -> dict:
+        # Jupyter Server asks for a ping timeout of three ping intervals, which tornado refuses (and says so,
+        # alarmingly, at the first visit) and cuts to one interval: ask for that one interval.
+        return {"ws_ping_timeout": WS_PING_INTERVAL}
 
     def init_handlers(self) -> list:
         """Voila's routes, with :class:`TemplateFiles` and :class:`LogoutToApp` in place of Voila's own."""

@@ -180,6 +180,15 @@ def test_the_servers_odd_addresses_answer_as_a_web_server_should(voila_server, p
     assert _get(voila_server, path) == answer
 
 
+def test_a_visit_leaves_no_alarming_line_in_the_servers_log(browser, own_voila):
+    app = PlayApp(_new_tab(browser), own_voila, PLAY_NOTEBOOK)
+    assert app.click("T").startswith("You turned ")
+    app.page.context.close()
+    log = own_voila.log.read_text(errors="replace")
+    assert "Kernel started" in log  # the log is the server's, and the visit is in it
+    assert "websocket_ping_timeout" not in log
+
+
 @pytest.fixture
 def voila_in_portuguese(tmp_path) -> Server:
     """Voila started as ``python -m calcnb app --lang pt`` starts it: CALCNB_LANG=pt in its environment."""
