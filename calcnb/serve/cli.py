@@ -200,6 +200,8 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         *culling_options(),
         # Kernels warm up a few at a time, students first; the culler spares kernels with no page yet (serve.kernels).
         f"--VoilaConfiguration.multi_kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
+        # The kernels talk to the server over Unix sockets, which only this machine's users reach, not local TCP.
+        "--KernelManager.transport=ipc",
         *preheat_options(preheat),
     ]
 

@@ -187,6 +187,7 @@ def test_a_visit_leaves_no_alarming_line_in_the_servers_log(browser, own_voila):
     log = own_voila.log.read_text(errors="replace")
     assert "Kernel started" in log  # the log is the server's, and the visit is in it
     assert "websocket_ping_timeout" not in log
+    assert "running over TCP without encryption" not in log  # the kernels talk over Unix sockets
 
 
 @pytest.fixture
