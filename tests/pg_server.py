@@ -23,6 +23,9 @@ from calcnb.serve.cli import LOCALHOST, free_port
 
 USER = "calcnb"  # the database superuser of the throwaway cluster
 
+# Each running throwaway server by its URL: how to stop and start it again (see stop_for_a_while).
+_CONTROLS: dict[str, tuple[list[str], list[str]]] = {}
+
 
 def server_binaries() -> Path | None:
     """The folder of the newest installed PostgreSQL server's binaries (``initdb``, ``pg_ctl``), or None."""
@@ -63,9 +66,16 @@ def throwaway_server() -> Iterator[str]:
             _as_server_user([str(binaries / "pg_ctl"), "start", "-D", str(data), "-l", str(log), "-w", "-o", options]),
             **run,
         )
+        url = f"postgresql://{USER}@{LOCALHOST}:{port}/postgres"
+        pg_ctl = str(binaries / "pg_ctl")
+        _CONTROLS[url] = (
+            _as_server_user([pg_ctl, "stop", "-D", str(data), "-m", "fast", "-w"]),
+            _as_server_user([pg_ctl, "start", "-D", str(data), "-l", str(log), "-w", "-o", options]),
+        )
         try:
-            yield f"postgresql://{USER}@{LOCALHOST}:{port}/postgres"
+            yield url
         finally:
+            _CONTROLS.pop(url, None)
             subprocess.run(
                 _as_server_user([str(binaries / "pg_ctl"), "stop", "-D", str(data), "-m", "immediate", "-w"]),
                 check=False,
@@ -75,3 +85,15 @@ def throwaway_server() -> Iterator[str]:
             )
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def stopped(url: str) -> Iterator[None]:
+    """The throwaway server at ``url`` stopped for the block (every connection dropped), then started again."""
+    stop, start = _CONTROLS[url]
+    run = {"check": True, "stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "timeout": 120}
+    subprocess.run(stop, **run)
+    try:
+        yield
+    finally:
+        subprocess.run(start, **run)

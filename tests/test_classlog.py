@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 import typing
 from collections.abc import Iterable
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from pg_server import server_binaries, throwaway_server
+from pg_server import server_binaries, stopped, throwaway_server
 
 from calcnb.classroom import log as classlog
 from calcnb.classroom.log import (
@@ -486,7 +487,8 @@ def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder
     assert recorder.join("  ana  ")
     lesson.exercise.check(lesson.wrong)
     lesson.exercise.check(lesson.right)
-    recorder.flush()  # written by the recorder's own thread
+    assert recorder.flush() is True  # written by the recorder's own thread
+    assert "Saved: your 2 answers are in the class log" in recorder.save_status.value
     variant = str(lesson.exercise.item.variant)
     assert [(row["nickname"], row["exercise_id"], row["answer"], row["correct"], row["misconception"], row["variant"])
             for row in log.attempts()] == [("ana", "next-wrap", lesson.wrong, False, lesson.misconception, variant),
@@ -637,29 +639,89 @@ def test_join_class_reads_the_environment_and_replaces_an_earlier_recorder(monke
 
 
 @pytest.mark.parametrize("kind", ["read_only", "locked", "disk_full"])
-def test_a_log_that_cannot_be_written_never_breaks_the_exercise(location, kind):
+def test_a_log_that_cannot_be_written_never_breaks_the_exercise_and_keeps_the_answers(location, kind):
+    """The feedback goes on; the page says the answers are not reaching the log, never that they are saved,
+    and keeps them, in order, trying again."""
     from calcnb.classroom.recorder import ClassRecorder
 
     with unwritable(kind, location) as log:
         recorder = ClassRecorder(log)
         recorder.nickname = "ana"  # joined before the log stopped being writable
+        recorder._writer = threading.Thread(target=recorder._save, daemon=True)
+        recorder._writer.start()
         lesson = _exercise()
         exercise = lesson.exercise
-        writes = []
-        original = log.record
-        log.record = lambda *args: writes.append(args) or original(*args)
         with warnings_as_errors():
             verdict = exercise.check(lesson.right)
-            recorder.flush()
+            assert recorder.flush() is False
         assert verdict.correct is True and verdict.text and html.escape(verdict.text) in exercise.feedback.value
-        assert recorder.stopped and "Recording has stopped" in recorder.status.value
-        said = recorder.status.value
+        assert not recorder.stopped and recorder.waiting == 1
+        assert "not reaching the class log" in recorder.save_status.value and "Saved" not in recorder.save_status.value
         with warnings_as_errors():
             second = exercise.check(lesson.wrong)
             recorder.flush()
         assert second.correct is False and html.escape(second.text) in exercise.feedback.value  # feedback goes on
-        assert len(writes) == 1 and recorder.status.value == said  # said once, never tried again
+        assert recorder.waiting == 2 and [check.answer for check in recorder._checks] == [lesson.right, lesson.wrong]
+        assert "2 wait" in recorder.save_status.value
+        assert recorder.failures >= 2  # tried again
         recorder.close()
+
+
+@contextlib.contextmanager
+def fault(kind: str, location: str):
+    """The log at ``location`` made unusable for every writer the way ``kind`` says, for the block's duration.
+
+    ``locked``: a lock held past the writers' timeout. ``read_only``: on SQLite the file made immutable
+    (``chattr +i``: file permissions do not stop root, the flag does); on PostgreSQL the database set
+    read-only and every session dropped, so the writers' new sessions are read-only. ``gone``: on SQLite
+    the file deleted, then made again (as the teacher's app does when started again); on PostgreSQL the
+    server stopped, then started.
+    """
+    if backend(location) == "sqlite":
+        import sqlite3
+
+        if kind == "locked":
+            holder = sqlite3.connect(location, isolation_level=None)
+            holder.execute("BEGIN EXCLUSIVE")
+            yield
+            holder.execute("ROLLBACK")
+            holder.close()
+        elif kind == "read_only":
+            subprocess.run(["chattr", "+i", location], check=True)
+            try:
+                yield
+            finally:
+                subprocess.run(["chattr", "-i", location], check=True)
+        else:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(location + suffix)
+            yield
+            open_class_log(location).close()
+        return
+    admin = sa.create_engine(classlog.database_url(location), poolclass=sa.pool.NullPool)
+    drop_sessions = sa.text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                            " WHERE datname = 'postgres' AND pid <> pg_backend_pid()")  # fmt: skip
+    if kind == "locked":
+        with admin.connect() as connection:
+            connection.execute(sa.text("LOCK TABLE calcnb_attempts IN ACCESS EXCLUSIVE MODE"))
+            yield
+            connection.rollback()
+    elif kind == "read_only":
+        with admin.begin() as connection:
+            connection.execute(sa.text("ALTER DATABASE postgres SET default_transaction_read_only = on"))
+            connection.execute(drop_sessions)
+        try:
+            yield
+        finally:
+            with admin.connect() as connection:
+                connection.execute(sa.text("SET default_transaction_read_only = off"))
+                connection.execute(sa.text("ALTER DATABASE postgres RESET default_transaction_read_only"))
+                connection.commit()
+    else:
+        with stopped(location):
+            yield
+    admin.dispose()
 
 
 @contextlib.contextmanager
@@ -675,7 +737,7 @@ def test_an_unreachable_log_leaves_the_lesson_working_and_says_so(tmp_path):
     from calcnb.classroom.recorder import join_class
 
     recorder = join_class(location=str(tmp_path / "no_such_folder" / "lesson.db"))
-    assert recorder.stopped and "cannot be opened" in recorder.status.value
+    assert recorder.stopped and "cannot be opened" in recorder.status.value and not recorder.save_status.value
     lesson = _exercise()
     assert lesson.exercise.check(lesson.right).correct is True
     recorder.close()

@@ -17,11 +17,13 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import secrets
+import sqlite3
 import time
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -43,6 +45,7 @@ __all__ = [
     "VIEW_ENV_VAR",
     "ClassLog",
     "ClassLogError",
+    "ClassLogMoved",
     "ClassStatus",
     "ExerciseStats",
     "StudentSummary",
@@ -56,6 +59,7 @@ __all__ = [
     "open_class_log",
     "read_class_key",
     "row_outcome",
+    "shown_location",
     "student_summaries",
 ]
 
@@ -79,10 +83,18 @@ OUTCOME_MAX = 16
 STUCK_AFTER = 3
 #: Seconds a write waits for a lock before recording gives up (busy timeout, lock timeout).
 DEFAULT_TIMEOUT = 5.0
+#: Length of a page's writer key (:meth:`ClassLog.record_keyed`).
+WRITER_MAX = 32
+#: Longest reason of a failed write kept in a writer's health row.
+FAILURE_MAX = 200
 
 
 class ClassLogError(ValueError):
     """A class log that cannot be used as asked (a bad location, another schema version, a bad nickname)."""
+
+
+class ClassLogMoved(ClassLogError):
+    """The SQLite file of the log was deleted or replaced since it was opened: nothing is written to it."""
 
 
 # ---------------------------------------------------------------- the schema, in one place
@@ -128,6 +140,31 @@ CLASS_KEY = sa.Table(
     METADATA,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one row
     sa.Column("secret", sa.String(64), nullable=False),
+)
+
+# Every answer a page sends carries the page's writer key and its number, written in the answer's own
+# transaction: a retry after a write whose outcome was unknown finds the key taken and writes nothing twice.
+WRITES = sa.Table(
+    "calcnb_writes",
+    METADATA,
+    sa.Column("writer", sa.String(WRITER_MAX), primary_key=True),
+    sa.Column("sequence", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("attempt_id", sa.Integer, nullable=False),
+)
+
+# One row per page that records (a writer): its health, for the class view. Written when the log can be
+# written; a row whose heartbeat stops, or that says answers are waiting, is a page whose answers do not arrive.
+WRITERS = sa.Table(
+    "calcnb_writers",
+    METADATA,
+    sa.Column("writer", sa.String(WRITER_MAX), primary_key=True),
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("waiting", sa.Integer, nullable=False),  # answers checked and not yet in the log
+    sa.Column("written", sa.Integer, nullable=False),
+    sa.Column("last_write", sa.Float, nullable=True),  # seconds since the epoch, UTC
+    sa.Column("last_failure", sa.Float, nullable=True),
+    sa.Column("failure", sa.String(FAILURE_MAX), nullable=True),
+    sa.Column("heartbeat", sa.Float, nullable=False),
 )
 
 #: The columns of an attempt, in the order of the CSV export.
@@ -186,30 +223,70 @@ def clean_nickname(nickname: object) -> str:
 # ---------------------------------------------------------------- where the log lives
 
 
-def database_url(location: str | os.PathLike) -> sa.URL:
+def database_url(location: str | os.PathLike, *, base: str | os.PathLike | None = None) -> sa.URL:
     """The SQLAlchemy URL of a class log given as a file path (SQLite) or a database URL.
 
-    ``postgresql://`` URLs use the psycopg driver. Raises :class:`ClassLogError` for an
-    empty location or one SQLAlchemy cannot read.
+    A relative SQLite path, bare or in a ``sqlite:///`` URL, is resolved against ``base`` (default: the
+    current directory, where the teacher ran the command), so ``rel.db`` and ``sqlite:///rel.db`` are
+    one file. ``postgresql://`` URLs use the psycopg driver. Raises :class:`ClassLogError` for an
+    empty location, one SQLAlchemy cannot read, or a log in memory (nothing would be kept).
     """
     text = os.fspath(location).strip() if location is not None else ""
     if not text:
         raise ClassLogError(message("classlog.bad_location", location=quote(location)))
     if "://" not in text:
-        return sa.URL.create("sqlite", database=str(Path(text).expanduser().resolve()))
+        if text == ":memory:":
+            raise ClassLogError(message("classlog.in_memory", location=quote(text)))
+        path = Path(text).expanduser()
+        return sa.URL.create("sqlite", database=str((Path(base or Path.cwd()) / path).resolve()))
     try:
         url = make_url(text)
     except Exception as error:
-        raise ClassLogError(message("classlog.bad_location", location=quote(text))) from error
+        raise ClassLogError(message("classlog.bad_location", location=quote(shown_location(text)))) from error
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
+    if url.get_backend_name() == "sqlite":
+        database = url.database or ""
+        in_memory = (
+            database in ("", ":memory:") or url.query.get("mode") == "memory" or database.startswith("file::memory:")
+        )
+        if in_memory:
+            raise ClassLogError(message("classlog.in_memory", location=quote(shown_location(text))))
+        if not database.startswith("file:") and not Path(database).is_absolute():
+            url = url.set(database=str((Path(base or Path.cwd()) / Path(database).expanduser()).resolve()))
     return url
 
 
-def _engine(url: sa.URL, timeout: float) -> Engine:
-    """An engine that waits at most ``timeout`` seconds for a lock, then fails (never hangs a kernel)."""
+def shown_location(location: str | os.PathLike) -> str:
+    """A class log's location as it may be printed: a URL's password hidden (``***``), a path as given."""
+    text = os.fspath(location)
+    if "://" not in text:
+        return text
+    try:
+        return make_url(text).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: hide whatever stands where a password would
+        return re.sub(r"(://[^/:@]*:)[^@/]*@", r"\1***@", text)
+
+
+def _engine(url: sa.URL, timeout: float, may_create: Callable[[], bool] = lambda: True) -> Engine:
+    """An engine that waits at most ``timeout`` seconds for a lock, then fails (never hangs a kernel).
+
+    A SQLite file is made only while ``may_create()`` says so: a write never makes an empty log
+    where a deleted one was (it would hold none of the class's answers).
+    """
     if url.get_backend_name() == "sqlite":
-        engine = sa.create_engine(url, connect_args={"timeout": timeout})
+        database = url.database or ""
+        if database and not database.startswith("file:"):
+
+            def _connect() -> sqlite3.Connection:
+                mode = "rwc" if may_create() else "rw"
+                address = f"{Path(database).as_uri()}?mode={mode}"
+                return sqlite3.connect(address, uri=True, timeout=timeout, check_same_thread=False)
+
+            # A connection per transaction: each write opens the file the path names now, never a deleted one.
+            engine = sa.create_engine("sqlite://", creator=_connect, poolclass=sa.pool.NullPool)
+        else:
+            engine = sa.create_engine(url, connect_args={"timeout": timeout}, poolclass=sa.pool.NullPool)
 
         @sa.event.listens_for(engine, "connect")
         def _sqlite_settings(connection, _record) -> None:
@@ -252,16 +329,20 @@ class ClassLog:
         self.url = database_url(location)
         self.location = _shown(self.url)
         self.timeout = timeout
+        self._may_create = True  # until prepared: a new log's file is made; afterwards never again by a write
         try:
-            self.engine = _engine(self.url, timeout)
+            self.engine = _engine(self.url, timeout, lambda: self._may_create)
         except Exception as error:  # an unknown dialect, a missing driver
             raise ClassLogError(message("classlog.cannot_open", location=self.location, reason=error)) from error
+        # The SQLite file's (st_dev, st_ino) as opened (again by prepare, which may make the file).
+        self.identity: tuple[int, int] | None = self._file_identity()
 
     def __repr__(self) -> str:
         return f"ClassLog({self.location!r})"
 
     def prepare(self) -> ClassLog:
         """Create the tables of a new log, or check an existing log's schema version; returns self."""
+        self._may_create = self.file_path() is None or not self.file_path().exists() or self.identity is None
         try:
             self._create()
             with self.engine.connect() as connection:
@@ -275,7 +356,59 @@ class ClassLog:
             raise ClassLogError(
                 message("classlog.schema", location=self.location, found=found, expected=SCHEMA_VERSION)
             )
+        self.identity = self._file_identity()
+        self._may_create = False
         return self
+
+    # ------------------------------------------------------------ the file it is, not only its path
+
+    def file_path(self) -> Path | None:
+        """The SQLite file of the log, or None (another database, or a SQLite URI)."""
+        database = self.url.database or ""
+        if self.url.get_backend_name() != "sqlite" or database.startswith("file:") or not database:
+            return None
+        return Path(database)
+
+    def _file_identity(self) -> tuple[int, int] | None:
+        path = self.file_path()
+        if path is None:
+            return None
+        try:
+            found = path.stat()
+        except FileNotFoundError:
+            return None
+        return (found.st_dev, found.st_ino)
+
+    def check_file(self) -> None:
+        """Raise :class:`ClassLogMoved` if the SQLite file was deleted or replaced since the log was opened.
+
+        Checked before and after each write: a write into a deleted file would be kept by nobody.
+        """
+        if self.file_path() is not None and self._file_identity() != self.identity:
+            raise ClassLogMoved(message("classlog.moved", location=self.location))
+
+    def reopen(self) -> bool:
+        """After :class:`ClassLogMoved`: take the file now at the path as the log; False if there is none yet.
+
+        A new file's tables are made as :meth:`prepare` makes them. A deleted log is never made again
+        here: the kernels wait until the teacher's app or view has a log at the path again.
+        """
+        path = self.file_path()
+        if path is None or not path.exists():
+            return False
+        self.prepare()
+        return True
+
+    def checkpoint(self) -> None:
+        """Move a SQLite log's write-ahead file into the ``.db`` file and empty it, so the one file is complete.
+
+        Nothing to do for other databases. A reader holding the log open may keep the checkpoint from
+        finishing; the next one then does.
+        """
+        if self.file_path() is None or not self.file_path().exists():
+            return
+        with self.engine.connect() as connection:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def _upgrade_from_1(self) -> int:
         """Add the outcome column to a version-1 log, each row's outcome read as :func:`row_outcome` reads it.
@@ -328,8 +461,10 @@ class ClassLog:
             "joined_at": time.time() if when is None else float(when),
             "language": clean_text(language, NAME_MAX),
         }
+        self.check_file()
         with self.engine.begin() as connection:
             connection.execute(sa.insert(STUDENTS), row)
+        self.check_file()
         return name
 
     def class_key(self) -> str:
@@ -372,8 +507,16 @@ class ClassLog:
 
     def record_many(self, nickname: str, attempts: Iterable[Attempt]) -> None:
         """Write several checks by one student in one transaction."""
+        rows = self._rows(nickname, attempts)
+        if rows:
+            self.check_file()
+            with self.engine.begin() as connection:
+                connection.execute(sa.insert(ATTEMPTS), rows)
+
+    @staticmethod
+    def _rows(nickname: str, attempts: Iterable[Attempt]) -> list[dict[str, Any]]:
         name = clean_nickname(nickname)
-        rows = [
+        return [
             {
                 "recorded_at": float(attempt.timestamp),
                 "nickname": name,
@@ -387,9 +530,63 @@ class ClassLog:
             }
             for attempt in attempts
         ]
-        if rows:
+
+    def record_keyed(self, writer: str, sequence: int, nickname: str, attempt: Attempt) -> bool:
+        """Write one check, once: ``writer`` (a page's key) and ``sequence`` (its number) name it.
+
+        The attempt and its key go in one transaction, and the key is unique: a retry of a write whose
+        outcome was not known (the connection dropped at commit) writes nothing twice. Returns False when
+        the check was already there. Raises the database's error, or :class:`ClassLogMoved`, otherwise.
+        """
+        self.check_file()
+        try:
             with self.engine.begin() as connection:
-                connection.execute(sa.insert(ATTEMPTS), rows)
+                done = connection.execute(
+                    sa.select(WRITES.c.attempt_id).where(WRITES.c.writer == writer, WRITES.c.sequence == sequence)
+                ).first()
+                if done is not None:
+                    return False
+                inserted = connection.execute(sa.insert(ATTEMPTS), self._rows(nickname, [attempt]))
+                attempt_id = inserted.inserted_primary_key[0]
+                connection.execute(sa.insert(WRITES).values(writer=writer, sequence=sequence, attempt_id=attempt_id))
+        except sa.exc.IntegrityError:  # another try of the same write committed in the meantime
+            return False
+        finally:
+            self.check_file()  # written into a file that has just gone: the caller sends it again
+        return True
+
+    def report(
+        self,
+        writer: str,
+        nickname: str,
+        *,
+        waiting: int,
+        written: int,
+        last_write: float | None,
+        last_failure: float | None,
+        failure: str | None,
+    ) -> None:
+        """Write the health row of one writer (a page): answers waiting and written, the last write and failure."""
+        self.check_file()
+        values = {
+            "nickname": clean_nickname(nickname),
+            "waiting": int(waiting),
+            "written": int(written),
+            "last_write": last_write,
+            "last_failure": last_failure,
+            "failure": None if failure is None else clean_text(failure, FAILURE_MAX),
+            "heartbeat": time.time(),
+        }
+        with self.engine.begin() as connection:
+            changed = connection.execute(sa.update(WRITERS).where(WRITERS.c.writer == writer).values(**values))
+            if not changed.rowcount:
+                connection.execute(sa.insert(WRITERS).values(writer=writer, **values))
+
+    def writers(self) -> list[dict[str, Any]]:
+        """The health row of every page that recorded, oldest heartbeat first (see :meth:`report`)."""
+        query = sa.select(WRITERS).order_by(WRITERS.c.heartbeat, WRITERS.c.writer)
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(query)]
 
     def attempts(self) -> list[dict[str, Any]]:
         """Every recorded check, oldest first, as dicts keyed by :data:`ATTEMPT_COLUMNS`."""

@@ -4,23 +4,34 @@ When the teacher starts the lesson app with ``--class-log`` (see :mod:`calcnb.se
 kernels find the log in the environment variable :data:`calcnb.classroom.log.ENV_VAR`, and
 :func:`join_class` shows, at the top of the lesson, what is collected and a box for a
 nickname. From the moment a student joins, every check of an exercise and every press of Show
-answer (see :func:`calcnb.ui.lesson.add_answer_listener`) is written to the log, by a thread of its own, and
-a log that cannot be written never stops the exercises (``docs/design.md`` says how).
+answer (see :func:`calcnb.ui.lesson.add_answer_listener`) is kept in the kernel and written to the log, in
+order and once each, by a thread of its own that tries again until the log takes it. A log that cannot be
+written never stops the exercises, and the page says whether the answers are saved (``docs/design.md``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import html
 import os
-import queue
+import secrets
 import threading
+import time
 import warnings
 from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from calcnb.classroom.log import DEFAULT_TIMEOUT, ENV_VAR, ClassLog, ClassLogError, open_class_log
+from calcnb.classroom.log import (
+    DEFAULT_TIMEOUT,
+    ENV_VAR,
+    WRITER_MAX,
+    ClassLog,
+    ClassLogError,
+    ClassLogMoved,
+    open_class_log,
+)
 from calcnb.classroom.names import codes_match, rejoin_code
 from calcnb.i18n import get_language, message
 from calcnb.lessons.bank import Attempt
@@ -44,24 +55,46 @@ def class_log_location() -> str | None:
     return location or None
 
 
+#: Seconds before the first retry of a write that failed; each failure in a row doubles it, up to RETRY_MAX.
+RETRY_FIRST = 0.25
+#: Longest wait between two tries (the database back, answers arrive within this).
+RETRY_MAX = 8.0
+#: Seconds between two heartbeats of a page's health row while nothing else is written.
+HEARTBEAT = 15.0
+
+
 class ClassRecorder(widgets.VBox):
-    """The notice, the nickname box and the status line; records every check once the student joined.
+    """The notice, the nickname box and the status lines; saves every check once the student joined.
 
     ``log`` is an open :class:`~calcnb.classroom.log.ClassLog` (None: the log could not be
     opened, and the recorder only says so). ``quiz``, when given, takes the nickname
     as the name that picks this student's variants, so one name does both.
     The recorder listens to every exercise of the kernel until :meth:`close`.
+
+    Checks are kept in the kernel, in order, and a saver thread of the recorder's own writes them
+    (never the kernel's event loop, so the database never stands between two clicks). A write that
+    fails is tried again with back-off until the database takes it; each check carries this page's
+    writer key and its number, so a retry never writes it twice. The save line under the nickname
+    says "Saving…" while checks wait and "Saved" once they are all in, and says plainly when they
+    are not reaching the log. A SQLite log deleted or replaced is noticed by the file's identity:
+    nothing is written into it, and every check is sent again once there is a log at the path.
     """
 
     def __init__(self, log: ClassLog | None, *, quiz: NamedQuiz | None = None) -> None:
         self.class_log = log
         self.quiz = quiz
         self.nickname: str | None = None
-        self.stopped = log is None
-        self.error: BaseException | None = None
-        self._failure: BaseException | None = None  # the failed write, until the page has been told
-        self.recorded = 0
-        self._queue: queue.Queue = queue.Queue()
+        self.stopped = log is None  # no log to record into: nothing is ever saved
+        self.writer_key = secrets.token_hex(WRITER_MAX // 2)  # this page's, for the log's unique keys
+        self.error: BaseException | None = None  # the last failed write, while checks wait because of it
+        self.failures = 0  # failed writes so far
+        self.last_write: float | None = None
+        self.last_failure: float | None = None
+        self._checks: list[Attempt] = []  # every check since joining, in order; number = index + 1
+        self._written = 0  # checks known to be in the log (all before this index)
+        self._rejoin = False  # the log's file was replaced: join it again before sending the checks again
+        self._closing = False
+        self._condition = threading.Condition()
         self._writer: threading.Thread | None = None
         try:
             self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()  # a kernel's
@@ -78,6 +111,8 @@ class ClassRecorder(widgets.VBox):
         self.nickname_box.layout.width = "22em"
         self.join_button = widgets.Button(description=message("classroom.join"), button_style="info")
         self.status = widgets.HTML()
+        self.save_status = widgets.HTML()  # Saving… / Saved / not reaching the log
+        self.save_status.add_class("calcnb-save-status")
         # Shown only when the nickname is taken: the student types the rejoin code their first page showed
         # (a closed or reloaded page) and goes on; nobody else can, since the code comes from the class's key.
         self.code_box = widgets.Text(
@@ -92,7 +127,7 @@ class ClassRecorder(widgets.VBox):
         self._taken: str | None = None  # the taken nickname the button goes on as
         self._wrong_codes = 0
         row = widgets.HBox([self.nickname_box, self.join_button])
-        super().__init__([self.notice, row, self.status, self.same_student])
+        super().__init__([self.notice, row, self.status, self.save_status, self.same_student])
         self.add_class("calcnb-class-recorder")
         self.join_button.on_click(lambda _button: self.join())
         self.same_student_button.on_click(lambda _button: self.join(self._taken, code=self.code_box.value))
@@ -105,6 +140,8 @@ class ClassRecorder(widgets.VBox):
             self.nickname_box.disabled = self.join_button.disabled = True
         add_answer_listener(self.record)
 
+    # ------------------------------------------------------------ joining
+
     def join(self, nickname: str | None = None, *, code: str | None = None) -> bool:
         """Join the class as ``nickname`` (default: what is in the box); False if the name is not usable.
 
@@ -112,13 +149,18 @@ class ClassRecorder(widgets.VBox):
         Cyrillic "а"), is not joined at once: the page asks for that nickname's rejoin code, which
         the student's first page showed, and ``code`` goes on as that student when it is right.
         Otherwise two students under one nickname would show as one in the class view, and anyone
-        could answer as anyone.
+        could answer as anyone. A log that cannot be reached just now leaves the box open, and says
+        so: the student joins a moment later.
         """
         if nickname is None:
             nickname = self.nickname_box.value
         if self.stopped or self.nickname is not None or not str(nickname).strip():
             return False
         try:
+            try:
+                self.class_log.check_file()
+            except ClassLogMoved:  # the file was replaced before this student joined: join the new one
+                self.class_log.reopen()
             taken = self.class_log.taken_as(nickname)
             if taken is not None and code is None:
                 self._ask_for_the_code(taken)
@@ -127,12 +169,17 @@ class ClassRecorder(widgets.VBox):
                 return False
             self.nickname = self.class_log.join(taken or nickname, get_language())
             class_key = self.class_log.class_key()
+        except ClassLogMoved:
+            self.nickname = None
+            self._say("classroom.join_failed")
+            return False
         except ClassLogError as error:  # no readable character: say why, keep the box open
             self.status.value = html.escape(str(error))
             self.same_student.layout.display = "none"
             return False
-        except Exception as error:  # the database: recording stops, the lesson goes on
-            self._stop(error)
+        except Exception:  # the database, just now: the box stays open, the lesson goes on
+            self.nickname = None
+            self._say("classroom.join_failed")
             return False
         self.same_student.layout.display = "none"
         self.nickname_box.value = self.nickname
@@ -142,6 +189,8 @@ class ClassRecorder(widgets.VBox):
         self.status.value = html.escape(said)
         if self.quiz is not None:  # the class's own key: the variants cannot be worked out from the name alone
             self.quiz.use_name(self.nickname, class_key=class_key)
+        self._writer = threading.Thread(target=self._save, name="calcnb-class-log", daemon=True)
+        self._writer.start()
         return True
 
     def _code_is_right(self, taken: str, code: str) -> bool:
@@ -167,66 +216,149 @@ class ClassRecorder(widgets.VBox):
         self.code_box.value = ""
         self.same_student.layout.display = None
 
-    def record(self, attempt: Attempt) -> None:
-        """Queue one check for the log (an answer listener): returns at once, never raises.
+    # ------------------------------------------------------------ saving
 
-        A writer thread of the recorder's own writes the queue to the log, so the database never
-        stands between a click and the next one; the first write that fails stops recording, and
-        the page says so once.
+    @property
+    def waiting(self) -> int:
+        """How many checks are kept here, not yet known to be in the log."""
+        return len(self._checks) - self._written
+
+    @property
+    def recorded(self) -> int:
+        """How many checks are in the log."""
+        return self._written
+
+    def record(self, attempt: Attempt) -> None:
+        """Keep one check for the log (an answer listener): returns at once, never raises.
+
+        The saver thread writes it; until it is in, the page says "Saving…".
         """
         if self.stopped or self.nickname is None:
             return
-        if self._writer is None:
-            self._writer = threading.Thread(target=self._write_queue, name="calcnb-class-log", daemon=True)
-            self._writer.start()
-        self._queue.put((self.nickname, attempt))
+        with self._condition:
+            self._checks.append(attempt)
+            self._condition.notify_all()
+        self._show()
 
-    def _write_queue(self) -> None:
+    def _save(self) -> None:
+        """The saver thread: write what waits, in order; on failure wait (doubling) and try again."""
+        delay = RETRY_FIRST
+        beat = 0.0
         while True:
-            item = self._queue.get()
+            with self._condition:
+                while not self._closing and self.waiting == 0 and time.monotonic() - beat < HEARTBEAT:
+                    self._condition.wait(timeout=HEARTBEAT)
+                if self._closing and (self.waiting == 0 or self.error is not None):
+                    return  # closing: one last try was made (or nothing waits)
             try:
-                if item is None:
-                    return
-                if not self.stopped:
-                    self._write(*item)
-            finally:
-                self._queue.task_done()
+                self._send_waiting()
+            except Exception as error:  # whatever the database says: the checks stay here, in order
+                if isinstance(error, ClassLogMoved) and self._take_new_file():
+                    continue  # a log is at the path again: send everything to it, at once
+                self._failed(error)
+                with self._condition:
+                    if not self._closing:
+                        self._condition.wait(timeout=delay)
+                delay = min(2 * delay, RETRY_MAX)
+                continue
+            delay = RETRY_FIRST
+            beat = time.monotonic()
 
-    def _write(self, nickname: str, attempt: Attempt) -> None:
+    def _send_waiting(self) -> None:
+        if self._rejoin:
+            if not self.class_log.has_joined(self.nickname):
+                self.class_log.join(self.nickname, get_language())
+            self._rejoin = False
+        sent = False
+        while self.waiting:
+            index = self._written
+            self.class_log.record_keyed(self.writer_key, index + 1, self.nickname, self._checks[index])
+            with self._condition:
+                self._written = index + 1
+                self.last_write = time.time()
+                self._condition.notify_all()
+            sent = True
+        was_failing, self.error = self.error is not None, None
+        if sent or was_failing:
+            self._announce()
+        self._report()
+
+    def _take_new_file(self) -> bool:
+        """The log's file was deleted or replaced: take the one at the path now, if any, and send all again."""
         try:
-            self.class_log.record(nickname, attempt)
-        except Exception as error:  # whatever the database says, the student's feedback is already shown
-            self.stopped = True  # nothing more is written, even before the page is told
-            self._failure = error
-            if self._loop is not None and self._loop.is_running():
-                self._loop.call_soon_threadsafe(self._stop, error)  # widgets change on the kernel's own thread
-            else:
-                self._stop(error)
-            return
-        self.recorded += 1
+            if not self.class_log.reopen():
+                return False
+        except Exception:
+            return False
+        with self._condition:
+            self._written = 0  # the new file holds none of them; the keys skip any it already has
+            self._rejoin = True
+        return True
 
-    def flush(self) -> None:
-        """Wait until every check queued so far has been written (or recording has stopped and the page says so)."""
-        self._queue.join()
-        if self._failure is not None:
-            # Called on the caller's thread: say it now rather than wait for a loop that may not be turning.
-            self._stop(self._failure)
+    def _failed(self, error: BaseException) -> None:
+        with self._condition:
+            self.error = error
+            self.failures += 1
+            self.last_failure = time.time()
+            self._condition.notify_all()
+        with contextlib.suppress(Exception):
+            self.class_log.engine.dispose()  # fresh connections next time: a restarted server, a new session
+        self._announce()
+        self._report()
 
-    def _stop(self, error: BaseException) -> None:
-        if self.error is not None:
-            return
-        self.stopped = True
-        self.error = error
-        self._say("classroom.stopped")
+    def _report(self) -> None:
+        """The page's health row in the log, for the class view; when the log cannot take it, nothing."""
+        reason = None if self.error is None else str(getattr(self.error, "orig", None) or self.error).splitlines()
+        with contextlib.suppress(Exception):
+            self.class_log.report(
+                self.writer_key,
+                self.nickname,
+                waiting=self.waiting,
+                written=self._written,
+                last_write=self.last_write,
+                last_failure=self.last_failure,
+                failure=reason[0] if reason else None,
+            )
+
+    def _announce(self) -> None:
+        """Update the save line from the saver thread: widgets change on the kernel's own thread."""
+        if self._loop is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._show)
+        else:
+            self._show()
+
+    def _show(self) -> None:
+        waiting = self.waiting
+        if waiting and self.error is not None:
+            text = message("classroom.not_reaching", count=waiting)
+            self.save_status.value = f'<p style="color:{ERROR_TEXT}"><b>{html.escape(text)}</b></p>'
+        elif waiting:
+            self.save_status.value = f"<p>{html.escape(message('classroom.saving', count=waiting))}</p>"
+        elif self._checks:
+            self.save_status.value = f"<p>{html.escape(message('classroom.saved', count=self._written))}</p>"
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every check kept so far is in the log, or a write has failed since; True if all are in.
+
+        The save line is then brought up to date on the caller's thread (a loop may not be turning).
+        """
+        with self._condition:
+            failures = self.failures
+            self._condition.wait_for(lambda: self.waiting == 0 or self.failures > failures, timeout=timeout)
+            done = self.waiting == 0
+        self._show()
+        return done
 
     def _say(self, key: str) -> None:
         self.status.value = f'<p style="color:{ERROR_TEXT}"><b>{html.escape(message(key))}</b></p>'
 
     def close(self) -> None:
-        """Stop listening, write what is queued, close the log's connections (and the widgets)."""
+        """Stop listening, make one last try at what waits, close the log's connections (and the widgets)."""
         remove_answer_listener(self.record)
         if self._writer is not None:
-            self._queue.put(None)
+            with self._condition:
+                self._closing = True
+                self._condition.notify_all()
             self._writer.join(timeout=30)
             self._writer = None
         if self.class_log is not None:
@@ -235,7 +367,7 @@ class ClassRecorder(widgets.VBox):
 
     def __repr__(self) -> str:
         state = "stopped" if self.stopped else f"joined as {self.nickname!r}" if self.nickname else "not joined"
-        return f"<ClassRecorder {state}, {self.recorded} recorded>"
+        return f"<ClassRecorder {state}, {self.recorded} recorded, {self.waiting} waiting>"
 
 
 _active: list[ClassRecorder] = []
