@@ -1155,3 +1155,33 @@ def test_the_class_view_isolates_every_students_text_so_nothing_mirrors_the_page
     page = students_html(status)
     assert "<bdi>\u202egnirts</bdi>, <bdi>&lt;b&gt;bo&lt;/b&gt;</bdi>" in page
     assert "<bdi>\u05d3\u05e0\u05d4</bdi>" in page and "<b>bo" not in page
+
+
+def test_the_kernels_read_a_relative_log_where_the_teacher_typed_it(tmp_path, monkeypatch):
+    from calcnb.serve.cli import _log_argument
+
+    monkeypatch.chdir(tmp_path)
+    for typed in ("rel.db", "sqlite:///rel.db"):
+        assert _log_argument(typed) == f"sqlite:///{tmp_path / 'rel.db'}"
+    with pytest.raises(ClassLogError, match="memory"):
+        _log_argument("sqlite://")
+    assert _log_argument("postgresql://teacher:secret@db/lesson").startswith("postgresql+psycopg://teacher:secret@")
+
+
+def test_no_password_is_printed_and_the_log_is_one_file_after_the_app_stops(tmp_path, capsys, monkeypatch):
+    from calcnb.serve import cli
+
+    with pytest.raises(cli.AppError) as refused:  # no server there: refused, and the password never shown
+        cli.class_log_environment({}, "postgresql://teacher:secret@127.0.0.1:1/none")
+    assert "secret" not in str(refused.value) and "secret" not in capsys.readouterr().out
+    database = tmp_path / "lesson.db"
+    log = open_class_log(database)
+    log.join("ana")
+    log.record("ana", an_attempt())
+    cli.checkpoint_class_log(str(database))
+    log.close()
+    wal = tmp_path / "lesson.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0  # every answer is in lesson.db itself
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(database.read_bytes())
+    assert open_class_log(copy).count() == 1

@@ -615,15 +615,18 @@ def run_app(arguments: argparse.Namespace) -> int:
     port = _chosen_port(arguments, default_app_port(target))
     environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
     environment = reveal_environment(environment, reveal=not arguments.no_reveal)
-    return serve(
-        voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
-        host=arguments.host,
-        port=port,
-        path="/",
-        what=message("app.what_app", name=target.name),
-        open_browser=not arguments.no_browser,
-        env=environment,
-    )
+    try:
+        return serve(
+            voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
+            host=arguments.host,
+            port=port,
+            path="/",
+            what=message("app.what_app", name=target.name),
+            open_browser=not arguments.no_browser,
+            env=environment,
+        )
+    finally:
+        checkpoint_class_log(arguments.class_log)
 
 
 def run_lab(arguments: argparse.Namespace) -> int:
@@ -667,8 +670,25 @@ def _open_class_log(location: str):
 
 
 def _log_argument(location: str) -> str:
-    """The class log as the kernels must read it: a file as an absolute path (kernels run elsewhere), a URL as is."""
-    return location if "://" in location else str(Path(location).expanduser().resolve())
+    """The class log as the kernels must read it: a URL with any relative file made absolute (kernels run in
+    the notebooks' folder, not where the teacher typed the command)."""
+    from calcnb.classroom.log import database_url
+
+    return database_url(location).render_as_string(hide_password=False)
+
+
+def checkpoint_class_log(location: str | None) -> None:
+    """When a server stops: fold a SQLite log's write-ahead file into the one ``.db`` file a teacher copies."""
+    if location is None:
+        return
+    from calcnb.classroom.log import ClassLogError, open_class_log
+
+    with contextlib.suppress(ClassLogError):
+        log = open_class_log(location)
+        try:
+            log.checkpoint()
+        finally:
+            log.close()
 
 
 def class_log_environment(environment: dict[str, str], location: str | None) -> dict[str, str]:
@@ -678,7 +698,7 @@ def class_log_environment(environment: dict[str, str], location: str | None) -> 
     clear message before any student arrives. Without a location the variable is removed, so
     a value left in the teacher's shell never turns recording on.
     """
-    from calcnb.classroom.log import ENV_VAR, VIEW_ENV_VAR
+    from calcnb.classroom.log import ENV_VAR, VIEW_ENV_VAR, shown_location
 
     environment = dict(environment)
     environment.pop(VIEW_ENV_VAR, None)  # the students' kernels never read the class view's log
@@ -686,7 +706,7 @@ def class_log_environment(environment: dict[str, str], location: str | None) -> 
         environment.pop(ENV_VAR, None)
         return environment
     log = _open_class_log(location)
-    print(message("app.recording", location=log.location, argument=location), flush=True)
+    print(message("app.recording", location=log.location, argument=shown_location(location)), flush=True)
     log.class_key()  # made now, so the teacher's notebook and worksheets can read it before anyone joins
     log.close()
     environment[ENV_VAR] = _log_argument(location)
@@ -750,15 +770,18 @@ def run_class_view(arguments: argparse.Namespace) -> int:
     environment = server_environment(language=arguments.lang)
     environment.pop(ENV_VAR, None)
     environment[VIEW_ENV_VAR] = _log_argument(arguments.log)
-    return serve(
-        voila_command(target, host=arguments.host, port=port),
-        host=arguments.host,
-        port=port,
-        path="/",
-        what=message("app.what_class_view", location=location),
-        open_browser=not arguments.no_browser,
-        env=environment,
-    )
+    try:
+        return serve(
+            voila_command(target, host=arguments.host, port=port),
+            host=arguments.host,
+            port=port,
+            path="/",
+            what=message("app.what_class_view", location=location),
+            open_browser=not arguments.no_browser,
+            env=environment,
+        )
+    finally:
+        checkpoint_class_log(arguments.log)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
