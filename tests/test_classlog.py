@@ -829,7 +829,7 @@ def test_the_app_records_only_with_a_class_log(tmp_path, monkeypatch, capsys):
     left_over = {classlog.ENV_VAR: "old.db", classlog.VIEW_ENV_VAR: "old.db", "HOME": "/home/x"}
     assert class_log_environment(left_over, None) == {"HOME": "/home/x"}  # a value left in the shell records nothing
     environment = class_log_environment(left_over, "lesson.db")
-    assert environment[classlog.ENV_VAR] == str(tmp_path / "lesson.db")  # absolute: kernels run in another folder
+    assert environment[classlog.ENV_VAR] == f"sqlite:///{tmp_path / 'lesson.db'}"  # absolute: kernels run elsewhere
     assert classlog.VIEW_ENV_VAR not in environment  # students' kernels never learn the class view's log
     assert (tmp_path / "lesson.db").exists() and "class-view lesson.db" in capsys.readouterr().out
     url = "sqlite:///" + str(tmp_path / "b.db")
