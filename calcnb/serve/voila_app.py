@@ -6,20 +6,21 @@ not have, and any address under ``/voila/templates/`` that is not a template's s
 (``/voila/templates/calcnb/conf.json``) by failing to split it: both were HTTP 500, the answer of
 a server in trouble. Here ``/logout`` forgets any login and goes back to the app's page (the app
 has no accounts), and the rest of ``/voila/templates/`` is not found (404), as any missing file is.
-Its websockets ask for the ping timeout tornado allows, so the first visit prints no warning about it.
+Its kernel websockets are kept alive by Jupyter Server's ping alone (every 30 s, closed after 90 s
+without an answer): tornado reads Jupyter Server's milliseconds as seconds, so its own ping is left
+off, and the first visit prints no warning about a ping timeout longer than the ping interval.
 """
 
 from __future__ import annotations
 
 from jupyter_server.auth.logout import LogoutHandler
-from jupyter_server.base.websocket import WS_PING_INTERVAL
 from jupyter_server.utils import url_path_join
 from tornado import web
-from traitlets import default
 from voila.app import Voila
 from voila.static_file_handler import TemplateStaticFileHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-__all__ = ["AppVoila", "LogoutToApp", "TemplateFiles", "main"]
+__all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "TemplateFiles", "main"]
 
 
 class TemplateFiles(TemplateStaticFileHandler):
@@ -42,14 +43,27 @@ class LogoutToApp(LogoutHandler):
         self.redirect(url_path_join(self.base_url, "/"))
 
 
-class AppVoila(Voila):
-    """Voila whose ``/logout`` and ``/voila/templates/`` answer as :mod:`calcnb.serve.voila_app` says."""
+class KernelWebsocket(VoilaKernelWebsocketHandler):
+    """A page's kernel websocket, pinged by Jupyter Server only (see :mod:`calcnb.serve.voila_app`)."""
 
-    @default("tornado_settings")
-    def _tornado_settings_default(self) -> dict:
-        # Jupyter Server asks for a ping timeout of three ping intervals, which tornado refuses (and says so,
-        # alarmingly, at the first visit) and cuts to one interval: ask for that one interval.
-        return {"ws_ping_timeout": WS_PING_INTERVAL}
+    def get_websocket_protocol(self):
+        """Tornado's protocol with tornado's own ping off.
+
+        Jupyter Server's ``ping_interval`` and ``ping_timeout`` are in milliseconds and drive its own
+        ping (a ``PeriodicCallback`` that closes the socket after 90 s without a pong). Tornado reads
+        the same two values as seconds: a ping every 30,000 s, never sent, and a warning that a 90,000
+        timeout is longer than the interval. A timeout of one interval, which would silence tornado,
+        makes Jupyter Server close every page's socket at its first ping, 30 s after it opened.
+        """
+        protocol = super().get_websocket_protocol()
+        if protocol is not None:
+            protocol.params.ping_interval = None
+            protocol.params.ping_timeout = None
+        return protocol
+
+
+class AppVoila(Voila):
+    """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila_app` describes."""
 
     def init_handlers(self) -> list:
         """Voila's routes, with :class:`TemplateFiles` and :class:`LogoutToApp` in place of Voila's own."""
@@ -60,6 +74,8 @@ class AppVoila(Voila):
         for pattern, handler, *rest in super().init_handlers():
             if handler is TemplateStaticFileHandler:
                 handler = TemplateFiles
+            elif handler is VoilaKernelWebsocketHandler:
+                handler = KernelWebsocket
             handlers.append((pattern, handler, *rest))
         return handlers
 

@@ -12,6 +12,7 @@ from urllib.parse import urlparse
 
 import psutil
 import pytest
+from jupyter_server.base.websocket import WS_PING_INTERVAL
 
 from calcnb.serve.cli import (
     CULL_IDLE_SECONDS,
@@ -27,7 +28,7 @@ from calcnb.serve.cli import (
     wait_until_serving,
 )
 
-from .pages import PlayApp, Server, open_app
+from .pages import PlayApp, Server, live_move, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -188,6 +189,25 @@ def test_a_visit_leaves_no_alarming_line_in_the_servers_log(browser, own_voila):
     assert "Kernel started" in log  # the log is the server's, and the visit is in it
     assert "websocket_ping_timeout" not in log
     assert "running over TCP without encryption" not in log  # the kernels talk over Unix sockets
+
+
+def test_a_page_keeps_its_kernel_connection_through_the_servers_pings(browser, own_voila):
+    # Jupyter Server pings every page's websocket every 30 s; a ping timeout no longer than the interval
+    # once closed every socket at its first ping, and the page went on only by reconnecting each time.
+    page = _new_tab(browser)
+    console: list[str] = []
+    page.on("console", lambda entry: console.append(entry.text))
+    app = PlayApp(page, own_voila, PLAY_NOTEBOOK)
+    assert app.click("T").startswith("You turned ")
+    page.wait_for_timeout(2 * WS_PING_INTERVAL + 5_000)  # two pings, and the pongs that answer them
+    before = app.message()
+    assert app.click(live_move(app.enabled(), 1)) != before  # the kernel still answers on the first socket
+    page.context.close()
+    assert [line for line in console if "Connection lost" in line] == []
+    assert len([line for line in console if line.startswith("Starting WebSocket")]) == 1
+    log = own_voila.log.read_text(errors="replace")
+    assert "Connecting to kernel" in log
+    assert "ping timeout" not in log.lower()
 
 
 @pytest.fixture
