@@ -1,7 +1,7 @@
 """How often the solver decides a deal within its budget, how fast, and how late it stops.
 
 Run: ``python benchmarks/bench_solver.py [--deals 200] [--full] [--budget 1.0] [--clock wall|cpu]
-[--compare PATH] [--overrun] [--ablations]``
+[--compare PATH|interpreted] [--overrun] [--ablations]``
 
 ``--clock cpu`` reads the budgets on each process's CPU time (``time.process_time``) instead of
 the wall clock: on a shared machine under load a 1 s wall-clock budget may give the solver a
@@ -11,6 +11,10 @@ small part of a second of work, and the shares measure the load instead of the s
   default; ``--full`` for the 2000 of each the solver's target is set on), ``--budget`` seconds
   each; the share decided (won, or proven lost) with its Wilson 95% interval, and the counts.
   Every reported win is replayed through the game.
+- ``--compare interpreted``: this tree's compiled solver against the same tree interpreted
+  (``CALCNB_INTERPRETED=1``) in the same run, alternating: outcome and node count deal by deal at a
+  fixed node budget on seeds ``0..--compare-seeds - 1`` and on the hardest deals, then the nodes per CPU
+  second of each (median of ``--repeats`` runs) and their ratio.
 - ``--compare PATH``: the same solver code in another tree (``PATH`` on ``PYTHONPATH``, for
   example the original code) measured in the same run, alternating the two trees: node counts
   and outcomes deal by deal at a fixed node budget (an equivalence check: identical counts mean
@@ -37,7 +41,7 @@ from collections import Counter
 from pathlib import Path
 
 from calcnb import Game, State
-from calcnb.solver import RESTART_NODES, RULES, solve
+from calcnb.solver import COMPILED, INTERPRETED_VARIABLE, RESTART_NODES, RULES, solve
 from calcnb.stats import wilson_interval
 
 HARDEST = (8, 390, 406, 643, 1157, 1675, 1880, 1983)
@@ -142,10 +146,16 @@ def worker(mode: str, seeds: list[int], budget: float) -> None:
         print(json.dumps({"seed": seed, "outcome": solution.outcome, "nodes": solution.nodes, "cpu": cpu}), flush=True)
 
 
-def in_tree(tree: str | None, mode: str, seeds: list[int], budget: float) -> list[dict]:
-    """Run :func:`worker` in a fresh process with ``tree`` (None: this one) first on PYTHONPATH."""
+def in_tree(tree: str | None, mode: str, seeds: list[int], budget: float, interpreted: bool = False) -> list[dict]:
+    """Run :func:`worker` in a fresh process with ``tree`` (None: this one) first on PYTHONPATH.
+
+    ``interpreted``: the solver runs from its Python source even where it is compiled.
+    """
     env = dict(os.environ)
     env["PYTHONPATH"] = tree or str(Path(__file__).resolve().parent.parent)
+    env.pop(INTERPRETED_VARIABLE, None)
+    if interpreted:
+        env[INTERPRETED_VARIABLE] = "1"
     command = [sys.executable, __file__, "--worker", mode, "--budget", str(budget)]
     command += ["--seeds", ",".join(map(str, seeds))]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
@@ -187,6 +197,31 @@ def compare(tree: str, seeds: list[int], node_budget: int, repeats: int, budget:
             unknown = ", ".join(str(row["seed"]) for row in rows if row["outcome"] == "unknown")
             print(f"  {name}: decided within {budget:g} s ({clock} clock) on seeds 0..{deals - 1}:", end=" ")
             print(f"{share_line(decided, deals)}; unknown: {unknown or 'none'}")
+
+
+def compare_interpreted(seeds: list[int], node_budget: int, repeats: int) -> None:
+    """This tree compiled against itself interpreted: identical searches, and nodes per CPU second of each."""
+    if not COMPILED:
+        print("\nthe solver is not compiled here (no C compiler at install?): nothing to compare")
+        return
+    print("\ncompiled against interpreted, this tree (alternating, same run)")
+    for label, group in ((f"seeds {seeds[0]}..{seeds[-1]}", seeds), ("the hardest deals", list(HARDEST))):
+        fast_rate, slow_rate = [], []
+        for _ in range(repeats):
+            slow = in_tree(None, "nodes", group, node_budget, interpreted=True)
+            fast = in_tree(None, "nodes", group, node_budget)
+            slow_rate.append(sum(row["nodes"] for row in slow) / sum(row["cpu"] for row in slow))
+            fast_rate.append(sum(row["nodes"] for row in fast) / sum(row["cpu"] for row in fast))
+        same = sum((a["outcome"], a["nodes"]) == (b["outcome"], b["nodes"]) for a, b in zip(fast, slow))
+        nodes = sum(row["nodes"] for row in fast)
+        print(f"  {label} ({len(group)} deals) at {node_budget} nodes: identical outcome and node count on", end=" ")
+        print(f"{same}/{len(group)} ({nodes} nodes in all)")
+        for a, b in zip(fast, slow):
+            if (a["outcome"], a["nodes"]) != (b["outcome"], b["nodes"]):
+                print(f"    seed {a['seed']}: {a['outcome']} in {a['nodes']} compiled, {b['outcome']} in {b['nodes']}")
+        fast_median, slow_median = statistics.median(fast_rate), statistics.median(slow_rate)
+        print(f"    nodes per CPU second (median of {repeats}): compiled {fast_median:,.0f},", end=" ")
+        print(f"interpreted {slow_median:,.0f}, ratio {fast_median / slow_median:.1f}x")
 
 
 # ---------------------------------------------------------------- overrun under load
@@ -235,7 +270,7 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="2000 deals of each seed range (the target's size)")
     parser.add_argument("--budget", type=float, default=1.0, help="seconds per deal (default 1.0)")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="what the budget counts (wall)")
-    parser.add_argument("--compare", metavar="PATH", help="another calcnb tree to measure side by side")
+    parser.add_argument("--compare", metavar="PATH", help="another calcnb tree, or 'interpreted'")
     parser.add_argument("--compare-seeds", type=int, default=51, help="seeds 0..N-1 for the equivalence (default 51)")
     parser.add_argument("--node-budget", type=int, default=20_000, help="nodes per deal for the equivalence")
     parser.add_argument("--repeats", type=int, default=3, help="timing runs of each tree (default 3)")
@@ -256,7 +291,9 @@ def main() -> None:
             seeds = range(start, start + deals)
             title = f"{label}{start + deals - 1} ({deals} deals), budget {args.budget:g} s"
             run_solver(title, seeds, args.budget, clock=args.clock)
-    if args.compare:
+    if args.compare == "interpreted":
+        compare_interpreted(list(range(args.compare_seeds)), args.node_budget, args.repeats)
+    elif args.compare:
         seeds = list(range(args.compare_seeds))
         compare(args.compare, seeds, args.node_budget, args.repeats, args.budget, args.compare_deals, args.clock)
     if args.overrun:

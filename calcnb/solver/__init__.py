@@ -12,11 +12,19 @@ deal code and returns a :class:`Solution`:
 It returns within ``budget_seconds`` plus :data:`OVERRUN` seconds of its clock. How it searches,
 and the argument for each rule, are in ``docs/design.md``; ``tests/test_solver.py`` tests each
 rule against plain exhaustive search on small games.
+
+The search's modules are compiled by Cython when calcnb is installed where a C compiler works
+(``setup.py``); :data:`COMPILED` says whether the compiled ones run. The environment variable
+``CALCNB_INTERPRETED=1`` makes them run from their Python source instead: the same search, slower.
 """
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import math
+import os
+import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,9 +43,34 @@ from calcnb.game.engine import (
 from calcnb.game.errors import CalcnbError, quote
 from calcnb.i18n import message
 
-from .position import Kind, Position
-from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult
-from .witness import RELAXED_LIMIT
+INTERPRETED_VARIABLE = "CALCNB_INTERPRETED"
+"""Set to 1 in the environment, the solver's modules run from their Python source even where compiled."""
+
+
+class _SourceFinder(importlib.machinery.PathFinder):
+    """Finds this package's modules as Python source only, passing over compiled extension modules."""
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):  # type: ignore[override]
+        if not fullname.startswith(__name__ + "."):
+            return None
+        name = fullname.rpartition(".")[2]
+        source = os.path.join(os.path.dirname(__file__), name + ".py")
+        if not os.path.exists(source):
+            return None
+        return importlib.util.spec_from_file_location(fullname, source)
+
+
+if os.environ.get(INTERPRETED_VARIABLE, "") not in ("", "0"):
+    sys.meta_path.insert(0, _SourceFinder)
+
+from . import search as _search_module  # noqa: E402 (after the finder: it decides which form is loaded)
+from .position import Kind, Position  # noqa: E402
+from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult  # noqa: E402
+from .witness import RELAXED_LIMIT  # noqa: E402
+
+COMPILED = (_search_module.__spec__.origin or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+"""True when the search runs compiled (Cython); False when it runs from its Python source."""
 
 WON, LOST, UNKNOWN = Outcome.WON.value, Outcome.LOST.value, Outcome.UNKNOWN.value  # the rules core's words
 
@@ -224,6 +257,8 @@ def search_ranks(*args, **kwargs) -> tuple[str, list[tuple[int, int, int]], int]
 
 
 __all__ = [
+    "COMPILED",
+    "INTERPRETED_VARIABLE",
     "LOST",
     "OVERRUN",
     "RELAXED_LIMIT",
