@@ -5,7 +5,19 @@ The markers are registered in ``pyproject.toml``. This file sits at the top of t
 pytest is given.
 """
 
+import importlib.machinery
+from pathlib import Path
+
 import pytest
+
+# A module of the solver's compiled core is imported from its extension module, so doctest collection
+# could not import its .py under the same name. None of them holds a doctest: leave their sources out.
+_SOLVER = Path(__file__).parent / "calcnb" / "solver"
+collect_ignore = [
+    str(source)
+    for source in _SOLVER.glob("*.py")
+    if any(source.with_suffix(suffix).exists() for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+]
 
 # Whatever needs a browser, a server, PostgreSQL or a notebook run takes seconds: it is slow too.
 SLOW_KINDS = ("browser", "server", "postgres", "notebook")

@@ -58,9 +58,8 @@ class RelaxedGame:
 class _Search:
     """One relaxed search: the state as it changes in place, and the winning line once found.
 
-    The recursion lives in :meth:`won` as a closure, which lets go of itself when the search returns:
-    everything it built is freed at once, with the cyclic collector off (the solver keeps it off
-    while it searches).
+    :meth:`step` runs once per relaxed state, the solver's hottest code. Compiled, ``relaxed.pxd``
+    makes this a C class and types the step's locals; interpreted, it is the same code.
     """
 
     def __init__(
@@ -76,8 +75,8 @@ class _Search:
         self.memory = game.memory
         self.ranks = R = game.ranks
         self.shift = shift = game.card_shift
-        self.FR = range(len(order))
-        self.WR = range(len(piles))
+        self.F = len(order)
+        self.W = len(piles)
         self.piles = piles
         self.p = list(foundations)
         self.h = h = [len(pile) for pile in piles]
@@ -86,7 +85,7 @@ class _Search:
             for r in pile:
                 copies[r] += 1
         self.demand = demand = [0] * (R + 1)  # places on the foundations still to fill with each rank
-        for k in self.FR:
+        for k in range(self.F):
             for j in range(self.p[k], R):
                 demand[order[k][j]] += 1
         # prefix[w][t]: pile w's bottom t cards as one number (ranks are >= 1, so it also tells t)
@@ -96,155 +95,173 @@ class _Search:
             for r in pile:
                 codes.append(codes[-1] << game.rank_bits | r)
             self.prefix.append(codes)
-        self.contents = [self.prefix[w][h[w]] for w in self.WR]
+        self.contents = [self.prefix[w][h[w]] for w in range(self.W)]
         self.tops = [pile[-1] if pile else 0 for pile in piles]  # each pile's top rank, 0 when empty
         # what the hint says of each card when it is on top: (when, foundation), or the time of the
         # first hinted card beneath it (just before it) and no foundation
-        self.hinted: list[list[tuple[float, int]]] = []
+        self.hinted_when: list[list[float]] = []
+        self.hinted_foundation: list[list[int]] = []
         for w, pile in enumerate(piles):
-            row = []
+            whens = []
+            foundations_hinted = []
             below = _UNHINTED
             for depth, r in enumerate(pile):
                 entry = hint.get(w << shift | depth) if hint is not None else None
                 if entry is not None and entry[2] == r:
-                    row.append((entry[0], entry[1]))
+                    whens.append(entry[0])
+                    foundations_hinted.append(entry[1])
                     below = entry[0] - 0.5
                 else:
-                    row.append((below, -1))
-            self.hinted.append(row)
+                    whens.append(below)
+                    foundations_hinted.append(-1)
+            self.hinted_when.append(whens)
+            self.hinted_foundation.append(foundations_hinted)
         self.cards_left = sum(h)  # waste cards still to place
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
+        self.last = None  # the state that just won: the line goes on from there
 
     def won(self) -> bool:
-        """Is the start state won? On a win, ``events`` holds its line (last move first).
+        """Is the start state won? On a win, ``events`` holds its line (last move first)."""
+        return bool(self.step())
 
-        The recursion is a closure over locals, not a method: it runs once per relaxed state, the
-        solver's hottest code, and a closure reads its variables faster than a method reads ``self``.
-        """
+    def step(self) -> bool:
+        """Is the current state won? Changes the state to look, and puts it back before returning."""
         order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
-        piles, h, FR, WR, place = self.piles, self.h, self.FR, self.WR, self.place
-        memory, hinted, contents, prefix, shift = self.memory, self.hinted, self.contents, self.prefix, self.shift
-        events, recall, tops = self.events, self._recall, self.tops
-        cards_left = self.cards_left  # waste cards still to place
-        states_left = self.states_left
-        last = None  # the state that just won: the line goes on from there
-
-        def step() -> bool:
-            nonlocal cards_left, states_left, last
-            advanced = []
-            for k in FR:  # a rank with no copy on a waste comes from the stock at once
-                o = order[k]
-                q = start = p[k]
-                while q < R and not copies[o[q]]:
-                    demand[o[q]] -= 1
-                    q += 1
-                if q != start:
-                    advanced.append((k, start))
-                    p[k] = q
-            try:
-                if not cards_left:
-                    last = None
-                    return True
-                key = (*p, *contents)
-                known = memory.get(key)
-                if known is not None:
-                    if known is False:
-                        return False
-                    recall(known)
-                    last = key
-                    return True
-                states_left -= 1
-                if states_left < 0:
-                    raise RelaxedOverLimit
-                # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
-                # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
-                # to every foundation it can reach (the places skipped filled from the stock), in the hint's
-                # order, then the hinted foundation first, then the shortest skip.
-                moves = None
-                for k in FR:
-                    q = p[k]
-                    if q < R:
-                        r = order[k][q]
-                        if tops.count(r) == copies[r]:
-                            moves = [(0, False, 0, k, w) for w in WR if tops[w] == r]  # scored like the rest
-                            break
-                if moves is None:
-                    scored = []
-                    # reach[k]: foundation k's places from p[k] up to reach[k] can all be filled from the stock (a
-                    # place can when its rank has a stock copy: demand above the waste copies); found once per
-                    # foundation, as far as some top asks, rather than once per top
-                    reach = p[:]
-                    for w in WR:
-                        hw = h[w]
-                        if not hw:
-                            continue
-                        r = tops[w]
-                        when, hinted_foundation = hinted[w][hw - 1]
-                        needed = False  # does some foundation still need this card's rank?
-                        for k in FR:
-                            q = p[k]
-                            j = place[k][r] - 1
-                            if j < q:
-                                continue
-                            needed = True
-                            t = reach[k]
-                            if t < j:  # the places skipped are filled from the stock
-                                o = order[k]
-                                while t < j and demand[o[t]] > copies[o[t]]:
-                                    t += 1
-                                reach[k] = t
-                                if t < j:
-                                    continue
-                            scored.append((when, k != hinted_foundation, j - q, k, w))
-                        if not needed:
-                            memory[key] = False  # no foundation needs this card any more
-                            return False
-                    scored.sort()
-                    moves = scored
-                # waste w's top to foundation k, the places skipped from the stock
-                for _when, _unhinted, _skipped, k, w in moves:
-                    hw = h[w] - 1
-                    r = piles[w][hw]
-                    q = p[k]
-                    j = place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
-                    o = order[k]
-                    for t in range(q, j):
-                        demand[o[t]] -= 1
-                    copies[r] -= 1
-                    h[w] = hw
-                    tops[w] = piles[w][hw - 1] if hw else 0
-                    contents[w] = prefix[w][hw]
-                    cards_left -= 1
-                    p[k] = j
-                    won = step()
-                    p[k] = q
-                    cards_left += 1
-                    h[w] = hw + 1
-                    tops[w] = r
-                    contents[w] = prefix[w][hw + 1]
-                    copies[r] += 1
-                    for t in range(q, j):
-                        demand[o[t]] += 1
-                    if won:
-                        card = w << shift | hw
-                        events.append((card, k))
-                        memory[key] = (card, k, last)
-                        last = key
-                        return True
-                memory[key] = False
-                return False
-            finally:
-                for k, start in reversed(advanced):  # the stock cards go back
-                    o = order[k]
-                    for t in range(start, p[k]):
-                        demand[o[t]] += 1
-                    p[k] = start
-
+        F = self.F
+        advanced = []  # (foundation, count before): the places filled from the stock on entry
+        for k in range(F):  # a rank with no copy on a waste comes from the stock at once
+            o = order[k]
+            q = start = p[k]
+            while q < R:
+                r = o[q]
+                if copies[r]:
+                    break
+                demand[r] -= 1
+                q += 1
+            if q != start:
+                advanced.append(k)
+                advanced.append(start)
+                p[k] = q
         try:
-            return step()
+            return self.choose()
         finally:
-            step = None  # the closure holds itself through its cell: unbinding it frees it (and all it built) now
+            for a in range(len(advanced) - 2, -1, -2):  # the stock cards go back, last first
+                k = advanced[a]
+                start = advanced[a + 1]
+                o = order[k]
+                for t in range(start, p[k]):
+                    r = o[t]
+                    demand[r] += 1
+                p[k] = start
+
+    def choose(self) -> bool:
+        """The moves of the current state, the stock's forced cards already played: is one of them a win?"""
+        if not self.cards_left:
+            self.last = None
+            return True
+        order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
+        F, W, h, tops, piles = self.F, self.W, self.h, self.tops, self.piles
+        contents, prefix, place, memory = self.contents, self.prefix, self.place, self.memory
+        key = (*p, *contents)
+        known = memory.get(key)
+        if known is not None:
+            if known is False:
+                return False
+            self._recall(known)
+            self.last = key
+            return True
+        self.states_left -= 1
+        if self.states_left < 0:
+            raise RelaxedOverLimit
+        # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
+        # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
+        # to every foundation it can reach (the places skipped filled from the stock), in the hint's
+        # order, then the hinted foundation first, then the shortest skip.
+        moves = None
+        for k in range(F):
+            q = p[k]
+            if q < R:
+                r = order[k][q]
+                on_top = 0
+                for w in range(W):
+                    if tops[w] == r:
+                        on_top += 1
+                if on_top == copies[r]:
+                    moves = [(0, False, 0, k, w) for w in range(W) if tops[w] == r]  # scored like the rest
+                    break
+        if moves is None:
+            moves = []
+            # reach[k]: foundation k's places from p[k] up to reach[k] can all be filled from the stock (a
+            # place can when its rank has a stock copy: demand above the waste copies); found once per
+            # foundation, as far as some top asks, rather than once per top
+            reach = p[:]
+            for w in range(W):
+                hw = h[w]
+                if not hw:
+                    continue
+                r = tops[w]
+                when = self.hinted_when[w][hw - 1]
+                hinted_foundation = self.hinted_foundation[w][hw - 1]
+                needed = False  # does some foundation still need this card's rank?
+                for k in range(F):
+                    q = p[k]
+                    j = place[k][r] - 1
+                    if j < q:
+                        continue
+                    needed = True
+                    t = reach[k]
+                    if t < j:  # the places skipped are filled from the stock
+                        o = order[k]
+                        while t < j:
+                            s = o[t]
+                            if demand[s] <= copies[s]:
+                                break
+                            t += 1
+                        reach[k] = t
+                        if t < j:
+                            continue
+                    moves.append((when, k != hinted_foundation, j - q, k, w))
+                if not needed:
+                    memory[key] = False  # no foundation needs this card any more
+                    return False
+            moves.sort()
+        # waste w's top to foundation k, the places skipped from the stock
+        for move in moves:
+            k = move[3]
+            w = move[4]
+            hw = h[w] - 1
+            r = piles[w][hw]
+            q = p[k]
+            j = place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
+            o = order[k]
+            for t in range(q, j):
+                s = o[t]
+                demand[s] -= 1
+            copies[r] -= 1
+            h[w] = hw
+            tops[w] = piles[w][hw - 1] if hw else 0
+            contents[w] = prefix[w][hw]
+            self.cards_left -= 1
+            p[k] = j
+            won = self.step()
+            p[k] = q
+            self.cards_left += 1
+            h[w] = hw + 1
+            tops[w] = r
+            contents[w] = prefix[w][hw + 1]
+            copies[r] += 1
+            for t in range(q, j):
+                s = o[t]
+                demand[s] += 1
+            if won:
+                card = w << self.shift | hw
+                self.events.append((card, k))
+                memory[key] = (card, k, self.last)
+                self.last = key
+                return True
+        memory[key] = False
+        return False
 
     def _recall(self, known: tuple) -> None:
         """Append the line remembered from a state known to win (it goes on through the memory)."""
