@@ -64,7 +64,8 @@ def extensions() -> list:
     from setuptools import Extension
 
     modules = [Extension(f"calcnb.solver.{name}", [f"calcnb/solver/{name}.py"]) for name in COMPILED_MODULES]
-    return cythonize(modules, compiler_directives={"language_level": 3}, quiet=True)
+    # the .pxd files give the C types; the annotations stay for readers and type checkers
+    return cythonize(modules, compiler_directives={"language_level": 3, "annotation_typing": False}, quiet=True)
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -51,11 +51,12 @@ class DeadTest:
         if not stuck:
             return False
         position = self.position
-        R, FR, order, pos, p = position.ranks, position.FR, position.order, position.pos, position.p
+        R, order, pos, p = position.ranks, position.order, position.pos, position.p
+        F = len(p)
         window = self.window
         first_stuck = []  # per foundation: position of the first stuck rank it still needs
         free = 0  # ranks an unmarked card may have and still leave Z: some foundation needs no stuck rank before it
-        for k in FR:
+        for k in range(F):
             o = order[k]
             j = p[k]
             while j < R and not (stuck >> o[j]) & 1:
@@ -66,7 +67,7 @@ class DeadTest:
         changed = True
         while changed:  # peel every pile in turn until a whole round frees no stuck rank
             changed = False
-            for w in position.WR:
+            for w in range(len(h)):
                 hw = h[w]
                 if not hw:
                     continue
@@ -76,7 +77,7 @@ class DeadTest:
                     r = pile[hw - 1]
                     m = mk[hw - 1]
                     if m:  # a marked card: it must leave for a foundation it is not forbidden
-                        for k in FR:
+                        for k in range(F):
                             if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
                                 break
                         else:
@@ -86,7 +87,7 @@ class DeadTest:
                     hw -= 1
                     if (stuck >> r) & 1:  # the first copy of a stuck rank leaves: later ranks may follow
                         stuck &= ~(1 << r)
-                        for k in FR:
+                        for k in range(F):
                             j = first_stuck[k]
                             if j < R and order[k][j] == r:
                                 o = order[k]

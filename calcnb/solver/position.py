@@ -28,7 +28,10 @@ WASTE_TO_FOUNDATION, STOCK_TO_FOUNDATION, STOCK_TO_WASTE = Kind  # plain names f
 
 
 class Step(NamedTuple):
-    """A move on the search path: its kind, waste (-1: none), foundation (-1: none), and the marks it took away."""
+    """A move on the search path: its kind, waste (-1: none), foundation (-1: none), and the marks it took away.
+
+    The path holds them as plain tuples of these four fields (a named tuple costs a Python call to make).
+    """
 
     kind: Kind
     waste: int
@@ -82,7 +85,7 @@ class Position:
         self.index = 0  # stock index of the turned card
         self.marks = 0  # the turned card's forbid marks
         self.on_foundations = sum(p)
-        self.path: list[Step] = []
+        self.path: list[tuple[Kind, int, int, int]] = []  # Step's fields
         self.rem = [0] * (R + 1)
         for s in range(1, R + 1):
             self.rem[s] = sum(1 for k in self.FR if p[k] <= pos[k][s])
@@ -147,11 +150,11 @@ class Position:
         self.advance(k, r)
         self.rem[r] -= 1
         self.on_foundations += 1
-        self.path.append(Step(WASTE_TO_FOUNDATION, w, k, m))
+        self.path.append((WASTE_TO_FOUNDATION, w, k, m))
 
     def stock_to_foundation(self, k: int) -> None:
         i = self.index
-        self.path.append(Step(STOCK_TO_FOUNDATION, -1, k, self.marks))
+        self.path.append((STOCK_TO_FOUNDATION, -1, k, self.marks))
         self.index = i + 1
         self.marks = 0
         r = self.stock[i]
@@ -170,7 +173,7 @@ class Position:
         i = self.index
         r = self.stock[i]
         m = self.marks
-        self.path.append(Step(STOCK_TO_WASTE, w, -1, m))
+        self.path.append((STOCK_TO_WASTE, w, -1, m))
         self.index = i + 1
         self.marks = 0
         self.piles[w].append(r)

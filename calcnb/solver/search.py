@@ -170,7 +170,10 @@ class Search:
         position = self.position
         m = position.marks & ~(1 << k)
         piles, masks = position.piles, position.masks
-        return any(k2 == k and piles[w][-1] == r and not m & ~masks[w][-1] for w, k2 in tried)
+        for w, k2 in tried:  # noqa: SIM110 (a loop, not a generator: the compiled form types it)
+            if k2 == k and piles[w][-1] == r and not m & ~masks[w][-1]:
+                return True
+        return False
 
     # ------------------------------------------------------------------ the recursion
 
