@@ -9,12 +9,16 @@ import concurrent.futures
 from datetime import timedelta
 from types import SimpleNamespace
 
+import nbformat
 import pytest
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from nbformat.sign import NotebookNotary
 
 from calcnb.serve import kernels as serving
+from calcnb.serve.cli import notebooks_dir
 from calcnb.serve.kernels import PAGE_LOAD_SECONDS, PREHEAT_VARIABLE, ClassroomKernelManager
+from calcnb.serve.voila_app import trust_shipped_notebooks
 
 
 def _run(coroutine) -> None:
@@ -98,3 +102,21 @@ def test_kernels_warm_up_in_turns_students_before_pool_refills(monkeypatch):
     warming = dict(log)
     assert max(warming[f"student-{i}"] for i in range(4)) == 2  # two at once, the slots given, never more
     assert warming["refill-0"] == 1 and warming["refill-1"] == 1  # each refill alone
+
+
+def test_the_app_trusts_its_own_notebooks_and_no_other(tmp_path, monkeypatch):
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))  # a signature store of this test's own
+    served = tmp_path / "served"
+    served.mkdir()
+    own = served / "play.ipynb"
+    own.write_bytes((notebooks_dir() / "play.ipynb").read_bytes())
+    changed = served / "changed.ipynb"
+    notebook = nbformat.read(notebooks_dir() / "01_rules.ipynb", as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell("print('a teacher added this')"))
+    nbformat.write(notebook, changed)
+
+    assert trust_shipped_notebooks(served) == [own]
+    notary = NotebookNotary()
+    assert notary.check_signature(nbformat.read(own, as_version=4))
+    assert not notary.check_signature(nbformat.read(changed, as_version=4))
+    assert trust_shipped_notebooks(own) == [own]  # a single notebook served, already signed: still trusted

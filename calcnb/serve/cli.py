@@ -54,6 +54,10 @@ JUPYTER_DATA_DIR = Path(__file__).resolve().parents[1] / "share"
 # The JupyterLab extensions a page loads (see the module notes): the widget managers and the widget libraries
 # the notebooks use (ipywidgets, ipyevents). A widget library added to the notebooks must be added here too.
 VOILA_EXTENSIONS = ("@voila-dashboards/widgets-manager8", "@jupyter-widgets/jupyterlab-manager", "ipyevents")
+# Voila's widget manager as Voila 0.5.8 built it, found before the one Voila installs: the page's JupyterLab core
+# is 4.2.5 in every Voila 0.5, and only 0.5.8's widget manager was built against it (0.5.13's asks for ^4.5.10,
+# and the browser console warned of 13 unsatisfied versions at every visit). The same source, other lock file.
+VOILA_LABEXTENSIONS = JUPYTER_DATA_DIR / "voila" / "labextensions"
 
 # Debian's chromium, driven by playwright in the browser tests, screenshots and benchmark (never downloaded).
 CHROMIUM_PATH = "/usr/bin/chromium"
@@ -163,6 +167,7 @@ def voila_options() -> list[str]:
         f"--VoilaExecutor.iopub_timeout={IOPUB_OUTPUT_SECONDS}",
         f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
         *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
+        f"--VoilaConfiguration.extra_labextensions_path={VOILA_LABEXTENSIONS}",
     ]
 
 

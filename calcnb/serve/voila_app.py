@@ -9,18 +9,52 @@ has no accounts), and the rest of ``/voila/templates/`` is not found (404), as a
 Its kernel websockets are kept alive by Jupyter Server's ping alone (every 30 s, closed after 90 s
 without an answer): tornado reads Jupyter Server's milliseconds as seconds, so its own ping is left
 off, and the first visit prints no warning about a ping timeout longer than the ping interval.
+The notebooks it serves that are calcnb's own (byte for byte) are signed as trusted when it starts,
+so no visit prints "Notebook … is not trusted".
 """
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
+
+import nbformat
 from jupyter_server.auth.logout import LogoutHandler
 from jupyter_server.utils import url_path_join
+from nbformat.sign import NotebookNotary
 from tornado import web
 from voila.app import Voila
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-__all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "TemplateFiles", "main"]
+from calcnb.serve.cli import notebooks_dir
+
+__all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "TemplateFiles", "main", "trust_shipped_notebooks"]
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def trust_shipped_notebooks(served: Path) -> list[Path]:
+    """Sign as trusted the notebooks in ``served`` (a notebook or a folder) that are calcnb's own; return them.
+
+    A notebook is calcnb's own when its bytes are those of a notebook in :func:`~calcnb.serve.cli.notebooks_dir`:
+    a copy a teacher changed, or any other notebook, is left as it is. The signature goes to the user's
+    Jupyter signature store, where Jupyter Server checks it when a page opens the notebook.
+    """
+    shipped = {_digest(path) for path in notebooks_dir().rglob("*.ipynb")}
+    candidates = [served] if served.is_file() else sorted(served.rglob("*.ipynb"))
+    notary = NotebookNotary()
+    trusted = []
+    for path in candidates:
+        if ".ipynb_checkpoints" in path.parts or _digest(path) not in shipped:
+            continue
+        notebook = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+        if not notary.check_signature(notebook):
+            notary.sign(notebook)
+        trusted.append(path)
+    return trusted
 
 
 class TemplateFiles(TemplateStaticFileHandler):
@@ -64,6 +98,11 @@ class KernelWebsocket(VoilaKernelWebsocketHandler):
 
 class AppVoila(Voila):
     """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila_app` describes."""
+
+    def start(self) -> None:
+        """Trust calcnb's own notebooks among those served, then serve."""
+        trust_shipped_notebooks(Path(self.notebook_path or self.root_dir))
+        super().start()
 
     def init_handlers(self) -> list:
         """Voila's routes, with :class:`TemplateFiles` and :class:`LogoutToApp` in place of Voila's own."""
