@@ -40,8 +40,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import calcnb.solver
 from calcnb import Game, State
-from calcnb.solver import COMPILED, INTERPRETED_VARIABLE, RESTART_NODES, RULES, solve
+from calcnb.solver import RESTART_NODES, RULES, solve
 from calcnb.stats import wilson_interval
 
 HARDEST = (8, 390, 406, 643, 1157, 1675, 1880, 1983, 100229, 100967, 101325, 101470, 101896)
@@ -49,6 +50,10 @@ HARDEST = (8, 390, 406, 643, 1157, 1675, 1880, 1983, 100229, 100967, 101325, 101
 1 s of CPU (the first eight interpreted, the five of 100000.. compiled)."""
 
 RANGES = ((0, "seeds 0.."), (100_000, "seeds 100000.."))
+
+# read with a default: the workers of --compare PATH run this file on a tree from before the compiled core
+COMPILED = getattr(calcnb.solver, "COMPILED", False)
+INTERPRETED_VARIABLE = getattr(calcnb.solver, "INTERPRETED_VARIABLE", "CALCNB_INTERPRETED")
 
 
 class _Timeout(Exception):
