@@ -1,7 +1,7 @@
 """The class log in the teacher's words: exercises by number and short text, misconceptions and outcomes by name,
 and the end-of-lesson summary of each student, as CSV for a spreadsheet and as PDF to print.
 
-An exercise is numbered by its place in the lesson (:data:`calcnb.lessons.bank.LESSON_EXERCISES`) and
+An exercise is numbered by its place in its lesson (:data:`calcnb.lessons.catalogue.LESSONS`) and
 named by a short text in the teacher's language: students each see their own numbers, so the view
 names the question, not one student's variant. The PDF is drawn with fpdf2 and DejaVu Sans, as the
 worksheets are (:mod:`calcnb.lessons.worksheet`).
@@ -21,6 +21,7 @@ from pathlib import Path
 from calcnb.classroom.log import OTHER, STUCK_AFTER, StudentSummary, _csv_cell
 from calcnb.i18n import get_language, message
 from calcnb.lessons.bank import BANK, LESSON_EXERCISES, MISCONCEPTIONS, OUTCOMES, misconception_name
+from calcnb.lessons.catalogue import lesson_of
 
 __all__ = [
     "MARKS",
@@ -41,8 +42,10 @@ SUMMARY_COLUMNS = ("nickname", "right", "wrong", "unreadable", "revealed", "not_
 
 
 def exercise_number(exercise_id: str) -> int | None:
-    """The exercise's number in the lesson (1 for the first), or None for an exercise not in it."""
-    return LESSON_EXERCISES.index(exercise_id) + 1 if exercise_id in LESSON_EXERCISES else None
+    """The exercise's number in its lesson (1 for the first; :func:`calcnb.lessons.catalogue.lesson_of`), or None
+    for an exercise no lesson asks."""
+    found = lesson_of(exercise_id)
+    return None if found is None else found.exercises.index(exercise_id) + 1
 
 
 def exercise_label(exercise_id: str) -> str:

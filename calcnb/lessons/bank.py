@@ -36,6 +36,7 @@ from calcnb.game.engine import STOCK_TO_FOUNDATION, Move, State
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import answer_words, message
+from calcnb.lessons import counting
 from calcnb.lessons.answers import DONT_KNOW, READERS, echo, read_answer
 from calcnb.lessons.tables import lesson_game
 
@@ -101,6 +102,7 @@ MISCONCEPTIONS = (
     "rank_as_place",
     "added_thirteen",
     "multiple_below",
+    "stops_at_king",
     "unreadable",
 )
 
@@ -680,13 +682,16 @@ _KINDS = [
     ExerciseKind("fits-two-choices", ((POSITIONS["two-choices"],),), _fits_item),
     ExerciseKind("legal-buried", ((POSITIONS["buried"], "W2>F1"),), _legal_item),
     ExerciseKind("fits-buried", ((POSITIONS["buried"],),), _fits_item),
+    # the lesson "Counting in steps" (ages 9-11): its exercises are worked out in calcnb.lessons.counting
+    *(ExerciseKind(*exercise) for exercise in counting.EXERCISES),
 ]
 
 # Every exercise by its stable identifier (the class view and the worksheets use these).
 BANK: dict[str, ExerciseKind] = {kind.exercise_id: kind for kind in _KINDS}
 
 # The exercises of the lesson on the clock of 13 (notebook 02), in the order they are asked: the order and
-# numbering of the students' screens, the printed worksheet and the teacher's key.
+# numbering of the students' screens, the printed worksheet and the teacher's key. Every lesson's list of
+# exercises (this one, "Counting in steps", ...) is in calcnb.lessons.catalogue.
 LESSON_EXERCISES = (
     "clock",
     "next-king",

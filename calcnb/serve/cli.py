@@ -581,6 +581,16 @@ def build_parser() -> argparse.ArgumentParser:
     _add_server_options(lab, DEFAULT_LAB_PORT)
     lab.set_defaults(run=run_lab)
 
+    lessons = commands.add_parser("lessons", help=message("app.help.lessons"), description=message("app.help.lessons"))
+    lessons.add_argument(
+        "--lang",
+        type=str.lower,
+        choices=LANGUAGES,
+        default=None,
+        help=message("app.help.lang", choices=", ".join(LANGUAGES), default="en"),
+    )
+    lessons.set_defaults(run=run_lessons)
+
     view = commands.add_parser(
         "class-view",
         help=message("app.help.class_view"),
@@ -632,6 +642,14 @@ def run_app(arguments: argparse.Namespace) -> int:
         )
     finally:
         checkpoint_class_log(arguments.class_log)
+
+
+def run_lessons(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb lessons``: the lessons of calcnb.lessons.catalogue, with ages, lengths and commands."""
+    from calcnb.lessons.catalogue import lesson_index
+
+    print(lesson_index())
+    return 0
 
 
 def run_lab(arguments: argparse.Namespace) -> int:
