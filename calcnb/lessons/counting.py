@@ -71,7 +71,7 @@ def slips(start: int, step: int, times: int = 1) -> dict[int, tuple[str, str]]:
     wrong: dict[int, tuple[str, str]] = {}
     short = land(start, step, times - 1) if times > 1 else next_rank(start, step - 1) if step > 1 else start
     stopped = total > RANK_COUNT and answer != RANK_COUNT
-    if stopped and short == RANK_COUNT:
+    if stopped and short == RANK_COUNT and start != RANK_COUNT:
         wrong[RANK_COUNT] = ("stops_at_king", message("lessons.count.start_or_stop", start=rank_name(start), by=by))
     if stopped:
         wrong.setdefault(RANK_COUNT, ("stops_at_king", message("lessons.count.stops")))

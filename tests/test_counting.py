@@ -1,0 +1,291 @@
+"""The lesson "Counting in steps": its exercises name each slip, its clock face steps where the game's rule says,
+its worksheet matches the screens, and the catalogue lists it with the command that serves it."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calcnb import set_language
+from calcnb.game.cards import RANK_COUNT, foundation_order, next_rank, rank_name
+from calcnb.lessons import counting
+from calcnb.lessons.bank import BANK, LESSON_EXERCISES, MISCONCEPTIONS, gives_away, judge, student_items
+from calcnb.lessons.catalogue import LESSONS, lesson, lesson_for, lesson_index, lesson_of
+from calcnb.ui.counting import CountingClock, arc_points, clock_at, clock_point, draw_clock
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def _reference_next(top: int, step: int) -> int:
+    """The rule as the seed states it, written out here apart from the engine: count on, and past K go round."""
+    total = top + step
+    return total - RANK_COUNT if total > RANK_COUNT else total
+
+
+def _every_item(exercise_id: str):
+    return [BANK[exercise_id].item(variant) for variant in range(len(BANK[exercise_id].variants))]
+
+
+# ---------------------------------------------------------------- the exercises and their slips
+
+
+def test_the_lesson_is_a_list_of_exercises_and_the_clock_of_13_keeps_its_numbering():
+    assert [known.name for known in LESSONS] == ["counting", "02_wraparound"]
+    assert lesson("02_wraparound").exercises == LESSON_EXERCISES  # 1 to 10, unchanged
+    assert lesson("counting.ipynb").exercises == counting.LESSON_EXERCISES
+    assert len(counting.LESSON_EXERCISES) == 8 and not set(counting.LESSON_EXERCISES) & set(LESSON_EXERCISES)
+    assert lesson_of("count-twos-queen").name == "counting" and lesson_of("fits-buried") is None
+    assert lesson_for(["count-on", "count-ones", "clock"]).name == "counting"
+    assert lesson_for(["fits-buried"]) is None
+    with pytest.raises(KeyError, match="counting, 02_wraparound"):
+        lesson("nope")
+
+
+def test_every_answer_is_where_the_rule_lands_and_is_judged_right():
+    for exercise_id in counting.LESSON_EXERCISES:
+        for item in _every_item(exercise_id):
+            assert judge(item, item.solution).correct is True, item
+            assert all(misconception in MISCONCEPTIONS for misconception, _reason in item.wrong.values())
+    for item in _every_item("count-ones") + _every_item("count-twos") + _every_item("count-threes"):
+        start, step = BANK[item.exercise_id].variants[item.variant]
+        assert item.accepted == {_reference_next(start, step)}
+    for variant, (start, step, times) in enumerate(BANK["count-on"].variants):
+        landed = start
+        for _ in range(times):
+            landed = _reference_next(landed, step)
+        assert BANK["count-on"].item(variant).accepted == {landed}
+    # the 13th card said, counting from the step itself, is K on every foundation: found by counting
+    assert {item.solution for item in _every_item("count-thirteenth")} == {"K"}
+
+
+def test_after_q_in_twos_is_the_ace_and_each_slip_is_named():
+    (item,) = _every_item("count-twos-queen")
+    assert item.question == "Count in twos round the clock. Which card comes after Q?"
+    assert judge(item, "A").correct and judge(item, "ace").correct and judge(item, "1").correct
+    stopped = judge(item, "K")
+    assert stopped.misconception == "stops_at_king" and "Did you count Q itself, or stop at K?" in stopped.text
+    no_round = judge(item, "14")
+    assert no_round.misconception == "no_wraparound" and "there is no card 14" in no_round.text
+    assert judge(item, "0").misconception == "zero_not_on_clock"
+    assert judge(item, "J").correct is False  # counted backwards: wrong, with the hint to move on two cards
+    assert "move it on two cards" in judge(item, "J").text
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "start", "typed", "misconception", "said"),
+    [
+        # Q + 3: counting Q itself lands on A; stopping at 13 on K; not going round on 15
+        ("count-threes", 12, "A", "counting_the_start", "you counted Q itself as the first card"),
+        ("count-threes", 12, "K", "stops_at_king", "the count does not stop at K"),
+        ("count-threes", 12, "15", "no_wraparound", "there is no card 15 on the clock"),
+        ("count-threes", 12, "K♠", None, None),  # a card with its suit is no rank: not read, never wrong
+        ("count-fours", 11, "A", "counting_the_start", "you counted J itself"),
+        ("count-fours", 11, "Q", "wrong_step", "that is counting in ones"),
+        ("count-fours", 11, "3", "off_by_one", "one card too far"),
+        ("count-twos", 13, "A", "counting_the_start", "you counted K itself"),
+        ("count-twos", 13, "15", "no_wraparound", "there is no card 15"),
+        ("count-ones", 13, "K", "stops_at_king", "does not stop at K"),
+        ("count-ones", 13, "14", "no_wraparound", "there is no card 14"),
+    ],
+)
+def test_the_feedback_names_the_slip(exercise_id, start, typed, misconception, said):
+    kind = BANK[exercise_id]
+    variant = next(index for index, values in enumerate(kind.variants) if values[0] == start)
+    verdict = judge(kind.item(variant), typed)
+    if misconception is None:
+        assert verdict.correct is None
+        return
+    assert verdict.correct is False and verdict.misconception == misconception
+    assert said in verdict.text
+
+
+def test_counting_on_several_times_names_each_slip():
+    kind = BANK["count-on"]
+    variant = kind.variants.index((6, 2, 4))  # 6 → 8 → 10 → Q → A
+    item = kind.item(variant)
+    assert item.solution == "A" and item.why == "6 → 8 → 10 → Q → A: you land on A"
+    assert judge(item, "Q").misconception == "counting_the_start"  # three steps, 6 counted as the first
+    assert judge(item, "K").misconception == "stops_at_king"
+    assert judge(item, "14").misconception == "no_wraparound"
+    to_king = BANK["count-to-king"]
+    item = to_king.item(to_king.variants.index((8, 3)))  # 8 → J → A → 4 → 7 → 10 → K
+    assert item.solution == "6"
+    assert judge(item, "7").misconception == "counting_the_start"
+    assert judge(item, "1").misconception == "stops_at_king"  # one step, then the count would pass K
+    item = to_king.item(to_king.variants.index((2, 4)))  # 2 → 6 → 10 → A → 5 → 9 → K
+    assert item.solution == "6"
+    assert judge(item, "2").misconception == "stops_at_king"  # two steps, then the count would pass K
+    assert judge(item, "11").misconception == "wrong_step"  # 13 − 2 steps of one
+    assert judge(item, "5").misconception == "off_by_one"
+
+
+def test_the_thirteenth_card_feedback_never_says_k():
+    for item in _every_item("count-thirteenth"):
+        step = BANK["count-thirteenth"].variants[item.variant][0]
+        assert judge(item, str(step * RANK_COUNT)).correct is (step == 1 or False)
+        for typed in ("0", "Q", str(step * RANK_COUNT), "A"):
+            verdict = judge(item, typed)
+            if verdict.correct is False:
+                assert not re.search(r"(?<!\w)K(?!\w)", verdict.text.split(":", 1)[1]), verdict.text
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_no_wrong_answer_feedback_names_the_answer_and_odd_text_is_never_right(language):
+    set_language(language)
+    try:
+        for exercise_id in counting.LESSON_EXERCISES:
+            for item in _every_item(exercise_id):
+                for reading in item.wrong:
+                    verdict = judge(item, str(reading))
+                    assert verdict.correct is False and not gives_away(item, verdict.text.split(":", 1)[1])
+                for odd in ("", "²", "K" * 3, "I think it is the card after the one after the queen, maybe? " * 3):
+                    assert judge(item, odd).correct is None
+    finally:
+        set_language("en")
+
+
+def test_portuguese_answers_are_read():
+    set_language("pt")
+    try:
+        (item,) = _every_item("count-twos-queen")
+        assert item.question == "Conte de dois em dois à volta do relógio. Que carta vem depois de Q?"
+        assert judge(item, "ás").correct and judge(item, "o ás").correct
+        assert judge(item, "rei").misconception == "stops_at_king"
+    finally:
+        set_language("en")
+
+
+# ---------------------------------------------------------------- the clock face
+
+
+def _angle(point: tuple[float, float]) -> float:
+    return math.atan2(point[1], point[0]) % (2 * math.pi)
+
+
+@pytest.mark.parametrize("step", counting.STEPS)
+def test_every_step_on_the_clock_face_lands_where_next_rank_says(step):
+    clock = CountingClock(step=step)
+    while not clock.done:
+        top = clock.said[-1]
+        assert clock.click_rank(next_rank(top, step)).correct is True
+        assert clock.said[-1] == _reference_next(top, step)
+    assert clock.said == list(foundation_order(step))  # the order of foundation +step, K the 13th
+    figure = draw_clock(step, clock.said)
+    arcs = [line for line in figure.axes[0].get_lines() if (line.get_gid() or "").startswith("step ")]
+    assert len(arcs) == RANK_COUNT - 1
+    for line, start, end in zip(arcs, clock.said, clock.said[1:]):
+        assert line.get_gid() == f"step {rank_name(start)}>{rank_name(end)}"
+        xs, ys = line.get_data()
+        assert end == next_rank(start, step)
+        # the arc leaves from the card counted from and ends pointing at the card landed on
+        assert math.isclose(_angle((xs[0], ys[0])), _angle(clock_point(start)), abs_tol=1e-9)
+        assert math.isclose(_angle((xs[-1], ys[-1])), _angle(clock_point(end)), abs_tol=1e-9)
+        # and it goes round clockwise past exactly `step` cards
+        swept = (math.atan2(ys[0], xs[0]) - math.atan2(ys[-1], xs[-1])) % (2 * math.pi)
+        assert math.isclose(swept, 2 * math.pi * step / RANK_COUNT, abs_tol=1e-9)
+
+
+def test_a_click_picks_the_card_under_it_and_a_wrong_one_changes_nothing():
+    for rank in range(1, RANK_COUNT + 1):
+        assert clock_at(*clock_point(rank)) == rank
+    assert clock_at(0, 0) is None
+    clock = CountingClock(step=2)
+    for rank in (4, 6, 8, 10, 12):
+        clock.click_rank(rank)
+    before = list(clock.said)
+    stopped = clock.click_rank(13)
+    assert stopped.correct is False and stopped.misconception == "stops_at_king" and clock.said == before
+    assert "Not K" in clock.message
+    assert clock.click_at(0, 0).correct is None and clock.said == before
+    # a click in the browser, in the picture's pixels: the A's disc, on a picture shown 300 px wide
+    x, y = clock_point(1)
+    event = {"type": "click", "boundingRectWidth": 300, "boundingRectHeight": 300,
+             "relativeX": (x + 1.32) / 2.64 * 300, "relativeY": (1.32 - y) / 2.64 * 300}  # fmt: skip
+    clock._on_event(event)
+    assert clock.said == [*before, 1] and clock.message.startswith("✓ A. From Q: K, A.")
+    assert "A, 2" not in clock.alt_text() and clock.alt_text().endswith("2, 4, 6, 8, 10, Q, A.")
+
+
+def test_the_card_buttons_and_the_step_choice_count_as_the_picture_does():
+    clock = CountingClock(step=1)
+    clock.buttons[2].click()
+    assert clock.said == [1, 2]
+    clock.step_choice.value = 3
+    assert clock.step == 3 and clock.said == [3]
+    clock.buttons[5].click()  # counted 3 itself: one card short of 6
+    assert clock.said == [3] and "you counted 3 itself" in clock.message
+    clock.buttons[6].click()
+    clock.again.click()
+    assert clock.said == [3]
+    with pytest.raises(ValueError, match="not 5"):
+        clock.restart(5)
+
+
+# ---------------------------------------------------------------- the worksheet, the notebooks and the index
+
+
+def _shown_exercises(name: str) -> list[str]:
+    """The exercise identifiers the notebook's quiz.show(...) calls show, in order."""
+    notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+    code = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
+    return [found for call in re.findall(r"quiz\.show\(([^)]*)\)", code) for found in re.findall(r'"([^"]+)"', call)]
+
+
+@pytest.mark.parametrize("name", ["counting.ipynb", "pt/counting.ipynb"])
+def test_the_screens_ask_the_lessons_exercises_in_its_order(name):
+    assert _shown_exercises(name) == list(counting.LESSON_EXERCISES)
+
+
+def test_the_worksheet_numbers_the_questions_as_the_screen_does():
+    pytest.importorskip("pypdf")
+    import io
+
+    from pypdf import PdfReader
+
+    from calcnb.lessons.worksheet import answer_sheet_pdf, worksheet_pdf
+    from calcnb.ui.lesson import Quiz
+
+    quiz = Quiz(seed="Ana", class_key="key")
+    quiz.show(*counting.LESSON_EXERCISES)
+    screen = [re.sub(r"<[^>]+>", "", exercise.prompt.value) for exercise in quiz.exercises]
+    sheet = worksheet_pdf(["Ana"], class_key="key", lesson="counting")
+    answers = answer_sheet_pdf(["Ana"], class_key="key", lesson="counting")
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(sheet)).pages)
+    answer_text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(answers)).pages)
+    assert "Counting in steps: worksheet" in text and "Counting in steps: answers" in answer_text
+    for number, (shown, item) in enumerate(zip(screen, student_items("Ana", counting.LESSON_EXERCISES, "key")), 1):
+        assert shown == f"{number}. {item.question}"
+        assert " ".join(shown.split()) in text
+        assert f"Answer: {item.solution}." in answer_text
+
+
+def test_the_lesson_index_lists_every_lesson_with_its_command():
+    index = lesson_index()
+    for number, known in enumerate(LESSONS, start=1):
+        assert f"{number}. {known.title} ({known.ages_text()}, {known.minutes_text()}" in index
+        assert known.command() in index and (NOTEBOOKS / known.notebook).exists()
+        assert (NOTEBOOKS / known.teacher_notebook).exists() and (NOTEBOOKS / "pt" / known.notebook).exists()
+    shown = subprocess.run(
+        [sys.executable, "-m", "calcnb", "lessons"], capture_output=True, text=True, check=True
+    ).stdout
+    assert shown.strip() == index
+    assert "1. Counting in steps (ages 9–11, about 40 minutes, 8 exercises)" in index
+    assert "2. The clock of 13 (ages 12–15, about 45 minutes, 10 exercises)" in index
+
+
+def test_the_readme_groups_the_lessons_by_age_and_the_teacher_notebooks_link_to_one_another():
+    readme = (NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8")
+    for known in LESSONS:
+        assert f"Ages {known.ages[0]}–{known.ages[1]}" in readme and known.command() in readme
+    for known in LESSONS:
+        notebook = json.loads((NOTEBOOKS / known.teacher_notebook).read_text(encoding="utf-8"))
+        prose = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "markdown")
+        for other in LESSONS:
+            if other is not known:
+                assert f"({Path(other.teacher_notebook).name})" in prose
