@@ -101,15 +101,22 @@ def _why(start: int, step: int, times: int) -> str:
     return message("lessons.count.why_many", path=_cards(cards), answer=rank_name(cards[-1]))
 
 
+def _typed(wrong: dict) -> dict[int, str]:
+    """How the teacher's list shows each wrong card: by its name ("K", not 13); numbers past K as numbers."""
+    return {value: rank_name(value) for value in wrong if 1 <= value <= RANK_COUNT}
+
+
 def _after_item(variant: int, start: int, step: int) -> dict:
     total = start + step
+    wrong = slips(start, step)
     return dict(
         question=message("lessons.count.after", by=count_word(step), start=rank_name(start)),
         kind="rank",
         accepted=frozenset({land(start, step)}),
         solution=rank_name(land(start, step)),
         why=_why(start, step, 1),
-        wrong=slips(start, step),
+        wrong=wrong,
+        typed=_typed(wrong),
         other=message("lessons.count.other", start=rank_name(start), cards=_card_count(step)),
         too_big=(RANK_COUNT, "no_wraparound", lambda value: message("lessons.count.no_card", value=value)),
         wraps=total > RANK_COUNT,
@@ -118,13 +125,15 @@ def _after_item(variant: int, start: int, step: int) -> dict:
 
 def _on_item(variant: int, start: int, step: int, times: int) -> dict:
     answer = land(start, step, times)
+    wrong = slips(start, step, times)
     return dict(
         question=message("lessons.count.on", start=rank_name(start), by=count_word(step), times=times),
         kind="rank",
         accepted=frozenset({answer}),
         solution=rank_name(answer),
         why=_why(start, step, times),
-        wrong=slips(start, step, times),
+        wrong=wrong,
+        typed=_typed(wrong),
         other=message("lessons.count.other_many", start=rank_name(start), by=count_word(step), times=times),
         too_big=(RANK_COUNT, "no_wraparound", lambda value: message("lessons.count.no_card", value=value)),
         wraps=start + step * times > RANK_COUNT,
@@ -150,6 +159,7 @@ def _thirteenth_item(variant: int, step: int) -> dict:
         solution=rank_name(answer),
         why=message("lessons.count.why_thirteenth", path=_cards(cards, ", "), answer=rank_name(answer)),
         wrong=wrong,
+        typed=_typed(wrong),
         other=message("lessons.count.other_thirteenth", by=count_word(step), start=rank_name(step)),
         too_big=(RANK_COUNT, "no_wraparound", lambda value: message("lessons.count.no_card", value=value)),
         wraps=step > 1,

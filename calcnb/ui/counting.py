@@ -152,9 +152,14 @@ def draw_clock(step: int, said: list[int], *, wrong: int | None = None):
 
 
 def _png(figure) -> bytes:
+    """The clock as a palette PNG: it has few colours, so it stays small for the page and the stored notebook."""
+    from PIL import Image
+
     raw = io.BytesIO()
     figure.savefig(raw, format="png", dpi=_DPI, facecolor=figure.get_facecolor())
-    return raw.getvalue()
+    small = io.BytesIO()
+    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
+    return small.getvalue()
 
 
 class CountingClock(widgets.VBox):
