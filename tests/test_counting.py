@@ -17,7 +17,7 @@ from calcnb.game.cards import RANK_COUNT, foundation_order, next_rank, rank_name
 from calcnb.lessons import counting
 from calcnb.lessons.bank import BANK, LESSON_EXERCISES, MISCONCEPTIONS, gives_away, judge, student_items
 from calcnb.lessons.catalogue import LESSONS, lesson, lesson_for, lesson_index, lesson_of
-from calcnb.ui.counting import CountingClock, arc_points, clock_at, clock_point, draw_clock
+from calcnb.ui.counting import CountingClock, clock_at, clock_point, draw_clock
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import io
+import itertools
 import math
 from typing import NamedTuple
 
@@ -108,7 +109,7 @@ def draw_clock(step: int, said: list[int], *, wrong: int | None = None):
     ax.axis("off")
     ax.add_patch(Circle((0, 0), 1.0, fill=False, edgecolor=LIGHT_GREY, linewidth=2))
     position = said[0] if said else 0
-    for start, end in zip(said, said[1:]):
+    for start, end in itertools.pairwise(said):
         xs, ys = zip(*arc_points(position, step))
         position += step
         (line,) = ax.plot(xs, ys, color=LEGAL_COLOUR, linewidth=2.4, solid_capstyle="round", zorder=2)
