@@ -205,7 +205,7 @@ def test_a_click_picks_the_card_under_it_and_a_wrong_one_changes_nothing():
     assert clock.click_at(0, 0).correct is None and clock.said == before
     # a click in the browser, in the picture's pixels: the A's disc, on a picture shown 300 px wide
     x, y = clock_point(1)
-    event = {"type": "click", "boundingRectWidth": 300, "boundingRectHeight": 300,
+    event = {"type": "click", "boundingRectWidth": 300, "boundingRectHeight": 304,
              "relativeX": (x + 1.32) / 2.64 * 300, "relativeY": (1.32 - y) / 2.64 * 300}  # fmt: skip
     clock._on_event(event)
     assert clock.said == [*before, 1] and clock.message.startswith("✓ A. From Q: K, A.")
@@ -289,3 +289,15 @@ def test_the_readme_groups_the_lessons_by_age_and_the_teacher_notebooks_link_to_
         for other in LESSONS:
             if other is not known:
                 assert f"({Path(other.teacher_notebook).name})" in prose
+
+
+def test_the_student_pages_carry_no_answer_key_and_the_teacher_notes_do():
+    for name in ("counting.ipynb", "pt/counting.ipynb"):
+        notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+        text = json.dumps([cell["source"] for cell in notebook["cells"]]) + json.dumps(
+            [cell.get("outputs", []) for cell in notebook["cells"]]
+        )
+        for words in ("Answer:", "Resposta:", "answer_key", "Teacher", "Professor", "ends on K", "acabam no K"):
+            assert words not in text, (name, words)
+    teacher = (NOTEBOOKS / "teacher" / "counting_teacher.ipynb").read_text(encoding="utf-8")
+    assert "Answer: A. from Q, move on two cards: K, A" in teacher and "stops at 13 (K)" in teacher

@@ -48,7 +48,9 @@ def _exercise_ids(code: list[str]) -> list[str]:
 
 
 def test_the_lesson_notebooks_have_portuguese_twins():
-    assert {*LESSONS, "teacher/02_wraparound_teacher.ipynb"} <= set(TWINS)
+    assert {*LESSONS, "counting.ipynb", "teacher/02_wraparound_teacher.ipynb", "teacher/counting_teacher.ipynb"} <= set(
+        TWINS
+    )
 
 
 @pytest.mark.parametrize("name", TWINS)
@@ -118,7 +120,7 @@ def _without_exercise_ids(text: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("name", [*LESSONS, "teacher/02_wraparound_teacher.ipynb"])
+@pytest.mark.parametrize("name", [*LESSONS, "teacher/02_wraparound_teacher.ipynb", "teacher/counting_teacher.ipynb"])
 def test_a_portuguese_lesson_prints_portuguese(name):
     """What the code prints in a Portuguese notebook comes from the catalogue in Portuguese, not from English words."""
     english = _without_exercise_ids(_shown(NOTEBOOKS / name))

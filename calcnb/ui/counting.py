@@ -263,11 +263,12 @@ class CountingClock(widgets.VBox):
         return self.click_rank(rank)
 
     def _on_event(self, event: dict) -> None:
-        width, height = event.get("boundingRectWidth") or 0, event.get("boundingRectHeight") or 0
-        if not width or not height:
+        # The picture is square: its width gives the scale both ways (the box round it may be a little taller).
+        width = event.get("boundingRectWidth") or 0
+        if not width:
             return
         x = -_LIMIT + 2 * _LIMIT * event.get("relativeX", -1) / width
-        y = _LIMIT - 2 * _LIMIT * event.get("relativeY", -1) / height
+        y = _LIMIT - 2 * _LIMIT * event.get("relativeY", -1) / width
         self.click_at(x, y)
 
     # ------------------------------------------------------------ what is shown
