@@ -32,7 +32,9 @@ def _click_card(page, clock, rank: int) -> str:
     """Click ``rank``'s disc on the clock picture, as a child does with the mouse; return what the clock says then."""
     said = clock.locator(".calcnb-counting-said")
     before = said.inner_text()
-    box = clock.locator(".calcnb-counting-clock").bounding_box()
+    picture = clock.locator(".calcnb-counting-clock")
+    picture.scroll_into_view_if_needed()  # the mouse clicks what is on the screen
+    box = picture.bounding_box()
     x, y = clock_point(rank)
     page.mouse.click(box["x"] + (x + 1.32) / 2.64 * box["width"], box["y"] + (1.32 - y) / 2.64 * box["width"])
     page.wait_for_function("([node, before]) => node.innerText !== before", arg=[said.element_handle(), before])
