@@ -30,7 +30,7 @@ PARAGRAPH = (
 
 def _click_card(page, clock, rank: int) -> str:
     """Click ``rank``'s disc on the clock picture, as a child does with the mouse; return what the clock says then."""
-    said = clock.locator(".calcnb-counting-said")
+    said = clock.locator(".calcnb-counting-message")  # the widget stays; the sentence inside it is made anew
     before = said.inner_text()
     picture = clock.locator(".calcnb-counting-clock")
     picture.scroll_into_view_if_needed()  # the mouse clicks what is on the screen
