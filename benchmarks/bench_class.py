@@ -67,6 +67,7 @@ from calcnb.serve.cli import (  # noqa: E402
     CULL_INTERVAL_SECONDS,
     DEFAULT_APP_NOTEBOOK,
     LOCALHOST,
+    MAX_PAGES,
     free_port,
     notebooks_dir,
     start_server,
@@ -410,6 +411,7 @@ def measure(
         shutil.copytree(notebooks_dir(), root, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
         port = free_port()
         command = [sys.executable, "-m", "calcnb", "app", str(root / notebook), "--port", str(port), "--no-browser"]
+        command += ["--max-pages-per-device", str(MAX_PAGES)]  # the whole class's pages come from this machine
         log_path = Path(scratch) / "app.log"
         with log_path.open("wb") as log:
             process = start_server([*command, *extra], cwd=root, log=log)

@@ -15,6 +15,8 @@ Two parts:
   (:mod:`calcnb.serve.hub`): Voila only, no JupyterLab, no terminals, no kernel, file or session API,
   no code from the browser run in a kernel, and a notebooks folder without ``teacher/`` (links to the
   students' notebooks, made in :data:`STUDENT_NOTEBOOKS`), so the teacher's answers are on no student's server.
+  Its kernels talk over Unix sockets, and its pages are capped as the app's are (a few per device, and
+  what the machine's memory holds in all).
   The settings come from :mod:`calcnb.serve.cli`, the same as ``python -m calcnb app`` uses.
 * **a trial on one machine**: students log in with any name and the password ``calcnb``
   (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
@@ -36,7 +38,9 @@ from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES
 from calcnb.serve.cli import (
     CLASSROOM_KERNEL_MANAGER,
     DEFAULT_APP_NOTEBOOK,
+    cap_options,
     culling_options,
+    kernel_options,
     notebooks_dir,
     server_environment,
     voila_options,
@@ -69,6 +73,11 @@ c.Spawner.args = [
     *student_server_options(),
     # The culler spares a kernel whose page has not connected yet (a slow school network), as in the app.
     f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
+    # As in the app: kernels over Unix sockets, and the caps on pages (a student's pages from one device, and
+    # in all: calcnb.serve.gate; the defaults, or give numbers here). calcnb.serve.hub gives the websockets
+    # the app's ping.
+    *kernel_options(),
+    *cap_options(),
     # A student's server with no kernel and no activity for this long stops itself (and frees its memory).
     f"--ServerApp.shutdown_no_activity_timeout={IDLE_SERVER_SECONDS}",
 ]

@@ -43,6 +43,7 @@ PORT_RANGE = (0, 65535)  # 0: any free port, chosen when the server starts
 CULL_IDLE_SECONDS = 40
 CULL_INTERVAL_SECONDS = 10
 MAX_PREHEAT = 200  # kernels kept ready: about 100 MB each
+MAX_PAGES = 10_000  # the largest cap on pages (--max-kernels, --max-pages-per-device) the command takes
 POOL_REFILL_DELAY_SECONDS = 5
 CLASSROOM_KERNEL_MANAGER = "calcnb.serve.kernels.ClassroomKernelManager"
 VOILA_MODULE = "calcnb.serve.voila_app"  # Voila, with /logout and /voila/templates/ answering as they should
@@ -171,6 +172,26 @@ def voila_options() -> list[str]:
     ]
 
 
+def kernel_options() -> list[str]:
+    """Command-line settings of the kernels of any server of the apps (the app's Voila, a hub's servers)."""
+    # The kernels talk to the server over Unix sockets, which only this machine's users reach, not local TCP.
+    return ["--KernelManager.transport=ipc"]
+
+
+def cap_options(max_kernels: int | None = None, pages_per_device: int | None = None) -> list[str]:
+    """Command-line settings of the caps on pages with a kernel (:mod:`calcnb.serve.gate`); None: the default.
+
+    ``max_kernels`` caps the pages in all (default: what the machine's memory holds), ``pages_per_device``
+    the pages from one client address (default :data:`calcnb.serve.gate.DEFAULT_PAGES_PER_DEVICE`).
+    """
+    options = []
+    if max_kernels is not None:
+        options.append(f"--ClassroomGate.max_kernels={max_kernels}")
+    if pages_per_device is not None:
+        options.append(f"--ClassroomGate.max_pages_per_device={pages_per_device}")
+    return options
+
+
 def preheat_options(pool_size: int) -> list[str]:
     """Voila settings that keep ``pool_size`` kernels ready with the notebook already run (none for 0)."""
     if pool_size <= 0:
@@ -185,12 +206,22 @@ def preheat_options(pool_size: int) -> list[str]:
     ]
 
 
-def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_APP_PORT, preheat: int = 0) -> list[str]:
+def voila_command(
+    target: Path,
+    *,
+    host: str = LOCALHOST,
+    port: int = DEFAULT_APP_PORT,
+    preheat: int = 0,
+    max_kernels: int | None = None,
+    pages_per_device: int | None = None,
+) -> list[str]:
     """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
 
     The browser is never opened by Voila itself; :func:`serve` opens it once the
     server answers. Voila hides code cells by default (``strip_sources``). Start
     it with :func:`start_server`, which lets Voila find the ``calcnb`` template.
+    ``max_kernels`` and ``pages_per_device`` are the caps (:func:`cap_options`);
+    a class code goes in the server's environment (:func:`class_code_environment`).
     """
     return [
         sys.executable,
@@ -205,8 +236,8 @@ def voila_command(target: Path, *, host: str = LOCALHOST, port: int = DEFAULT_AP
         *culling_options(),
         # Kernels warm up a few at a time, students first; the culler spares kernels with no page yet (serve.kernels).
         f"--VoilaConfiguration.multi_kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
-        # The kernels talk to the server over Unix sockets, which only this machine's users reach, not local TCP.
-        "--KernelManager.transport=ipc",
+        *kernel_options(),
+        *cap_options(max_kernels, pages_per_device),
         *preheat_options(preheat),
     ]
 
@@ -382,32 +413,68 @@ def _network_address() -> str:
             return socket.gethostname()
 
 
-def address_page(url: str) -> str:
-    """A page to project for the class: the address in big type and as a QR code (segno), nothing else."""
+def with_class_code(url: str, class_code: str | None) -> str:
+    """``url`` carrying the class code after ``#`` (which a browser never sends, so no log holds it), if any.
+
+    >>> with_class_code("http://10.0.0.5:8866/", "Ab 12")
+    'http://10.0.0.5:8866/#code=ab12'
+    """
+    if not class_code:
+        return url
+    from calcnb.serve.caps import normal_code
+
+    return f"{url}#code={quote(normal_code(class_code), safe='')}"
+
+
+def class_code_banner(class_code: str) -> str:
+    """The class code for the teacher's terminal, framed and spaced out so it reads from the back of a room."""
+    from calcnb.serve.caps import normal_code
+
+    line = message("app.class_code", code=" ".join(normal_code(class_code).upper()))
+    rule = "═" * (len(line) + 4)
+    return f"╔{rule}╗\n║  {line}  ║\n╚{rule}╝"
+
+
+def address_page(url: str, class_code: str | None = None) -> str:
+    """A page to project for the class: the address in big type, the class code if any, and a QR code (segno)
+    of the address with the code, nothing else."""
     import segno
 
-    code = segno.make(url, error="m").svg_inline(scale=12, dark="#000", light="#fff")
+    code = segno.make(with_class_code(url, class_code), error="m").svg_inline(scale=12, dark="#000", light="#fff")
     title = html.escape(message("app.address_title"))
+    shown_code = ""
+    if class_code:
+        from calcnb.serve.caps import normal_code
+
+        shown_code = (
+            f'<p style="font-size:4vh;margin:0">{html.escape(message("app.address_code"))}</p>'
+            '<p style="font-size:12vh;font-weight:bold;margin:0 0 1vh;letter-spacing:.2em;font-family:monospace">'
+            f"{html.escape(normal_code(class_code).upper())}</p>"
+        )
     return (
         f'<!DOCTYPE html><html lang="{html.escape(get_language())}"><meta charset="utf-8"><title>{title}</title>'
         '<body style="font-family:sans-serif;text-align:center;margin:2vh 2vw">'
         f'<p style="font-size:4vh;margin:0">{title}</p>'
         f'<p style="font-size:7vh;font-weight:bold;margin:1vh 0;word-break:break-all">{html.escape(url)}</p>'
-        f'<div style="display:inline-block">{code}</div></body></html>\n'
+        f'{shown_code}<div style="display:inline-block">{code}</div></body></html>\n'
     )
 
 
-def print_for_the_class(url: str, *, open_browser: bool) -> Path:
+def print_for_the_class(url: str, *, open_browser: bool, class_code: str | None = None) -> Path:
     """Show the class the address: a QR code in the terminal, and a page with it in big type to project.
 
-    The page is written to a file of its own (named in the message printed) and opened when a browser is.
+    With a class code, the code is printed big and shown on the page, and the QR code's address carries
+    it (:func:`with_class_code`), so scanning it opens the app at once. The page is written to a file of
+    its own (named in the message printed, readable by this user only) and opened when a browser is.
     """
     import segno
 
-    segno.make(url, error="m").terminal(compact=True)
+    segno.make(with_class_code(url, class_code), error="m").terminal(compact=True)
+    if class_code:
+        print(class_code_banner(class_code), flush=True)
     descriptor, name = tempfile.mkstemp(prefix="calcnb-address-", suffix=".html")
     with os.fdopen(descriptor, "w", encoding="utf-8") as page:
-        page.write(address_page(url))
+        page.write(address_page(url, class_code))
     path = Path(name)
     print(message("app.address_page", path=path.as_uri()), flush=True)
     if open_browser:
@@ -443,10 +510,14 @@ def serve(
     open_browser: bool,
     token: str = "",
     env: dict[str, str] | None = None,
+    class_code: str | None = None,
+    notes: Sequence[str] = (),
 ) -> int:
     """Run a server in the foreground: print its address, open a browser, stop it cleanly on Ctrl-C.
 
-    Returns 0 after Ctrl-C (or SIGTERM), or the server's own exit code if it stops by itself.
+    With a ``class_code`` (the server's own is in ``env``), the code is printed big with the address
+    and carried by the QR code and the address the browser opens; ``notes`` are printed after the
+    address. Returns 0 after Ctrl-C (or SIGTERM), or the server's own exit code if it stops by itself.
     """
     _check_can_listen(LOCALHOST if host == ALL_INTERFACES else host, port)
     query = f"?token={token}" if token else ""
@@ -462,14 +533,18 @@ def serve(
     signal.signal(signal.SIGINT, signal.default_int_handler)
     process = start_server(command, env=env)
     try:
-        with _browser_address(url) as address:
+        with _browser_address(with_class_code(url, class_code)) as address:
             wait_until_serving(process, host, port)
             print(message("app.serving", what=what, url=url), flush=True)
             if host == ALL_INTERFACES:
                 network_url = f"http://{_network_address()}:{port}{path}{query}"
                 print(message("app.serving_network", url=network_url), flush=True)
                 if not token:  # an app for a class (never a token-carrying address on a projector)
-                    print_for_the_class(network_url, open_browser=open_browser)
+                    print_for_the_class(network_url, open_browser=open_browser, class_code=class_code)
+            elif class_code:
+                print(class_code_banner(class_code), flush=True)
+            for note in notes:
+                print(note, flush=True)
             print(message("app.stop_hint"), flush=True)
             if open_browser:
                 webbrowser.open(address)
@@ -513,6 +588,47 @@ def kernel_count(text: str) -> int:
     if not 0 <= count <= MAX_PREHEAT:
         raise argparse.ArgumentTypeError(message("app.bad_preheat", text=quote_input(text), most=MAX_PREHEAT))
     return count
+
+
+def page_count(text: str) -> int:
+    """An argparse type: a cap on pages (``--max-kernels``, ``--max-pages-per-device``), 1 to :data:`MAX_PAGES`."""
+    try:
+        count = int(text.strip())
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_PAGES:
+        raise argparse.ArgumentTypeError(message("app.bad_cap", text=quote_input(text), most=MAX_PAGES))
+    return count
+
+
+def class_code_text(text: str) -> str:
+    """An argparse type: a class code, 4 to 32 letters or digits (spaces and hyphens ignored)."""
+    from calcnb.serve.caps import code_problem
+
+    problem = code_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def add_cap_options(command: argparse.ArgumentParser) -> None:
+    """The options of the caps on pages with a kernel (see :func:`cap_options`)."""
+    from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE, KERNEL_MEGABYTES, default_max_kernels
+
+    command.add_argument(
+        "--max-kernels",
+        metavar="N",
+        type=page_count,
+        default=None,
+        help=message("app.help.max_kernels", megabytes=KERNEL_MEGABYTES, default=default_max_kernels()),
+    )
+    command.add_argument(
+        "--max-pages-per-device",
+        metavar="N",
+        type=page_count,
+        default=None,
+        help=message("app.help.max_pages_per_device", default=DEFAULT_PAGES_PER_DEVICE),
+    )
 
 
 def host_address(text: str) -> str:
@@ -572,6 +688,16 @@ def build_parser() -> argparse.ArgumentParser:
     app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
     app.add_argument("--no-reveal", action="store_true", help=message("app.help.no_reveal"))
     app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
+    add_cap_options(app)
+    from calcnb.serve.caps import MAX_CODE_LENGTH, MIN_CODE_LENGTH
+
+    app.add_argument(
+        "--class-code",
+        metavar="CODE",
+        type=class_code_text,
+        default=None,
+        help=message("app.help.class_code", shortest=MIN_CODE_LENGTH, longest=MAX_CODE_LENGTH),
+    )
     app.set_defaults(run=run_app)
 
     lab = commands.add_parser(
@@ -630,15 +756,26 @@ def run_app(arguments: argparse.Namespace) -> int:
     port = _chosen_port(arguments, default_app_port(target))
     environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
     environment = reveal_environment(environment, reveal=not arguments.no_reveal)
+    environment = class_code_environment(environment, arguments.class_code)
+    command = voila_command(
+        target,
+        host=arguments.host,
+        port=port,
+        preheat=arguments.preheat,
+        max_kernels=arguments.max_kernels,
+        pages_per_device=arguments.max_pages_per_device,
+    )
     try:
         return serve(
-            voila_command(target, host=arguments.host, port=port, preheat=arguments.preheat),
+            command,
             host=arguments.host,
             port=port,
             path="/",
             what=message("app.what_app", name=target.name),
             open_browser=not arguments.no_browser,
             env=environment,
+            class_code=arguments.class_code,
+            notes=[caps_note(arguments.max_kernels, arguments.max_pages_per_device)],
         )
     finally:
         checkpoint_class_log(arguments.class_log)
@@ -734,6 +871,30 @@ def class_log_environment(environment: dict[str, str], location: str | None) -> 
     log.close()
     environment[ENV_VAR] = _log_argument(location)
     return environment
+
+
+def class_code_environment(environment: dict[str, str], code: str | None) -> dict[str, str]:
+    """``environment`` for the app's server: asking visitors for ``code``, or, for None, for nothing.
+
+    The code travels in the environment, never on a command line (which any local user can read);
+    the server removes it from its own before any kernel starts. Without a code the variable is
+    removed, so a value left in the teacher's shell never turns the code on.
+    """
+    from calcnb.serve.caps import CLASS_CODE_VARIABLE, normal_code
+
+    environment = dict(environment)
+    environment.pop(CLASS_CODE_VARIABLE, None)
+    if code is not None:
+        environment[CLASS_CODE_VARIABLE] = normal_code(code)
+    return environment
+
+
+def caps_note(max_kernels: int | None, pages_per_device: int | None) -> str:
+    """The caps on pages, said in the teacher's terminal (the defaults where none was given)."""
+    from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE, default_max_kernels
+
+    most = max_kernels or default_max_kernels()
+    return message("app.caps", most=most, per_device=pages_per_device or DEFAULT_PAGES_PER_DEVICE)
 
 
 def reveal_environment(environment: dict[str, str], *, reveal: bool) -> dict[str, str]:

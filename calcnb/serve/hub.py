@@ -6,6 +6,11 @@ no JupyterLab, no terminals, no code sent by the browser run in a kernel, and an
 kernels, reading or writing files, sessions, terminals). The students' notebooks are served from a
 folder of links that leaves out ``teacher/`` (:func:`student_notebooks`), so the teacher's answers
 are on no student's server at all.
+
+This module is also a Jupyter server extension of a student's server: once Voila has made its routes,
+it puts the caps on pages of :mod:`calcnb.serve.gate` in front of Voila's pages (the same
+``--ClassroomGate.*`` settings as the app's), and gives the kernel websockets the app's ping
+(Jupyter Server's alone, :mod:`calcnb.serve.voila_app`).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from jupyter_server.auth import Authorizer
 # Server extensions a student's server loads: Voila only (no JupyterLab, no notebook, no language server).
 STUDENT_EXTENSIONS = {
     "voila": True,
+    "calcnb.serve.hub": True,  # this module: the caps in front of Voila's pages
     "jupyterlab": False,
     "notebook": False,
     "notebook_shim": False,
@@ -67,6 +73,32 @@ def student_server_options() -> list[str]:
         f"--ServerApp.authorizer_class={STUDENT_AUTHORIZER}",
         *(f"--MappingKernelManager.allowed_message_types={kind}" for kind in PAGE_MESSAGE_TYPES),
     ]
+
+
+def _jupyter_server_extension_points() -> list[dict[str, str]]:
+    """This module is a Jupyter server extension (the caps on a student's server's pages)."""
+    return [{"module": "calcnb.serve.hub"}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    """Give the server its gate (the caps, configured on its command line)."""
+    from calcnb.serve.gate import GATE_SETTING, ClassroomGate
+
+    serverapp.web_app.settings[GATE_SETTING] = ClassroomGate(parent=serverapp)
+
+
+async def _start_jupyter_server_extension(serverapp) -> None:
+    """Once every extension has made its routes (Voila's come after this module's, by name): gate Voila's pages,
+    and give the kernel websockets the app's ping (:class:`calcnb.serve.voila_app.ServerKernelWebsocket`)."""
+    from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
+
+    from calcnb.serve.gate import GATED_HANDLERS, replace_routes
+    from calcnb.serve.voila_app import ServerKernelWebsocket
+
+    replacements = {**GATED_HANDLERS, KernelWebsocketHandler: ServerKernelWebsocket}
+    routers = (serverapp.web_app.default_router, serverapp.web_app.wildcard_router)
+    if not sum(replace_routes(router, replacements) for router in routers):
+        serverapp.log.error("calcnb: Voila's pages were not found; the caps on pages are not in place")
 
 
 def student_notebooks(source: Path, folder: Path) -> Path:

@@ -12,12 +12,17 @@ loading (:data:`PAGE_LOAD_SECONDS`). Why: ``docs/design.md``; measured: ``docs/p
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
+import functools
 import heapq
 import itertools
 import os
+import shutil
+import tempfile
 from datetime import timedelta
 
+import zmq
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Integer
@@ -28,6 +33,8 @@ PAGE_LOAD_SECONDS = 120
 WARM_UP_QUIET_SECONDS = 0.5
 WARM_UP_LIMIT_SECONDS = 60.0
 PREHEAT_VARIABLE = "VOILA_PREHEAT"  # Voila sets it to "True" in the environment of the kernels it pools
+# The longest name of a kernel's Unix socket in its connection folder (--KernelManager.transport=ipc).
+IPC_SOCKET_NAME = "/kernel-00000000-0000-0000-0000-000000000000-ipc-4"
 
 
 def processor_cores() -> int:
@@ -48,6 +55,11 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
+        if len(self.connection_dir) + len(IPC_SOCKET_NAME) > getattr(zmq, "IPC_PATH_MAX_LEN", 107):
+            # A Unix socket's path has at most ~107 bytes; a deep runtime folder (a long user name's home on a
+            # hub) would leave the kernels without sockets: use a short folder only this user can open.
+            self.connection_dir = tempfile.mkdtemp(prefix="calcnb-kernels-")
+            atexit.register(functools.partial(shutil.rmtree, self.connection_dir, ignore_errors=True))
         self._connected_once: set[str] = set()
         self._a_page_came = False  # pool kernels started after this are refills
         self._watchers: set[asyncio.Task] = set()

@@ -10,7 +10,10 @@ Its kernel websockets are kept alive by Jupyter Server's ping alone (every 30 s,
 without an answer): tornado reads Jupyter Server's milliseconds as seconds, so its own ping is left
 off, and the first visit prints no warning about a ping timeout longer than the ping interval.
 The notebooks it serves that are calcnb's own (byte for byte) are signed as trusted when it starts,
-so no visit prints "Notebook … is not trusted".
+so no visit prints "Notebook … is not trusted". A hub's students' servers take the same websocket fix
+(:class:`ServerKernelWebsocket`, from :mod:`calcnb.serve.hub`). Its pages are behind the caps on
+kernels and the optional class code of :mod:`calcnb.serve.gate` (``--ClassroomGate.max_kernels=N``,
+``--ClassroomGate.max_pages_per_device=N``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 
 import nbformat
 from jupyter_server.auth.logout import LogoutHandler
+from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 from jupyter_server.utils import url_path_join
 from nbformat.sign import NotebookNotary
 from tornado import web
@@ -28,8 +32,10 @@ from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from calcnb.serve.cli import notebooks_dir
+from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate
 
-__all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "TemplateFiles", "main", "trust_shipped_notebooks"]
+__all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "ServerKernelWebsocket", "TemplateFiles", "TornadoPingOff"]
+__all__ += ["main", "trust_shipped_notebooks"]
 
 
 def _digest(path: Path) -> str:
@@ -77,8 +83,8 @@ class LogoutToApp(LogoutHandler):
         self.redirect(url_path_join(self.base_url, "/"))
 
 
-class KernelWebsocket(VoilaKernelWebsocketHandler):
-    """A page's kernel websocket, pinged by Jupyter Server only (see :mod:`calcnb.serve.voila_app`)."""
+class TornadoPingOff:
+    """A kernel websocket handler (Voila's or Jupyter Server's) pinged by Jupyter Server only."""
 
     def get_websocket_protocol(self):
         """Tornado's protocol with tornado's own ping off.
@@ -96,8 +102,25 @@ class KernelWebsocket(VoilaKernelWebsocketHandler):
         return protocol
 
 
+class KernelWebsocket(TornadoPingOff, VoilaKernelWebsocketHandler):
+    """A page's kernel websocket in the app, pinged by Jupyter Server only (see :mod:`calcnb.serve.voila_app`)."""
+
+
+class ServerKernelWebsocket(TornadoPingOff, KernelWebsocketHandler):
+    """A page's kernel websocket on a Jupyter server (a hub's student's), pinged by Jupyter Server only."""
+
+
 class AppVoila(Voila):
-    """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila_app` describes."""
+    """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila_app` describes, and its pages
+    behind the caps and the class code (:mod:`calcnb.serve.gate`)."""
+
+    classes = [*Voila.classes, ClassroomGate]  # noqa: RUF012  (traitlets reads it as Voila does)
+
+    def init_settings(self) -> dict:
+        """Voila's settings, with this server's gate (its caps and class code, from the command line)."""
+        settings = super().init_settings()
+        settings[GATE_SETTING] = ClassroomGate(parent=self)
+        return settings
 
     def start(self) -> None:
         """Trust calcnb's own notebooks among those served, then serve."""
@@ -115,6 +138,7 @@ class AppVoila(Voila):
                 handler = TemplateFiles
             elif handler is VoilaKernelWebsocketHandler:
                 handler = KernelWebsocket
+            handler = GATED_HANDLERS.get(handler, handler)
             handlers.append((pattern, handler, *rest))
         return handlers
 

@@ -24,6 +24,7 @@ from calcnb.serve.cli import (
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     LOCALHOST,
+    MAX_PAGES,
     free_port,
     lab_command,
     notebooks_dir,
@@ -84,7 +85,10 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """Voila serving a copy of the notebooks folder; pages at ``/voila/render/<name>``."""
     root = _serve_copy(tmp_path_factory.mktemp("voila") / "notebooks")
     port = free_port()
-    yield from _start(voila_command(root, port=port), port, root.parent / "voila.log", root)
+    command = voila_command(
+        root, port=port, pages_per_device=MAX_PAGES
+    )  # a whole class's pages come from this one machine: no cap per device
+    yield from _start(command, port, root.parent / "voila.log", root)
 
 
 @pytest.fixture(scope="session")

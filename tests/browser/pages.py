@@ -278,6 +278,7 @@ def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) 
     """
     from calcnb.serve.cli import (
         LOCALHOST,
+        MAX_PAGES,
         free_port,
         notebooks_dir,
         start_server,
@@ -294,7 +295,10 @@ def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) 
         port = free_port()
         log_path = Path(scratch) / "voila.log"
         with log_path.open("wb") as log:
-            process = start_server(voila_command(root, port=port), cwd=root, log=log)
+            command = voila_command(
+                root, port=port, pages_per_device=MAX_PAGES
+            )  # a whole class's pages come from this one machine: no cap per device
+            process = start_server(command, cwd=root, log=log)
             try:
                 wait_until_serving(process, LOCALHOST, port)
                 yield Server(f"http://{LOCALHOST}:{port}", root, log_path)

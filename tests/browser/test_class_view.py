@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 
 from calcnb.classroom.log import class_status, csv_text, exercise_stats, open_class_log, student_summaries
 from calcnb.classroom.summary import exercise_label, misconception_label, summary_csv
-from calcnb.serve.cli import LOCALHOST, _network_address, free_port, stop_server, wait_until_serving
+from calcnb.serve.cli import LOCALHOST, MAX_PAGES, _network_address, free_port, stop_server, wait_until_serving
 
 RIGHT = object()
 REVEAL = object()
@@ -140,7 +140,9 @@ def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path, databa
 @pytest.mark.browser
 def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
     database = tmp_path / "lesson.db"
-    with _command("app", "02_wraparound", "--class-log", str(database), log=tmp_path / "app.log") as app_port:
+    # Five students' pages from this one machine: no cap per device.
+    command = ("app", "02_wraparound", "--class-log", str(database), "--max-pages-per-device", str(MAX_PAGES))
+    with _command(*command, log=tmp_path / "app.log") as app_port:
         app_url = f"http://{LOCALHOST}:{app_port}/"
         for nickname, answers in STUDENTS.items():
             _student(browser, app_url, nickname, answers, database)

@@ -1,7 +1,7 @@
 """A school's hub: ``deploy/jupyterhub_config.py`` started for real on 127.0.0.1, two students log in,
 each plays a move in their own app, a student finds everything but the apps refused (JupyterLab,
-terminals, kernels, files, the teacher's notebooks), and the hub and every server it started are
-stopped at the end."""
+terminals, kernels, files, the teacher's notebooks) and their pages from one device capped, the
+servers' kernels talk over Unix sockets, and the hub and every server it started are stopped at the end."""
 
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ from pathlib import Path
 import psutil
 import pytest
 
+from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE
 from calcnb.serve.cli import (
     CLASSROOM_KERNEL_MANAGER,
     DEFAULT_APP_NOTEBOOK,
     LOCALHOST,
     free_port,
+    kernel_options,
     server_environment,
     start_server,
     stop_server,
@@ -117,6 +119,7 @@ def test_two_students_log_in_and_each_plays_in_their_own_app(browser, hub):
     for server in servers:
         # the classroom kernel manager, which spares a kernel until its page has connected, runs there too
         assert f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}" in server.cmdline()
+        assert set(kernel_options()) <= set(server.cmdline())  # kernels over Unix sockets, as in the app
         kernels = [p for p in server.children(recursive=True) if "ipykernel" in " ".join(p.cmdline())]
         assert len(kernels) == 1, server.environ().get("JUPYTERHUB_USER")
     # A move in one student's app leaves the other's board as it was: ana places her card, bruno's still waits.
@@ -125,6 +128,9 @@ def test_two_students_log_in_and_each_plays_in_their_own_app(browser, hub):
     assert "S>W1" in apps["bruno"].enabled() and "T" not in apps["bruno"].enabled()
     for app in apps.values():
         app.page.context.close()
+    # The servers' console has none of the lines that alarmed teachers about the app's (issue 35, item 10).
+    console = hub.log.read_text(errors="replace")
+    assert "over TCP without encryption" not in console and "websocket_ping_timeout" not in console
 
 
 def _xsrf_headers(context) -> dict[str, str]:
@@ -175,4 +181,13 @@ def test_a_student_reaches_the_apps_and_nothing_else(browser, hub):
     assert not any(hub.root.rglob("evil.ipynb"))
     # Still one kernel: the page's own.
     assert len(request.get(f"{server}/api/kernels", headers=headers).json()) == 1
+
+    # The student's pages from one device are capped as in the app: the page over the cap says so and
+    # starts no kernel (the pages loaded here never connect, so their kernels stay for now).
+    page_url = f"{server}/voila/render/{DEFAULT_APP_NOTEBOOK}"
+    for _ in range(DEFAULT_PAGES_PER_DEVICE - 1):
+        assert request.get(page_url).status == 200
+    over = request.get(page_url)
+    assert over.status == 429 and "Too many pages open on this device" in over.text(), over.status
+    assert len(request.get(f"{server}/api/kernels", headers=headers).json()) == DEFAULT_PAGES_PER_DEVICE
     context.close()

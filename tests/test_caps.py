@@ -1,0 +1,181 @@
+"""One client cannot fill the server, and a stranger without the class code gets no kernel: the caps on pages,
+the class code check, the pages that say why a visit was refused, and the command line that sets them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from tornado import web
+
+from calcnb.i18n import set_language
+from calcnb.serve import caps, cli, gate
+
+
+def test_the_default_cap_leaves_room_for_the_system_and_fits_the_memory():
+    gib = 1024**3
+    for memory in (1 * gib, 2 * gib, 4 * gib, 8 * gib, 24 * gib, 64 * gib):
+        most = caps.default_max_kernels(memory)
+        assert most >= 1
+        # The kernels' memory and the headroom fit in the machine (a 1 GiB machine still serves one page).
+        assert most * caps.KERNEL_MEGABYTES * 1024**2 <= max(memory * (1 - caps.HEADROOM_FRACTION), 1)
+    assert caps.default_max_kernels(8 * gib) == 68
+    assert caps.default_max_kernels(24 * gib) > caps.default_max_kernels(8 * gib)
+    assert caps.default_max_kernels() == caps.default_max_kernels(caps.memory_bytes())
+
+
+def test_ten_quick_pages_from_one_address_get_three_places():
+    page_caps = caps.PageCaps(max_kernels=50, max_per_address=3)
+    answers = [page_caps.admit("10.0.0.9", live_kernels=()) for _ in range(10)]
+    admitted = [answer for answer in answers if isinstance(answer, caps.Visit)]
+    assert len(admitted) == 3 and answers[3:] == ["device"] * 7
+    # Another device still gets in.
+    assert isinstance(page_caps.admit("10.0.0.10", live_kernels=()), caps.Visit)
+
+
+def test_a_place_is_free_again_when_its_kernel_ends_or_its_page_got_none():
+    page_caps = caps.PageCaps(max_kernels=50, max_per_address=2)
+    first, second = (page_caps.admit("10.0.0.9", ()) for _ in range(2))
+    first.kernel_id, second.kernel_id = "k1", "k2"
+    assert page_caps.admit("10.0.0.9", ("k1", "k2")) == "device"
+    assert isinstance(page_caps.admit("10.0.0.9", ("k2",)), caps.Visit)  # k1 ended (closed page, culled)
+    assert page_caps.admit("10.0.0.9", ("k2",)) == "device"  # the new page's kernel is still starting
+    pending = next(visit for visit in page_caps.visits if visit.kernel_id is None)
+    page_caps.release(pending)  # its request ended without a kernel
+    assert isinstance(page_caps.admit("10.0.0.9", ("k2",)), caps.Visit)
+
+
+def test_the_class_is_full_at_the_overall_cap_whoever_comes():
+    page_caps = caps.PageCaps(max_kernels=4, max_per_address=3)
+    for address in ("a", "b", "c", "d"):
+        assert isinstance(page_caps.admit(address, ()), caps.Visit)
+    assert page_caps.admit("e", ()) == "full"
+    assert page_caps.admit("a", ()) == "full"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_class_code_is_compared_as_typed_on_any_keyboard():
+    check = caps.CodeCheck("Ab12-34")
+    for typed in ("ab1234", "AB1234", " ab 12 34 ", "ab-12-34", "ＡＢ１２３４"):  # full-width from a phone keyboard
+        assert check.check("10.0.0.9", typed) == "right", typed
+    assert check.check("10.0.0.9", "ab1235") == "wrong"
+    assert check.check("10.0.0.9", "") == "wrong"
+
+
+def test_wrong_codes_are_limited_per_address_and_a_locked_address_is_not_even_compared():
+    clock = Clock()
+    check = caps.CodeCheck("4821", tries=5, seconds=600, clock=clock)
+    for guess in range(5):
+        assert check.check("10.0.0.66", f"{guess:04d}") == "wrong"
+    assert check.check("10.0.0.66", "4821") == "locked"  # the right code too: guessing gains nothing
+    assert 0 < check.locked_seconds("10.0.0.66") <= 600
+    assert check.check("10.0.0.7", "4821") == "right"  # another student is not locked out
+    clock.now += 601
+    assert check.locked_seconds("10.0.0.66") == 0 and check.check("10.0.0.66", "4821") == "right"
+
+
+def test_the_cookie_proves_the_code_without_holding_it_and_only_for_this_run():
+    check = caps.CodeCheck("4821")
+    value = check.cookie_value()
+    assert check.cookie_ok(value) and "4821" not in value
+    assert not check.cookie_ok(None) and not check.cookie_ok("") and not check.cookie_ok(value[:-1] + "0")
+    assert not caps.CodeCheck("4821").cookie_ok(value)  # a restarted server asks again
+
+
+@pytest.mark.parametrize("code", ["abc", "", "a" * 33, "ab!cd", "12 3", "<b>12345</b>"])
+def test_a_class_code_too_short_too_long_or_not_letters_and_digits_is_refused(code):
+    assert caps.code_problem(code) is not None
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["app", "--class-code", code])
+
+
+def test_the_pages_of_a_refused_visit_say_why_in_the_class_language():
+    full = gate.refusal_page("full", most=30)
+    device = gate.refusal_page("device", most=3)
+    assert 'lang="en"' in full and "The class is full" in full and "30 pages" in full
+    assert "Too many pages open on this device" in device and "Close one of the other tabs" in device
+    assert "<script" not in full + device
+    set_language("pt")
+    full = gate.refusal_page("full", most=30)
+    assert 'lang="pt"' in full and "A turma está cheia" in full
+    assert "Feche um dos outros separadores" in gate.refusal_page("device", most=3)
+
+
+def test_the_code_page_has_one_field_and_says_a_wrong_code_plainly():
+    page = gate.code_page('<input type="hidden" name="_xsrf" value="x">')
+    assert page.count("<input") == 2 and 'name="code"' in page and 'method="post"' in page
+    assert "Class code" in page and 'role="alert"' not in page
+    wrong = gate.code_page("", note="That is not the class code.")
+    assert 'role="alert"' in wrong
+    set_language("pt")
+    assert "Código da turma" in gate.code_page("") and "Abrir a aplicação" in gate.code_page("")
+
+
+def test_the_gated_handlers_take_the_place_of_voilas_in_any_application():
+    from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.treehandler import TornadoVoilaTreeHandler
+
+    application = web.Application([(r"/voila/render/(.*)", TornadoVoilaHandler), (r"/voila", TornadoVoilaTreeHandler)])
+    application.add_handlers(".*$", [(r"/user/ana/voila/render/(.*)", TornadoVoilaHandler)])
+    changed = gate.replace_routes(application.default_router, gate.GATED_HANDLERS)
+    changed += gate.replace_routes(application.wildcard_router, gate.GATED_HANDLERS)
+    assert changed >= 3
+    targets = []
+
+    def collect(router):
+        for rule in getattr(router, "rules", ()):
+            (targets.append(rule.target) if isinstance(rule.target, type) else collect(rule.target))
+
+    collect(application.default_router)
+    collect(application.wildcard_router)
+    assert TornadoVoilaHandler not in targets and TornadoVoilaTreeHandler not in targets
+    assert gate.GatedVoilaHandler in targets and gate.GatedTreeHandler in targets
+
+
+def test_the_app_command_caps_pages_and_keeps_the_code_off_its_command_line():
+    parsed = cli.build_parser().parse_args(
+        ["app", "--max-kernels", "30", "--max-pages-per-device", "3", "--class-code", "4821"]
+    )
+    assert (parsed.max_kernels, parsed.max_pages_per_device, parsed.class_code) == (30, 3, "4821")
+    command = cli.voila_command(cli.notebooks_dir(), max_kernels=30, pages_per_device=3)
+    assert "--ClassroomGate.max_kernels=30" in command and "--ClassroomGate.max_pages_per_device=3" in command
+    assert "--KernelManager.transport=ipc" in command and not any("4821" in part for part in command)
+    defaults = cli.voila_command(cli.notebooks_dir())
+    assert not any("ClassroomGate" in part for part in defaults)  # the server's own defaults
+    environment = cli.class_code_environment({caps.CLASS_CODE_VARIABLE: "stale"}, " 48-21 ")
+    assert environment[caps.CLASS_CODE_VARIABLE] == "4821"
+    assert caps.CLASS_CODE_VARIABLE not in cli.class_code_environment({caps.CLASS_CODE_VARIABLE: "stale"}, None)
+    for bad in ("0", "-1", "many", "10001"):
+        with pytest.raises(SystemExit):
+            cli.build_parser().parse_args(["app", "--max-pages-per-device", bad])
+
+
+def test_the_help_names_the_caps_and_the_class_code():
+    text = cli.build_parser()._subparsers._group_actions[0].choices["app"].format_help()
+    text = re.sub(r"\s+", " ", text)
+    assert "--max-kernels N" in text and "--max-pages-per-device N" in text and "--class-code CODE" in text
+    assert f"{caps.default_max_kernels()} here" in text and f"(default {caps.DEFAULT_PAGES_PER_DEVICE})" in text
+
+
+def test_the_projected_page_shows_the_code_big_and_the_qr_code_carries_it(capsys, tmp_path, monkeypatch):
+    import segno
+
+    url = "http://10.0.0.7:8866/"
+    page = cli.address_page(url, "ab-12")
+    assert "Class code:" in page and ">AB12</p>" in page and "font-size:12vh" in page
+    monkeypatch.setattr(cli.tempfile, "tempdir", str(tmp_path))
+    path = cli.print_for_the_class(url, open_browser=False, class_code="ab-12")
+    printed = capsys.readouterr().out
+    assert "Class code: A B 1 2" in printed and path.read_text(encoding="utf-8") == page
+    # The page's QR code is the one of the address with the code after '#' (never sent to the server).
+    assert cli.with_class_code(url, "ab-12") == "http://10.0.0.7:8866/#code=ab12"
+    symbol = segno.make("http://10.0.0.7:8866/#code=ab12", error="m").svg_inline(scale=12, dark="#000", light="#fff")
+    assert symbol in page
+    assert cli.address_page(url) == cli.address_page(url, None) and "Class code" not in cli.address_page(url)
