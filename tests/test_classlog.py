@@ -758,6 +758,8 @@ def test_the_class_view_shows_counts_bars_and_who_needs_help(log):
     assert "forgot_wraparound: 67% (2)" in table and "zero_for_k: 33% (1)" in table
     assert "duda" in view.students.value and "<bdi>bia</bdi>, on last_card" in view.students.value
     assert "4 joined, 3 answering, 7 answers checked" in view.status.value
+    assert view.export.value == "" and view.alarms == []  # the export is made when asked, not at every reading
+    view.export_button.click()
     link = view.export.value
     data = link.split("base64,")[1].split('"')[0]
     import base64
@@ -797,7 +799,7 @@ def test_the_class_view_speaks_portuguese(log):
     view = ClassView(log)
     view.refresh()
     assert "Tentaram" in view.exercises.value and "Bloqueados" in view.students.value
-    assert "Exportar" in view.export.value
+    assert "Exportar" in view.export_button.description
 
 
 def test_without_a_log_the_class_view_says_how_to_name_one(monkeypatch):
@@ -815,8 +817,15 @@ def test_a_class_view_of_an_unreadable_log_says_so_and_keeps_going(log, location
 
     _class(log)
     view = ClassView(log)
-    log.attempts = lambda: (_ for _ in ()).throw(sa.exc.OperationalError("SELECT", {}, Exception("disk I/O error")))
-    assert not view.refresh() and "cannot be read right now" in view.status.value
+    assert view.refresh() and view.banner.value == ""
+    log.attempts_after = lambda _after: (_ for _ in ()).throw(
+        sa.exc.OperationalError("SELECT", {}, Exception("disk I/O error"))
+    )
+    assert not view.refresh() and "cannot be read right now (disk I/O error)" in view.banner.value
+    assert 'role="alert"' in view.banner.value and "The figures below are as of" in view.banner.value
+    assert "7 answers checked" in view.status.value  # the last figures stay on the page
+    del log.attempts_after
+    assert view.refresh() and view.banner.value == ""
 
 
 # ---------------------------------------------------------------- the command line
@@ -1060,6 +1069,7 @@ def test_the_export_links_look_like_buttons(log):
     _class(log)
     view = ClassView(log)
     view.refresh()
+    view.make_export()
     for link in (view.export.value, view.summary_csv.value):
         assert 'role="button"' in link and "background:#0072B2" in link and "color:white" in link
         assert "text-decoration:underline" in link
@@ -1185,3 +1195,84 @@ def test_no_password_is_printed_and_the_log_is_one_file_after_the_app_stops(tmp_
     copy = tmp_path / "copy.db"
     copy.write_bytes(database.read_bytes())
     assert open_class_log(copy).count() == 1
+
+
+# ---------------------------------------------------------------- the class view, reading only what is new
+
+
+def _random_class(log, rng, rows: int, view=None) -> None:
+    """``rows`` random checks into ``log`` (reveals, unreadable answers, rejoins, students who never joined,
+    equal times, and pages whose answers arrive after later ones), reading ``view`` now and then."""
+    import random
+
+    assert isinstance(rng, random.Random)
+    names = ["ana", "bia", "caio", "duda", "eva", "fay", "gil"]
+    exercises = ["next-wrap", "clock", "inverse", "zz-unknown", "aa-unknown", "visits"]
+    wrong_ideas = [None, "no_wraparound", "off_by_one", "zero_for_k"]
+    clock = 1_800_000_000.0
+    for _ in range(rows):
+        name = rng.choice(names)
+        if rng.random() < 0.05:
+            log.join(rng.choice(names))  # a join, or a rejoin under a nickname already there
+        clock += rng.choice([0.0, 0.0, 0.5, 1.0, 3.0])  # equal times too: the id breaks the tie
+        late = rng.random() < 0.15  # a page's answer that waited: checked before answers already in the log
+        when = clock - rng.choice([1.0, 4.0, 30.0]) if late else clock
+        outcome = rng.choice(["right", "wrong", "wrong", "wrong", "unreadable", "revealed"])
+        misconception = rng.choice(wrong_ideas) if outcome == "wrong" else None
+        answer = "" if outcome == "revealed" else str(rng.randrange(15))
+        log.record(name, an_attempt(rng.choice(exercises), 0, answer, outcome, misconception, "en", when))
+        if view is not None and rng.random() < 0.2:
+            assert view.refresh()
+
+
+def _figures(view) -> tuple:
+    return (view.status.value.split(" Updated")[0], view.exercises.value, view.students.value, view.summary.value,
+            view.summary_csv.value)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_class_view_reading_only_new_answers_says_what_a_full_reading_says(location, seed):
+    """Read after every few answers, the view's figures (in the same order) are those of a view that reads
+    the whole log at once, and those the full functions compute from every row."""
+    import random
+
+    from calcnb.classroom.tally import Tally
+    from calcnb.classroom.view import ClassView
+
+    rng = random.Random(seed)
+    log = open_class_log(location)
+    order = ["clock", "next-wrap", "visits", "last-card"]
+    live = ClassView(log, order=order)
+    assert live.refresh()
+    _random_class(log, rng, 120 if seed < 3 else 300, view=live)
+    assert live.refresh()
+    fresh = ClassView(open_class_log(location), order=order)
+    assert fresh.refresh()
+    assert _figures(live) == _figures(fresh)
+    rows, students = log.attempts(), log.students()
+    tally = Tally()
+    tally.add(log.attempts_after(0), log.student_attempts)
+    assert live.tally.stats(order) == exercise_stats(rows, order) == tally.stats(order)
+    full = class_status(students, rows)
+    for status in (live.tally.status(students), tally.status(students)):
+        assert status == full and list(status.stuck) == list(full.stuck)  # the same students, in the same order
+    summaries = classlog.student_summaries(students, rows)
+    assert live.tally.summaries(students) == summaries
+    assert [list(item.outcomes) for item in live.tally.summaries(students)] == [list(s.outcomes) for s in summaries]
+    assert live.tally.checks == sum(1 for row in rows if classlog.row_outcome(row) != "revealed")
+    live.close()
+    fresh.close()
+
+
+def test_the_class_view_reads_only_the_answers_written_since_its_last_reading(log):
+    from calcnb.classroom.view import ClassView
+
+    _class(log)
+    view = ClassView(log)
+    asked = []
+    reading = log.attempts_after
+    log.attempts_after = lambda after: asked.append(after) or reading(after)
+    assert view.refresh()
+    log.record("ana", an_attempt("clock", 1, "5", "right", None, "en", 1_800_000_100.0))
+    assert view.refresh() and view.refresh()
+    assert asked == [0, 7, 8] and view.tally.checks == 8

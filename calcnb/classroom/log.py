@@ -41,6 +41,7 @@ __all__ = [
     "ANSWER_MAX",
     "ENV_VAR",
     "NICKNAME_MAX",
+    "RATE_LIMITS",
     "SCHEMA_VERSION",
     "VIEW_ENV_VAR",
     "ClassLog",
@@ -59,8 +60,10 @@ __all__ = [
     "open_class_log",
     "read_class_key",
     "row_outcome",
+    "settle",
     "shown_location",
     "student_summaries",
+    "within_rate",
 ]
 
 #: The environment variable through which ``python -m calcnb app --class-log`` tells the kernels where to record.
@@ -87,6 +90,15 @@ DEFAULT_TIMEOUT = 5.0
 WRITER_MAX = 32
 #: Longest reason of a failed write kept in a writer's health row.
 FAILURE_MAX = 200
+#: The most answers one student may have in the log within any window of so many seconds: (seconds, answers).
+#: A few a second, a small burst, and a steady pace far above anyone's reading and typing: holding Enter
+#: down (sixty checks a second) keeps 20 in ten seconds, and a student at a normal pace is never refused.
+RATE_LIMITS = ((1.0, 5), (10.0, 20))
+#: What :meth:`ClassLog.record_keyed` did with a check: written now, found already written, or refused
+#: (its student over :data:`RATE_LIMITS`: not stored).
+WRITTEN, ALREADY_WRITTEN, REFUSED = "written", "already written", "refused"
+# Any number: the PostgreSQL advisory lock that makes answers take their ids in the order they commit.
+_ORDER_LOCK = 0x6361_6C63
 
 
 class ClassLogError(ValueError):
@@ -511,6 +523,7 @@ class ClassLog:
         if rows:
             self.check_file()
             with self.engine.begin() as connection:
+                self._in_order(connection)
                 connection.execute(sa.insert(ATTEMPTS), rows)
 
     @staticmethod
@@ -531,29 +544,60 @@ class ClassLog:
             for attempt in attempts
         ]
 
-    def record_keyed(self, writer: str, sequence: int, nickname: str, attempt: Attempt) -> bool:
+    def record_keyed(self, writer: str, sequence: int, nickname: str, attempt: Attempt) -> str:
         """Write one check, once: ``writer`` (a page's key) and ``sequence`` (its number) name it.
 
         The attempt and its key go in one transaction, and the key is unique: a retry of a write whose
-        outcome was not known (the connection dropped at commit) writes nothing twice. Returns False when
-        the check was already there. Raises the database's error, or :class:`ClassLogMoved`, otherwise.
+        outcome was not known (the connection dropped at commit) writes nothing twice. A check that would
+        put its student over :data:`RATE_LIMITS` (counted in the log, so every page of the student counts,
+        by the times the answers were checked) is not stored. Returns :data:`WRITTEN`,
+        :data:`ALREADY_WRITTEN` or :data:`REFUSED`; raises the database's error, or :class:`ClassLogMoved`.
         """
         self.check_file()
+        row = self._rows(nickname, [attempt])[0]
         try:
             with self.engine.begin() as connection:
+                self._in_order(connection)
                 done = connection.execute(
                     sa.select(WRITES.c.attempt_id).where(WRITES.c.writer == writer, WRITES.c.sequence == sequence)
                 ).first()
                 if done is not None:
-                    return False
-                inserted = connection.execute(sa.insert(ATTEMPTS), self._rows(nickname, [attempt]))
+                    return ALREADY_WRITTEN
+                if not self._within_rate(connection, row["nickname"], row["recorded_at"]):
+                    return REFUSED
+                inserted = connection.execute(sa.insert(ATTEMPTS), [row])
                 attempt_id = inserted.inserted_primary_key[0]
                 connection.execute(sa.insert(WRITES).values(writer=writer, sequence=sequence, attempt_id=attempt_id))
         except sa.exc.IntegrityError:  # another try of the same write committed in the meantime
-            return False
+            return ALREADY_WRITTEN
         finally:
             self.check_file()  # written into a file that has just gone: the caller sends it again
-        return True
+        return WRITTEN
+
+    def _in_order(self, connection: sa.Connection) -> None:
+        """Make this transaction's new answers take ids in the order of commits, so a reader that has seen an
+        id has seen every smaller one (:meth:`attempts_after`): SQLite writes one transaction at a time
+        (taken now, so what is read next stays true until the commit); PostgreSQL is asked for a lock."""
+        if self.url.get_backend_name() == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif self.url.get_backend_name() == "postgresql":
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_ORDER_LOCK)))
+
+    @staticmethod
+    def _within_rate(connection: sa.Connection, nickname: str, when: float) -> bool:
+        """Would one more answer at ``when`` keep ``nickname`` within :data:`RATE_LIMITS`?
+
+        Answers on both sides of ``when`` count (a page's answers may arrive after later ones of another
+        page): for answers arriving in order that is the window ending at ``when``, otherwise a little stricter.
+        """
+        widest = max(seconds for seconds, _ in RATE_LIMITS)
+        near = sa.select(ATTEMPTS.c.recorded_at).where(
+            ATTEMPTS.c.nickname == nickname,
+            ATTEMPTS.c.recorded_at > when - widest,
+            ATTEMPTS.c.recorded_at < when + widest,
+        )
+        times = list(connection.execute(near.limit(max(count for _, count in RATE_LIMITS) * 4)).scalars())
+        return within_rate(times, when)
 
     def report(
         self,
@@ -588,6 +632,47 @@ class ClassLog:
         with self.engine.connect() as connection:
             return [dict(row._mapping) for row in connection.execute(query)]
 
+    def attempts_after(self, after: int = 0) -> list[dict[str, Any]]:
+        """The checks recorded since the one numbered ``after`` (0: all), in the order they were written,
+        each with its ``id`` besides :data:`ATTEMPT_COLUMNS`: what a reader that saw up to ``after`` has not seen.
+
+        Answers are numbered in the order their transactions commit (see :meth:`record_keyed`), so no
+        answer can turn up later with a smaller number.
+        """
+        columns = [ATTEMPTS.c.id, *(ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS)]
+        query = sa.select(*columns).where(ATTEMPTS.c.id > after).order_by(ATTEMPTS.c.id)
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(query)]
+
+    def student_attempts(self, nickname: str, up_to: int) -> list[dict[str, Any]]:
+        """One student's checks numbered up to ``up_to``, oldest first (as :meth:`attempts` orders them), with ids."""
+        columns = [ATTEMPTS.c.id, *(ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS)]
+        query = (
+            sa.select(*columns)
+            .where(ATTEMPTS.c.nickname == nickname, ATTEMPTS.c.id <= up_to)
+            .order_by(ATTEMPTS.c.recorded_at, ATTEMPTS.c.id)
+        )
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(query)]
+
+    def probe(self, timeout: float | None = None) -> None:
+        """Try to write an answer and take it back: raises whatever would stop the students' answers
+        (a lock held too long, a read-only or full database, a deleted file); writes nothing.
+
+        ``timeout``: seconds to wait for a lock this once (default: the log's own).
+        """
+        self.check_file()
+        wait = int(1000 * (self.timeout if timeout is None else timeout))
+        with self.engine.connect() as connection:
+            try:
+                if self.url.get_backend_name() == "sqlite":
+                    connection.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")  # this connection's only
+                elif self.url.get_backend_name() == "postgresql":
+                    connection.exec_driver_sql(f"SET LOCAL lock_timeout = {wait}")
+                connection.execute(sa.insert(ATTEMPTS), self._rows("calcnb", [_PROBE]))
+            finally:
+                connection.rollback()
+
     def attempts(self) -> list[dict[str, Any]]:
         """Every recorded check, oldest first, as dicts keyed by :data:`ATTEMPT_COLUMNS`."""
         columns = [ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS]
@@ -609,6 +694,19 @@ class ClassLog:
     def close(self) -> None:
         """Close the log's connections."""
         self.engine.dispose()
+
+
+def within_rate(times: Iterable[float], when: float) -> bool:
+    """Would one more answer at ``when`` keep a student who answered at ``times`` within :data:`RATE_LIMITS`?
+
+    Every answer less than a window's width from ``when``, before or after, counts in that window.
+    """
+    times = list(times)
+    return all(sum(1 for time_ in times if abs(time_ - when) < seconds) < count for seconds, count in RATE_LIMITS)
+
+
+# What ClassLog.probe tries to write (and takes back): an answer as any page sends it.
+_PROBE = Attempt("probe", 0, "", "unreadable", None, "en", 0.0)
 
 
 def open_class_log(location: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> ClassLog:
@@ -654,15 +752,19 @@ def exercise_outcomes(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, str
     """
     seen: dict[str, dict[str, str]] = defaultdict(dict)
     for row in rows:
-        outcome = row_outcome(row)
-        mine = seen[row["nickname"]]
-        before = mine.get(row["exercise_id"])
-        if before in ("right", "revealed"):
-            continue  # settled
-        if before == "wrong" and outcome == "unreadable":
-            continue
-        mine[row["exercise_id"]] = outcome
+        settle(seen[row["nickname"]], row["exercise_id"], row_outcome(row))
     return dict(seen)
+
+
+def settle(mine: dict[str, str], exercise: str, outcome: str) -> None:
+    """One student's next check of ``exercise`` folded into ``mine`` (exercise -> outcome), as
+    :func:`exercise_outcomes` reads them: a right answer or Show answer settles it; unreadable never undoes wrong."""
+    before = mine.get(exercise)
+    if before in ("right", "revealed"):
+        return  # settled
+    if before == "wrong" and outcome == "unreadable":
+        return
+    mine[exercise] = outcome
 
 
 @dataclass(frozen=True)

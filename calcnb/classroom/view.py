@@ -25,6 +25,7 @@ import os
 import time
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import ipywidgets as widgets
 
@@ -32,15 +33,12 @@ from calcnb.classroom.log import (
     STUCK_AFTER,
     VIEW_ENV_VAR,
     ClassLog,
+    ClassLogMoved,
     ClassStatus,
     ExerciseStats,
     StudentSummary,
-    class_status,
     csv_text,
-    exercise_stats,
     open_class_log,
-    row_outcome,
-    student_summaries,
 )
 from calcnb.classroom.summary import (
     SUMMARY_COLUMNS,
@@ -50,17 +48,21 @@ from calcnb.classroom.summary import (
     summary_pdf,
     summary_rows,
 )
+from calcnb.classroom.tally import Tally
 from calcnb.i18n import message
 from calcnb.lessons.bank import LESSON_EXERCISES
-from calcnb.ui.palette import BAR_COLOURS, BLUE, LIGHT_GREY, WHITE
+from calcnb.ui.palette import ALARM_BACKGROUND, BAR_COLOURS, BLUE, ERROR_TEXT, LIGHT_GREY, VERMILION, WHITE
 
 __all__ = [
     "ClassView",
+    "StudentHealth",
     "class_view",
     "download_link",
     "exercises_html",
+    "health_html",
     "isolated",
     "shown",
+    "student_health",
     "students_html",
     "summary_html",
 ]
@@ -158,12 +160,6 @@ def download_link(data: bytes, filename: str, label: str, css_class: str, mime: 
     )
 
 
-def export_link(csv: str, filename: str = "class_log.csv") -> str:
-    """A link that downloads ``csv`` (every recorded check) in one click."""
-    # with a BOM, so spreadsheets read UTF-8
-    return download_link(csv.encode("utf-8-sig"), filename, message("classview.export"), "calcnb-export")
-
-
 def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str] = LESSON_EXERCISES) -> str:
     """The end-of-lesson summary: one row per student (right, wrong, unreadable, answer shown, not tried, stuck on)."""
     if not summaries:
@@ -185,10 +181,121 @@ def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str] = LES
     )
 
 
+#: Seconds without a word from a page that has answers waiting before the view says they are not arriving
+#: (a page reports at least every :data:`calcnb.classroom.recorder.HEARTBEAT` seconds while it can).
+QUIET_AFTER = 45.0
+#: Seconds the view's own trial write waits for a lock: a lock held longer already stops the students' writes.
+PROBE_TIMEOUT = 1.0
+
+
+def _clock(seconds: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(seconds)) if seconds else ""
+
+
+def _reason(error: BaseException) -> str:
+    """A database error's first line, as short as a banner can say it."""
+    return str(getattr(error, "orig", None) or error).splitlines()[0][:160] if str(error) else type(error).__name__
+
+
+def _banner(text: str) -> str:
+    """A loud line at the top of the view: the log, or some student's answers, are not being kept."""
+    return (
+        f'<div class="calcnb-alarm" role="alert" style="border:3px solid {VERMILION};background:{ALARM_BACKGROUND};'
+        f'color:{ERROR_TEXT};padding:8px 12px;margin:6px 0;font-weight:bold;font-size:1.1em;max-width:60em">'
+        f"{text}</div>"
+    )
+
+
+@dataclass(frozen=True)
+class StudentHealth:
+    """One student's pages, as their health rows in the log say: answers waiting, the last write and failure."""
+
+    nickname: str
+    waiting: int
+    written: int
+    last_write: float | None
+    last_failure: float | None
+    failure: str | None
+    heard: float  # the last word from any of the student's pages (seconds since the epoch)
+    stuck: bool  # answers wait and are not arriving: a failure since the last write, or the page fell quiet
+
+
+def student_health(writers: Sequence[dict], now: float | None = None) -> list[StudentHealth]:
+    """Each student's pages (:meth:`ClassLog.writers <calcnb.classroom.log.ClassLog.writers>`) summed up.
+
+    A page's answers are not arriving when some wait and its last failure is newer than its last write,
+    or when it has not been heard from for :data:`QUIET_AFTER` seconds.
+    """
+    now = time.time() if now is None else now
+    pages: dict[str, list[dict]] = {}
+    for row in writers:
+        pages.setdefault(row["nickname"], []).append(row)
+    found = []
+    for name, rows in pages.items():
+        stuck = any(
+            row["waiting"]
+            and (
+                (row["last_failure"] is not None and row["last_failure"] >= (row["last_write"] or 0))
+                or now - row["heartbeat"] > QUIET_AFTER
+            )
+            for row in rows
+        )
+        failed = max(rows, key=lambda row: row["last_failure"] or 0)
+        found.append(
+            StudentHealth(
+                name,
+                waiting=sum(row["waiting"] for row in rows),
+                written=sum(row["written"] for row in rows),
+                last_write=max((row["last_write"] for row in rows if row["last_write"]), default=None),
+                last_failure=failed["last_failure"],
+                failure=failed["failure"] if failed["last_failure"] else None,
+                heard=max(row["heartbeat"] for row in rows),
+                stuck=stuck,
+            )
+        )
+    return found
+
+
+def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -> str:
+    """The table of each student's saving: answers waiting on their pages, the last write, the last failure."""
+    if not health:
+        return ""
+    rank = {name: number for number, name in enumerate(dict.fromkeys(students))}
+    ordered = sorted(health, key=lambda item: (not item.stuck, rank.get(item.nickname, len(rank))))
+    head = "".join(
+        f'<th scope="col" style="text-align:left;padding:2px 8px">{html.escape(message(key))}</th>'
+        for key in ("classview.summary.nickname", "classview.health.waiting", "classview.health.last_write",
+                    "classview.health.last_failure")
+    )  # fmt: skip
+    rows = []
+    for item in ordered:
+        failure = ""
+        if item.last_failure:
+            failure = html.escape(message("classview.health.failure", time=_clock(item.last_failure)))
+            failure += f" <small>{shown(item.failure or '')}</small>"
+        style = f"color:{ERROR_TEXT};font-weight:bold" if item.stuck else ""
+        rows.append(
+            f'<tr class="calcnb-health" data-nickname="{shown(item.nickname)}" data-stuck="{int(item.stuck)}"'
+            f' style="border-top:1px solid {LIGHT_GREY};{style}">'
+            f'<th scope="row" style="text-align:left;padding:2px 8px">{isolated(item.nickname)}</th>'
+            f'<td style="padding:2px 8px">{item.waiting}</td>'
+            f'<td style="padding:2px 8px">{_clock(item.last_write)}</td>'
+            f'<td style="padding:2px 8px">{failure}</td></tr>'
+        )
+    return (
+        f"<h4>{html.escape(message('classview.health.title'))}</h4>"
+        f'<table class="calcnb-health-table" style="border-collapse:collapse"><tr>{head}</tr>{"".join(rows)}</table>'
+    )
+
+
 class ClassView(widgets.VBox):
     """The live class view of one class log: call :meth:`refresh`, or :meth:`start` to refresh by itself.
 
     ``order`` lists exercise identifiers to show first, in that order (the others follow as first answered).
+    Each reading asks the log only for the answers written since the last one (:class:`~calcnb.classroom.tally.Tally`),
+    tries a write (taken back) to know whether the students' answers can be saved, and reads each page's health
+    row: a banner says loudly when the log is gone, replaced, unreadable or cannot be written, and when some
+    student's answers are not reaching it.
     """
 
     def __init__(
@@ -201,63 +308,143 @@ class ClassView(widgets.VBox):
         self.class_log = log
         self.order = tuple(order)
         self.refresh_seconds = refresh_seconds
+        self.tally = Tally()
+        self.read_at: float | None = None  # the last reading that worked
+        self.replaced_at: float | None = None  # when the view found the log's file replaced by another
+        self.alarms: list[str] = []  # what the banner says, in the teacher's words (empty: all is well)
+        self.banner = widgets.HTML()
         self.status = widgets.HTML()
         self.exercises = widgets.HTML()
         self.students = widgets.HTML()
-        self.export = widgets.HTML()
+        self.health = widgets.HTML()
         self.summary = widgets.HTML()
         self.summary_csv = widgets.HTML()
-        # The PDF takes a moment to draw: made when asked, not at every reading of the log.
+        # The PDF and the export of every answer take a moment: made when asked, not at every reading of the log.
         self.pdf_button = widgets.Button(description=message("classview.summary_pdf"), icon="print")
         self.pdf_button.layout.width = "max-content"
         self.pdf_button.on_click(lambda _button: self.make_pdf())
         self.pdf_link = widgets.HTML()
+        self.export_button = widgets.Button(description=message("classview.export"), icon="download")
+        self.export_button.layout.width = "max-content"
+        self.export_button.on_click(lambda _button: self.make_export())
+        self.export = widgets.HTML()
         self._summaries: list[StudentSummary] = []
         title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
         legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
         legend_html = widgets.HTML(f'<p style="max-width:60em">{html.escape(legend)}</p>')
         downloads = widgets.HBox([self.summary_csv, self.pdf_button, self.pdf_link])
         downloads.layout.align_items = "center"
+        export = widgets.HBox([self.export_button, self.export])
+        export.layout.align_items = "center"
         super().__init__(
-            [title, legend_html, self.status, self.exercises, self.students, self.summary, downloads, self.export]
-        )
+            [title, self.banner, legend_html, self.status, self.exercises, self.students, self.summary, downloads,
+             export, self.health]
+        )  # fmt: skip
         self.add_class("calcnb-class-view")
         self._task: asyncio.Task | None = None
         if log is None:
             self.status.value = f"<p>{html.escape(message('classview.no_log'))}</p>"
+            self.export_button.disabled = True
+
+    # ------------------------------------------------------------ reading the log
 
     def refresh(self) -> bool:
-        """Read the log and redraw; False (and a note on the page) if it cannot be read just now."""
+        """Read what is new in the log and redraw; False (and a banner) if it cannot be read just now."""
         if self.class_log is None:
             return False
+        log = self.class_log
+        alarms = []
         try:
-            rows = self.class_log.attempts()
-            students = self.class_log.students()
-        except Exception as error:  # a busy or unreachable database: say so, try again at the next tick
-            reason = str(getattr(error, "orig", None) or error).splitlines()[0][:120]
-            self.status.value = html.escape(
-                message("classview.cannot_read", reason=reason, seconds=self.refresh_seconds)
-            )
+            self._same_file()
+            self.tally.add(log.attempts_after(self.tally.seen), log.student_attempts)
+            students = log.students()
+            writers = log.writers()
+        except ClassLogMoved:
+            self._say([self._gone_or_replaced()])
             return False
-        status = class_status(students, rows)
-        self._summaries = student_summaries(students, rows)
-        self.exercises.value = exercises_html(exercise_stats(rows, self.order))
+        except Exception as error:  # a busy or unreachable database: say so, try again at the next tick
+            said = message("classview.cannot_read", reason=_reason(error), seconds=self.refresh_seconds)
+            if self.read_at is not None:
+                said += " " + message("classview.as_of", time=_clock(self.read_at))
+            self._say([said])
+            return False
+        self.read_at = time.time()
+        if self.replaced_at is not None:
+            alarms.append(message("classview.replaced", location=log.location, time=_clock(self.replaced_at)))
+        try:
+            self._probe()
+        except ClassLogMoved:
+            alarms.append(self._gone_or_replaced())
+        except Exception as error:
+            alarms.append(message("classview.cannot_write", reason=_reason(error)))
+        health = student_health(writers, self.read_at)
+        stuck = [item for item in health if item.stuck]
+        if stuck:
+            names = ", ".join(f"{item.nickname} ({item.waiting})" for item in stuck)
+            alarms.append(message("classview.not_reaching", count=len(stuck), students=names))
+        status = self.tally.status(students)
+        self._summaries = self.tally.summaries(students)
+        self.exercises.value = exercises_html(self.tally.stats(self.order))
         self.students.value = students_html(status)
         self.summary.value = summary_html(self._summaries, self.order)
         csv = summary_csv(self._summaries, self.order).encode("utf-8-sig")
         filename = f"{message('classview.summary_file')}.csv"
         self.summary_csv.value = download_link(csv, filename, message("classview.summary_csv"), "calcnb-summary-csv")
-        self.export.value = export_link(csv_text(rows))
+        self.health.value = health_html(health, students)
         self.status.value = html.escape(
             message(
                 "classview.updated",
                 students=len(students),
                 working=status.working,
-                checks=sum(1 for row in rows if row_outcome(row) != "revealed"),  # Show answer is no answer
-                time=time.strftime("%H:%M:%S"),
+                checks=self.tally.checks,
+                time=_clock(self.read_at),
             )
         )
+        self._say(alarms)
         return True
+
+    def _say(self, alarms: list[str]) -> None:
+        """The banner: each alarm on a line of its own (escaped; a nickname may be in it), or nothing."""
+        self.alarms = alarms
+        self.banner.value = _banner("<br>".join(html.escape(alarm) for alarm in alarms)) if alarms else ""
+
+    def _same_file(self) -> None:
+        """A SQLite log whose file was replaced is read afresh (the pages send their answers to it again);
+        one whose file is gone raises :class:`ClassLogMoved`."""
+        log = self.class_log
+        try:
+            log.check_file()
+        except ClassLogMoved:
+            if not log.reopen():
+                raise
+            self.tally = Tally()  # another file: none of what was counted is in it
+            self.replaced_at = time.time()
+
+    def _gone_or_replaced(self) -> str:
+        return message("classview.gone", location=self.class_log.location)
+
+    def _probe(self) -> None:
+        """Try a write (taken back) with a short wait: raises what would stop the students' answers."""
+        self.class_log.probe(timeout=PROBE_TIMEOUT)
+
+    # ------------------------------------------------------------ files to take away
+
+    def make_export(self) -> str:
+        """Every recorded answer as CSV, offered as a download link, and returned; the SQLite log is first made
+        one complete file (its write-ahead file folded in), so a copy of it holds every answer too."""
+        log = self.class_log
+        with contextlib.suppress(Exception):  # a reader holding the log may delay it; the export goes on
+            log.checkpoint()
+        try:
+            csv = csv_text(log.attempts())
+        except Exception as error:
+            said = message("classview.cannot_read", reason=_reason(error), seconds=self.refresh_seconds)
+            self.export.value = f'<span style="color:{ERROR_TEXT}">{html.escape(said)}</span>'
+            return ""
+        label = message("classview.export_ready", time=time.strftime("%H:%M:%S"))
+        # with a BOM, so spreadsheets read UTF-8
+        self.export.value = download_link(csv.encode("utf-8-sig"), "class_log.csv", label, "calcnb-export")
+        return csv
 
     def make_pdf(self, paper: str = "A4") -> bytes:
         """Draw the summary as of the last reading as PDF, offer it as a download link, and return it."""

@@ -49,6 +49,7 @@ PALE_GREY = "#E8E8E8"
 # The class view: one bar colour for each wrong answer, in turn; a refusal's text
 BAR_COLOURS = ("#B03A2E", "#D35400", "#7D3C98", "#1F618D", "#117864", "#7E5109", "#566573")
 ERROR_TEXT = "#8A1C1C"
+ALARM_BACKGROUND = "#FFF1EC"  # behind ERROR_TEXT in a banner (contrast above 9:1)
 
 # Charts of studies: players in grey, the solver (which sees the stock) in red, the folklore's two claims.
 PLAYER_BAR = "#9AA5B1"
