@@ -1275,4 +1275,190 @@ def test_the_class_view_reads_only_the_answers_written_since_its_last_reading(lo
     assert view.refresh()
     log.record("ana", an_attempt("clock", 1, "5", "right", None, "en", 1_800_000_100.0))
     assert view.refresh() and view.refresh()
-    assert asked == [0, 7, 8] and view.tally.checks == 8
+    ids = [row["id"] for row in reading(0)]  # numbered in the order written (PostgreSQL may skip numbers)
+    assert asked == [0, ids[6], ids[7]] and view.tally.checks == 8
+
+
+# ---------------------------------------------------------------- answers too fast
+
+
+def _paced(recorder, times, exercise="clock"):
+    """Checks by ``recorder``'s student at ``times`` (seconds), as the exercises hand them over; returns the notes."""
+    return [recorder.record(an_attempt(exercise, 0, "1", "wrong", None, "en", 1_800_000_000.0 + t)) for t in times]
+
+
+def test_holding_enter_down_keeps_a_few_answers_and_says_the_others_were_not_saved(recorder, log, monkeypatch):
+    """Sixty checks a second for eight seconds: the log keeps what the limits allow, the exercise says of every
+    other one that it was not saved, and the save line counts them."""
+    from calcnb.ui import lesson as lessons
+
+    assert recorder.join("ana")
+    lesson = _exercise()
+    now = [1_800_000_000.0]
+    monkeypatch.setattr(lessons, "time", type("Clock", (), {"time": staticmethod(lambda: now[0])}))
+    notes = []
+    for _ in range(8 * 60):
+        now[0] += 1 / 60
+        verdict = lesson.exercise.check(lesson.wrong)
+        assert verdict.correct is False and html.escape(verdict.text) in lesson.exercise.feedback.value
+        notes.append("Not saved: too many answers" in lesson.exercise.feedback.value)
+    assert recorder.flush(timeout=30)
+    kept = [row["recorded_at"] for row in log.attempts()]
+    assert len(kept) == recorder.recorded == notes.count(False) == 8 * 60 - recorder.refused
+    assert 5 <= len(kept) <= 20  # five in the first second, then at most twenty in any ten seconds
+    for when in kept:
+        for seconds, count in classlog.RATE_LIMITS:
+            assert sum(1 for other in kept if when - seconds < other <= when) <= count
+    assert notes[:5] == [False] * 5 and all(notes[5:60])
+    assert f"{recorder.refused} of your answers were not saved" in recorder.save_status.value
+
+
+def test_a_student_at_a_normal_pace_is_never_refused(recorder, log):
+    assert recorder.join("ana")
+    # a quick burst of corrections, then an answer every second and a half for two minutes, then Show answer
+    times = [0.0, 0.3, 0.6, 0.9, *(2 + 1.5 * n for n in range(80))]
+    assert _paced(recorder, times) == [None] * len(times)
+    assert recorder.flush(timeout=30) and recorder.refused == 0 and log.count() == len(times)
+
+
+def test_the_limit_holds_across_the_pages_of_one_student(log):
+    """Two pages of ana, each within the limits by itself, together too fast: the log refuses the excess,
+    each page says how many of its answers were not saved, and the log's rows stay within the limits."""
+    from calcnb.classroom.names import rejoin_code
+    from calcnb.classroom.recorder import ClassRecorder
+
+    first, second = ClassRecorder(log), ClassRecorder(log)
+    assert first.join("ana")
+    assert second.join("ana", code=rejoin_code(log.class_key(), "ana"))
+    for step in range(30):  # each page: an answer every 0.8 s; together, five every two seconds
+        _paced(first, [0.8 * step])
+        _paced(second, [0.8 * step + 0.4])
+        assert first.flush(timeout=30) and second.flush(timeout=30)
+    kept = [row["recorded_at"] for row in log.attempts()]
+    assert first.refused and second.refused and first.refused_here == second.refused_here == 0
+    assert len(kept) == first.recorded + second.recorded == 60 - first.refused - second.refused
+    for when in kept:
+        for seconds, count in classlog.RATE_LIMITS:
+            assert sum(1 for other in kept if when - seconds < other <= when) <= count
+    assert "of your answers were not saved" in second.save_status.value
+    first.close()
+    second.close()
+
+
+def test_answers_that_waited_for_the_log_are_judged_by_when_they_were_checked(log):
+    """A page that could not write for a minute sends its answers all at once: checked at a normal pace,
+    none is refused."""
+    written = [
+        log.record_keyed("page", number + 1, "ana", an_attempt(timestamp=1_800_000_000.0 + 3 * number))
+        for number in range(20)
+    ]
+    assert written == [classlog.WRITTEN] * 20
+    assert log.record_keyed("page", 5, "ana", an_attempt(timestamp=1_800_000_012.0)) == classlog.ALREADY_WRITTEN
+    burst = [log.record_keyed("other", n, "ana", an_attempt(timestamp=1_800_000_100.0)) for n in range(1, 8)]
+    assert burst == [classlog.WRITTEN] * 5 + [classlog.REFUSED] * 2 and log.count() == 25
+
+
+# ---------------------------------------------------------------- the class view: is the log keeping the answers?
+
+
+def test_the_class_view_names_the_students_whose_answers_are_not_reaching_the_log(log):
+    from calcnb.classroom.view import QUIET_AFTER, ClassView
+
+    _class(log)
+    now = time.time()
+    log.report("page-a", "ana", waiting=0, written=2, last_write=now - 5, last_failure=None, failure=None)
+    log.report("page-b", "bia", waiting=3, written=1, last_write=now - 60, last_failure=now - 2,
+               failure="database is locked <b>")  # fmt: skip
+    log.report("page-c", "caio", waiting=2, written=2, last_write=now - 1, last_failure=None, failure=None)
+    view = ClassView(log)
+    assert view.refresh()
+    assert view.alarms == ["Answers are not reaching the class log from 1 student(s), answers waiting on their "
+                           "pages: bia (3)."]  # fmt: skip
+    assert 'role="alert"' in view.banner.value
+    table = view.health.value
+    bia = table.split('data-nickname="bia"')[1].split("</tr>")[0]
+    assert 'data-stuck="1"' in bia and "<td" in bia and ">3</td>" in bia and "database is locked &lt;b&gt;" in bia
+    assert table.index('data-nickname="bia"') < table.index('data-nickname="ana"')  # the trouble first
+    caio = table.split('data-nickname="caio"')[1].split("</tr>")[0]
+    assert 'data-stuck="0"' in caio  # on their way: no failure, heard from just now
+    # A page with answers waiting that has not been heard from for a while: its answers are not arriving either.
+    quiet = time.time() - QUIET_AFTER - 1
+    with log.engine.begin() as connection:
+        connection.execute(sa.update(classlog.WRITERS).where(classlog.WRITERS.c.writer == "page-c")
+                           .values(heartbeat=quiet))  # fmt: skip
+    assert view.refresh() and "bia (3), caio (2)" in view.alarms[0]
+
+
+def test_the_class_view_says_when_the_log_cannot_be_written(location):
+    from calcnb.classroom.view import ClassView
+
+    log = open_class_log(location)
+    _class(log)
+    view = ClassView(log)
+    assert view.refresh() and view.alarms == []
+    for kind in ("locked", "read_only"):
+        with fault(kind, location):
+            assert view.refresh()  # still read: the figures stay up to date
+            (alarm,) = view.alarms
+            assert alarm.startswith("The class log cannot be written right now (") and "no student's answer" in alarm
+        assert view.refresh() and view.alarms == [], kind
+    view.close()
+
+
+def test_the_class_view_says_when_the_log_file_is_gone_or_replaced(tmp_path):
+    from calcnb.classroom.view import ClassView
+
+    location = str(tmp_path / "lesson.db")
+    log = open_class_log(location)
+    _class(log)
+    view = ClassView(log)
+    assert view.refresh() and "7 answers checked" in view.status.value
+    with fault("gone", location):
+        assert not view.refresh()
+        (alarm,) = view.alarms
+        assert alarm.startswith(f"The class log file {location} is gone") and 'role="alert"' in view.banner.value
+        assert "7 answers checked" in view.status.value  # the last figures stay until there is a log again
+    assert view.refresh()  # a new file at the path: read afresh, and said so
+    (alarm,) = view.alarms
+    assert alarm.startswith(f"The class log file {location} was replaced by another file at")
+    assert "0 answers checked" in view.status.value and "nobody" in view.students.value
+    view.close()
+
+
+def test_the_class_views_banners_speak_portuguese(tmp_path):
+    from calcnb.classroom.view import ClassView
+    from calcnb.i18n import set_language
+
+    location = str(tmp_path / "lesson.db")
+    log = open_class_log(location)
+    _class(log)
+    log.report("page-b", "bia", waiting=3, written=1, last_write=None, last_failure=time.time(), failure="x")
+    set_language("pt")
+    view = ClassView(log)
+    assert view.refresh() and "não estão a chegar ao registo da turma" in view.alarms[0]
+    assert "Respostas à espera" in view.health.value
+    with fault("locked", location):
+        view.refresh()
+        assert any(alarm.startswith("O registo da turma não pode ser escrito agora") for alarm in view.alarms)
+    with fault("gone", location):
+        view.refresh()
+        assert view.alarms[0].startswith("O ficheiro do registo da turma") and "desapareceu" in view.alarms[0]
+    view.close()
+
+
+def test_exporting_checkpoints_the_log_so_its_one_file_holds_every_answer(tmp_path):
+    from calcnb.classroom.view import ClassView
+
+    database = tmp_path / "lesson.db"
+    log = open_class_log(database)
+    _class(log)
+    view = ClassView(log)
+    view.refresh()
+    csv = view.make_export()
+    assert csv == csv_text(log.attempts()) and "as of" in view.export.value
+    wal = tmp_path / "lesson.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+    copy = tmp_path / "copy.db"
+    copy.write_bytes(database.read_bytes())
+    assert open_class_log(copy).count() == 7
+    view.close()

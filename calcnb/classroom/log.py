@@ -342,6 +342,9 @@ class ClassLog:
         self.location = _shown(self.url)
         self.timeout = timeout
         self._may_create = True  # until prepared: a new log's file is made; afterwards never again by a write
+        # The class key in the file as opened (None: not made yet): a file that took a deleted one's inode
+        # number has the same identity on disk, but not the same key.
+        self._key: str | None = None
         try:
             self.engine = _engine(self.url, timeout, lambda: self._may_create)
         except Exception as error:  # an unknown dialect, a missing driver
@@ -369,6 +372,8 @@ class ClassLog:
                 message("classlog.schema", location=self.location, found=found, expected=SCHEMA_VERSION)
             )
         self.identity = self._file_identity()
+        with self.engine.connect() as connection:
+            self._key = self._stored_key(connection)
         self._may_create = False
         return self
 
@@ -398,6 +403,26 @@ class ClassLog:
         """
         if self.file_path() is not None and self._file_identity() != self.identity:
             raise ClassLogMoved(message("classlog.moved", location=self.location))
+
+    def _stored_key(self, connection: sa.Connection) -> str | None:
+        return connection.execute(sa.select(CLASS_KEY.c.secret).where(CLASS_KEY.c.id == 1)).scalar_one_or_none()
+
+    def _check_key(self, connection: sa.Connection) -> None:
+        """Raise :class:`ClassLogMoved` if the SQLite file holds another class key than the one opened
+        (a new file can take a deleted file's inode number, and so its identity on disk)."""
+        if self.file_path() is None:
+            return
+        found = self._stored_key(connection)
+        if self._key is None:
+            self._key = found  # made since the log was opened
+        elif found != self._key:
+            raise ClassLogMoved(message("classlog.moved", location=self.location))
+
+    def check_log(self) -> None:
+        """:meth:`check_file`, and the class key in the file the one opened: raises :class:`ClassLogMoved` if not."""
+        self.check_file()
+        with self.engine.connect() as connection:
+            self._check_key(connection)
 
     def reopen(self) -> bool:
         """After :class:`ClassLogMoved`: take the file now at the path as the log; False if there is none yet.
@@ -496,6 +521,8 @@ class ClassLog:
                 pass
             with self.engine.connect() as connection:
                 found = connection.execute(query).scalar_one()
+        if self._key is None:
+            self._key = found
         return found
 
     def taken_as(self, nickname: str) -> str | None:
@@ -558,6 +585,7 @@ class ClassLog:
         try:
             with self.engine.begin() as connection:
                 self._in_order(connection)
+                self._check_key(connection)
                 done = connection.execute(
                     sa.select(WRITES.c.attempt_id).where(WRITES.c.writer == writer, WRITES.c.sequence == sequence)
                 ).first()

@@ -26,11 +26,14 @@ import ipywidgets as widgets
 from calcnb.classroom.log import (
     DEFAULT_TIMEOUT,
     ENV_VAR,
+    RATE_LIMITS,
+    REFUSED,
     WRITER_MAX,
     ClassLog,
     ClassLogError,
     ClassLogMoved,
     open_class_log,
+    within_rate,
 )
 from calcnb.classroom.names import codes_match, rejoin_code
 from calcnb.i18n import get_language, message
@@ -91,7 +94,9 @@ class ClassRecorder(widgets.VBox):
         self.last_write: float | None = None
         self.last_failure: float | None = None
         self._checks: list[Attempt] = []  # every check since joining, in order; number = index + 1
-        self._written = 0  # checks known to be in the log (all before this index)
+        self._written = 0  # checks the log has answered for (all before this index): in it, or refused
+        self._refused: set[int] = set()  # indices of checks the log refused (their student over RATE_LIMITS)
+        self.refused_here = 0  # checks this page refused before sending them (over RATE_LIMITS on its own)
         self._rejoin = False  # the log's file was replaced: join it again before sending the checks again
         self._closing = False
         self._condition = threading.Condition()
@@ -226,19 +231,34 @@ class ClassRecorder(widgets.VBox):
     @property
     def recorded(self) -> int:
         """How many checks are in the log."""
-        return self._written
+        return self._written - len(self._refused)
 
-    def record(self, attempt: Attempt) -> None:
+    @property
+    def refused(self) -> int:
+        """How many checks were not stored because they came too fast (:data:`~calcnb.classroom.log.RATE_LIMITS`)."""
+        return self.refused_here + len(self._refused)
+
+    def record(self, attempt: Attempt) -> str | None:
         """Keep one check for the log (an answer listener): returns at once, never raises.
 
-        The saver thread writes it; until it is in, the page says "Saving…".
+        The saver thread writes it; until it is in, the page says "Saving…". A check that comes too fast
+        after this page's others (over :data:`~calcnb.classroom.log.RATE_LIMITS`) is not kept, and the
+        sentence returned says so under the exercise's feedback; the log refuses the same, counting every
+        page of the student.
         """
         if self.stopped or self.nickname is None:
-            return
+            return None
+        widest = max(seconds for seconds, _ in RATE_LIMITS)
         with self._condition:
-            self._checks.append(attempt)
-            self._condition.notify_all()
+            recent = [check.timestamp for check in self._checks[-100:] if attempt.timestamp - check.timestamp < widest]
+            kept = within_rate(recent, attempt.timestamp)
+            if kept:
+                self._checks.append(attempt)
+                self._condition.notify_all()
+            else:
+                self.refused_here += 1
         self._show()
+        return None if kept else message("classroom.too_fast")
 
     def _save(self) -> None:
         """The saver thread: write what waits, in order; on failure wait (doubling) and try again."""
@@ -272,8 +292,12 @@ class ClassRecorder(widgets.VBox):
         sent = False
         while self.waiting:
             index = self._written
-            self.class_log.record_keyed(self.writer_key, index + 1, self.nickname, self._checks[index])
+            done = self.class_log.record_keyed(self.writer_key, index + 1, self.nickname, self._checks[index])
             with self._condition:
+                if done == REFUSED:
+                    self._refused.add(index)
+                else:
+                    self._refused.discard(index)
                 self._written = index + 1
                 self.last_write = time.time()
                 self._condition.notify_all()
@@ -292,6 +316,7 @@ class ClassRecorder(widgets.VBox):
             return False
         with self._condition:
             self._written = 0  # the new file holds none of them; the keys skip any it already has
+            self._refused.clear()
             self._rejoin = True
         return True
 
@@ -314,7 +339,7 @@ class ClassRecorder(widgets.VBox):
                 self.writer_key,
                 self.nickname,
                 waiting=self.waiting,
-                written=self._written,
+                written=self.recorded,
                 last_write=self.last_write,
                 last_failure=self.last_failure,
                 failure=reason[0] if reason else None,
@@ -329,13 +354,18 @@ class ClassRecorder(widgets.VBox):
 
     def _show(self) -> None:
         waiting = self.waiting
+        line = ""
         if waiting and self.error is not None:
             text = message("classroom.not_reaching", count=waiting)
-            self.save_status.value = f'<p style="color:{ERROR_TEXT}"><b>{html.escape(text)}</b></p>'
+            line = f'<p style="color:{ERROR_TEXT}"><b>{html.escape(text)}</b></p>'
         elif waiting:
-            self.save_status.value = f"<p>{html.escape(message('classroom.saving', count=waiting))}</p>"
+            line = f"<p>{html.escape(message('classroom.saving', count=waiting))}</p>"
         elif self._checks:
-            self.save_status.value = f"<p>{html.escape(message('classroom.saved', count=self._written))}</p>"
+            line = f"<p>{html.escape(message('classroom.saved', count=self.recorded))}</p>"
+        if self.refused:
+            line += f"<p><i>{html.escape(message('classroom.refused', count=self.refused))}</i></p>"
+        if line:
+            self.save_status.value = line
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every check kept so far is in the log, or a write has failed since; True if all are in.

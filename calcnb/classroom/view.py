@@ -256,12 +256,17 @@ def student_health(writers: Sequence[dict], now: float | None = None) -> list[St
     return found
 
 
+def _in_class_order(health: Sequence[StudentHealth], students: Sequence[str]) -> list[StudentHealth]:
+    """In the order the students joined (pages of nicknames that never joined last)."""
+    rank = {name: number for number, name in enumerate(dict.fromkeys(students))}
+    return sorted(health, key=lambda item: rank.get(item.nickname, len(rank)))
+
+
 def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -> str:
     """The table of each student's saving: answers waiting on their pages, the last write, the last failure."""
     if not health:
         return ""
-    rank = {name: number for number, name in enumerate(dict.fromkeys(students))}
-    ordered = sorted(health, key=lambda item: (not item.stuck, rank.get(item.nickname, len(rank))))
+    ordered = sorted(_in_class_order(health, students), key=lambda item: not item.stuck)
     head = "".join(
         f'<th scope="col" style="text-align:left;padding:2px 8px">{html.escape(message(key))}</th>'
         for key in ("classview.summary.nickname", "classview.health.waiting", "classview.health.last_write",
@@ -378,7 +383,7 @@ class ClassView(widgets.VBox):
         except Exception as error:
             alarms.append(message("classview.cannot_write", reason=_reason(error)))
         health = student_health(writers, self.read_at)
-        stuck = [item for item in health if item.stuck]
+        stuck = [item for item in _in_class_order(health, students) if item.stuck]
         if stuck:
             names = ", ".join(f"{item.nickname} ({item.waiting})" for item in stuck)
             alarms.append(message("classview.not_reaching", count=len(stuck), students=names))
@@ -413,7 +418,7 @@ class ClassView(widgets.VBox):
         one whose file is gone raises :class:`ClassLogMoved`."""
         log = self.class_log
         try:
-            log.check_file()
+            log.check_log()
         except ClassLogMoved:
             if not log.reopen():
                 raise

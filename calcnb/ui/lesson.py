@@ -23,7 +23,7 @@ import os
 import secrets
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
@@ -115,6 +115,8 @@ def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
     """Call ``callback(attempt)`` with an :class:`~calcnb.lessons.bank.Attempt` after every check of an exercise.
 
     A listener that raises is ignored (with a warning): the student's feedback is shown first and never breaks.
+    A listener that returns a sentence (a str) has it shown under the feedback (a recorder saying the answer
+    was not saved).
     """
     if callback not in _listeners:
         _listeners.append(callback)
@@ -126,14 +128,19 @@ def remove_answer_listener(callback: Callable[[Attempt], object]) -> None:
         _listeners.remove(callback)
 
 
-def _tell_listeners(attempt: Attempt) -> None:
+def _tell_listeners(attempt: Attempt) -> list[str]:
+    """Tell every listener of ``attempt``; returns the sentences they asked to show under the feedback."""
+    notes = []
     for callback in list(_listeners):
         try:
-            callback(attempt)
+            said = callback(attempt)
+            if isinstance(said, str) and said:
+                notes.append(said)
         except Exception as error:  # a broken recorder must never break a student's exercise
             name = getattr(callback, "__qualname__", type(callback).__qualname__)  # a function, or a callable object
             said = message("lessons.listener_failed", listener=name, error=quote(error))
             warnings.warn(said, RuntimeWarning, stacklevel=2)
+    return notes
 
 
 # ---------------------------------------------------------------- the exercise widget
@@ -226,7 +233,9 @@ class Exercise(widgets.VBox):
         for callback in self._on_attempt:
             callback(verdict)
         outcome = {True: "right", False: "wrong", None: "unreadable"}[verdict.correct]
-        self._tell(answer, outcome, verdict.misconception if outcome == "wrong" else None)
+        notes = self._tell(answer, outcome, verdict.misconception if outcome == "wrong" else None)
+        if notes:
+            self._show(verdict, str(self.attempts), notes)
         return verdict
 
     def reveal(self) -> str:
@@ -244,20 +253,24 @@ class Exercise(widgets.VBox):
         self.revealed = True
         text = message("lessons.answer_is", answer=self.item.solution, why=self.item.why)
         self._show(Feedback(None, text), f"{self.attempts}-answer")
-        self._tell("", "revealed", None)
+        notes = self._tell("", "revealed", None)
+        if notes:
+            self._show(Feedback(None, text), f"{self.attempts}-answer", notes)
         return text
 
-    def _tell(self, answer: str, outcome: str, misconception: str | None) -> None:
+    def _tell(self, answer: str, outcome: str, misconception: str | None) -> list[str]:
         attempt = Attempt(
             self.exercise_id, self.item.variant, answer, outcome, misconception, get_language(), time.time()
         )
-        _tell_listeners(attempt)
+        return _tell_listeners(attempt)
 
-    def _show(self, verdict: Feedback, check: str) -> None:
-        """Replace the feedback; ``check`` numbers it, so the same words said twice still arrive as new."""
+    def _show(self, verdict: Feedback, check: str, notes: Sequence[str] = ()) -> None:
+        """Replace the feedback; ``check`` numbers it, so the same words said twice still arrive as new.
+        ``notes`` (from the answer listeners) follow it, each on a line of its own."""
         colour = {True: _RIGHT_COLOUR, False: _WRONG_COLOUR}.get(verdict.correct, _UNREAD_COLOUR)
         text = html.escape(verdict.text)
-        self.feedback.value = f"<span data-check='{check}' style='color:{colour}'>{text}</span>"
+        said = "".join(f"<br><i class='calcnb-note'>{html.escape(note)}</i>" for note in notes)
+        self.feedback.value = f"<span data-check='{check}' style='color:{colour}'>{text}</span>{said}"
 
     def __repr__(self) -> str:
         return f"Exercise({self.exercise_id!r})"
