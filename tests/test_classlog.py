@@ -714,8 +714,8 @@ def fault(kind: str, location: str):
         try:
             yield
         finally:
-            with admin.connect() as connection:
-                connection.execute(sa.text("SET default_transaction_read_only = off"))
+            with admin.connect() as connection:  # a session opened read-only: this transaction may write
+                connection.execute(sa.text("SET TRANSACTION READ WRITE"))
                 connection.execute(sa.text("ALTER DATABASE postgres RESET default_transaction_read_only"))
                 connection.commit()
     else:
@@ -1462,3 +1462,64 @@ def test_exporting_checkpoints_the_log_so_its_one_file_holds_every_answer(tmp_pa
     copy.write_bytes(database.read_bytes())
     assert open_class_log(copy).count() == 7
     view.close()
+
+
+# ---------------------------------------------------------------- thirty pages through a bad afternoon
+
+
+@pytest.mark.slow
+def test_thirty_pages_lose_no_answer_through_locks_a_read_only_log_and_a_lost_database(location):
+    """Thirty students' pages (recorders with their saver threads) keep answering while the log is locked,
+    made read-only, and lost (SQLite: the file deleted, then made again; PostgreSQL: the server stopped and
+    started again). At the end every answer that was checked is in the log exactly once, in each student's
+    order, and the class view, read all along, shows the figures of a full reading."""
+    from calcnb.classroom.recorder import ClassRecorder
+    from calcnb.classroom.view import ClassView
+
+    open_class_log(location).close()
+    pages = [ClassRecorder(open_class_log(location, timeout=1.0)) for _ in range(30)]
+    for number, page in enumerate(pages):
+        assert page.join(f"student{number:02}")
+    view = ClassView(open_class_log(location, timeout=1.0))
+    checked: dict[str, list[str]] = {page.nickname: [] for page in pages}
+    start = time.time()
+
+    def answer_round(label: str) -> None:
+        for page in pages:  # one answer each, at a student's pace (their checks two seconds apart)
+            answer = f"{label}-{len(checked[page.nickname])}"
+            checked[page.nickname].append(answer)
+            when = start + 2.0 * len(checked[page.nickname])
+            assert page.record(an_attempt("clock", 0, answer, "wrong", None, "en", when)) is None
+        view.refresh()
+
+    alarms = {}
+    answer_round("before")
+    for kind in ("locked", "read_only", "gone"):
+        answer_round(f"{kind}-just-before")
+        with fault(kind, location):
+            for _ in range(3):
+                answer_round(kind)
+                time.sleep(1.0)  # the pages try, fail, and wait to try again
+            view.refresh()
+            alarms[kind] = list(view.alarms)
+        answer_round(f"after-{kind}")
+    deadline = time.monotonic() + 240
+    while any(page.waiting for page in pages) and time.monotonic() < deadline:
+        for page in pages:
+            page.flush(timeout=5)
+    assert [page.nickname for page in pages if page.waiting] == []
+    assert all(page.refused == 0 for page in pages)
+    log = open_class_log(location)
+    rows = log.attempts_after(0)  # in the order written
+    for nickname, answers in checked.items():
+        assert [row["answer"] for row in rows if row["nickname"] == nickname] == answers, nickname
+    assert len(rows) == sum(map(len, checked.values())) == 30 * 16
+    assert all(alarms[kind] for kind in ("locked", "read_only")) and sum(page.failures for page in pages) >= 30
+    assert alarms["gone"]  # the view said the log was gone or could not be read
+    assert view.refresh()
+    full = ClassView(log)
+    assert full.refresh() and _figures(view) == _figures(full)
+    for page in pages:
+        page.close()
+    view.close()
+    full.close()

@@ -382,6 +382,7 @@ class ClassView(widgets.VBox):
             alarms.append(self._gone_or_replaced())
         except Exception as error:
             alarms.append(message("classview.cannot_write", reason=_reason(error)))
+            log.engine.dispose()  # fresh connections next time (a session opened read-only stays so)
         health = student_health(writers, self.read_at)
         stuck = [item for item in _in_class_order(health, students) if item.stuck]
         if stuck:
