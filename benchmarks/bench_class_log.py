@@ -1,6 +1,8 @@
-"""What recording a class costs a student: click-to-feedback in the lesson app, with and without --class-log.
+"""What recording a class costs a student: click-to-feedback in the lesson app, with and without --class-log;
+and (``--refresh``) what the teacher's class view costs to keep up with a big log.
 
-Usage: ``python benchmarks/bench_class_log.py [--students 10] [--seconds 60] [--rounds 2] [--postgresql URL]``
+Usage: ``python benchmarks/bench_class_log.py [--students 10] [--seconds 60] [--rounds 2] [--postgresql URL]``,
+or ``python benchmarks/bench_class_log.py --refresh [--sizes 1000,100000,300000] [--repeat 7]``
 
 The lesson app (``python -m calcnb app 02_wraparound``) is started as a teacher starts it, once
 without a class log and once with ``--class-log`` (a SQLite file, or ``--postgresql URL``), in
@@ -12,6 +14,14 @@ is taken inside the page with ``performance.now()``: from the Check button's cli
 feedback's new text in the page (a MutationObserver). It prints p50/p95 click-to-feedback for
 each mode, their ratio, the checks recorded against the checks made (nothing lost), and the
 median time of one write to the log measured in this process.
+
+With ``--refresh`` it fills a SQLite log with 1,000, 100,000 and 300,000 answers of 30 students
+(rights, wrong answers with misconceptions, unreadable ones, reveals) and times the class view
+(:class:`calcnb.classroom.view.ClassView`): its first reading of the whole log, and the median of
+several readings each after one new answer arrives (what it does every 3 s during a lesson), in wall
+and CPU time, each with its ratio to the 1,000-answer figure of the same run. For comparison it
+also times a full reading as the view made it before it read only new answers (every row read,
+every figure computed, the CSV of every answer made for its link).
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import os
 import statistics
 import subprocess
@@ -158,6 +169,17 @@ def write_time(location: str, writes: int = 300) -> float:
     return statistics.median(spent)
 
 
+def _unlimited(recorder, attempt) -> None:
+    """The recorder's answer listener without its per-student limit (the benchmark checks 300 times at once)."""
+    from calcnb.classroom import log
+
+    limits, log.RATE_LIMITS = log.RATE_LIMITS, ((1.0, 10**9),)
+    try:
+        type(recorder).record(recorder, attempt)
+    finally:
+        log.RATE_LIMITS = limits
+
+
 def check_time(location: str | None, checks: int = 300) -> float:
     """Median milliseconds of one Check of a lesson exercise in this process, recorded into ``location`` or not."""
     from calcnb.classroom.recorder import join_class
@@ -166,7 +188,9 @@ def check_time(location: str | None, checks: int = 300) -> float:
 
     recorder = join_class(location=location) if location else None
     if recorder is not None:
-        recorder.join("bench", rejoin=True)  # the same benchmark student on every run
+        # a new benchmark student on every run; checks come faster than any student's, so the limit is lifted
+        recorder.join(f"bench{time.time_ns()}")
+        recorder.record = functools.partial(_unlimited, recorder)
     exercise = Exercise(BANK["next-wrap"].item(0))
     spent = []
     for number in range(checks):
@@ -180,13 +204,110 @@ def check_time(location: str | None, checks: int = 300) -> float:
     return statistics.median(spent)
 
 
+def fill(location: str, answers: int, students: int = 30) -> None:
+    """A class log of ``students`` who joined and ``answers`` checks of the lesson's exercises among them."""
+    import random
+
+    from calcnb.lessons.bank import LESSON_EXERCISES, Attempt
+
+    rng = random.Random(answers)
+    log = open_class_log(location)
+    names = [f"student{number:02}" for number in range(students)]
+    for name in names:
+        log.join(name)
+    start = time.time() - answers
+    outcomes = ("right", "wrong", "wrong", "unreadable", "revealed")
+    ideas = ("no_wraparound", "off_by_one", None)
+    for first in range(0, answers, 10_000):  # one transaction per batch of one student's answers
+        batch = []
+        for number in range(first, min(answers, first + 10_000)):
+            outcome = rng.choice(outcomes)
+            misconception = rng.choice(ideas) if outcome == "wrong" else None
+            exercise = rng.choice(LESSON_EXERCISES)
+            batch.append(Attempt(exercise, 0, str(number % 14), outcome, misconception, "en", start + number))
+        log.record_many(names[first // 10_000 % students], batch)
+    log.close()
+
+
+def full_reading(location: str) -> None:
+    """What the class view did at every reading before it read only new answers."""
+    from calcnb.classroom.log import class_status, csv_text, exercise_stats, student_summaries
+    from calcnb.classroom.summary import summary_csv
+
+    log = open_class_log(location)
+    rows, students = log.attempts(), log.students()
+    class_status(students, rows)
+    summaries = student_summaries(students, rows)
+    exercise_stats(rows)
+    summary_csv(summaries)
+    csv_text(rows).encode("utf-8-sig")
+    log.close()
+
+
+def refresh_times(location: str, repeat: int) -> dict[str, float]:
+    """Milliseconds (wall, CPU) of the class view's first reading and median reading after one new answer."""
+    from calcnb.classroom.view import ClassView
+    from calcnb.lessons.bank import Attempt
+
+    view = ClassView(open_class_log(location))
+    wall, cpu = time.perf_counter(), time.process_time()
+    assert view.refresh()
+    first = ((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000)
+    writer = open_class_log(location)
+    walls, cpus = [], []
+    for number in range(repeat):
+        writer.record("student00", Attempt("clock", 0, "5", "wrong", None, "en", time.time() + 60 * number))
+        wall, cpu = time.perf_counter(), time.process_time()
+        assert view.refresh()
+        walls.append((time.perf_counter() - wall) * 1000)
+        cpus.append((time.process_time() - cpu) * 1000)
+    writer.close()
+    view.close()
+    spent = []
+    for _ in range(3 if repeat > 1 else 1):
+        cpu = time.process_time()
+        full_reading(location)
+        spent.append((time.process_time() - cpu) * 1000)
+    return {"first wall": first[0], "first cpu": first[1], "one new wall": statistics.median(walls),
+            "one new cpu": statistics.median(cpus), "full cpu": statistics.median(spent)}  # fmt: skip
+
+
+def bench_refresh(sizes: list[int], repeat: int) -> None:
+    """Print the class view's reading times at each size, with ratios to the smallest size's."""
+    figures = {}
+    with tempfile.TemporaryDirectory(prefix="calcnb-bench-refresh-") as scratch:
+        for size in sizes:
+            location = str(Path(scratch) / f"log{size}.db")
+            fill(location, size)
+            figures[size] = refresh_times(location, repeat)
+            print(f"{size:>8,} answers: " + ", ".join(f"{name} {ms:.1f} ms" for name, ms in figures[size].items()),
+                  flush=True)  # fmt: skip
+    base = figures[sizes[0]]
+    print(f"\nclass view reading, median of {repeat} readings after one new answer (ratio to {sizes[0]:,} answers):")
+    for size in sizes:
+        row = figures[size]
+        ratio = {name: row[name] / base[name] for name in row}
+        print(
+            f"{size:>8,} answers: one new answer {row['one new wall']:7.1f} ms wall (x{ratio['one new wall']:.2f}),"
+            f" {row['one new cpu']:7.1f} ms CPU (x{ratio['one new cpu']:.2f});"
+            f" first reading {row['first wall']:8.1f} ms wall (x{ratio['first wall']:.1f});"
+            f" full reading as before {row['full cpu']:8.1f} ms CPU (x{ratio['full cpu']:.1f})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--rounds", type=int, default=2, help="rounds of (off, on), alternating")
     parser.add_argument("--postgresql", default=None, help="record into this PostgreSQL URL instead of a SQLite file")
+    parser.add_argument("--refresh", action="store_true", help="time the class view's readings of a big log instead")
+    parser.add_argument("--sizes", default="1000,100000,300000", help="answers in the log, for --refresh")
+    parser.add_argument("--repeat", type=int, default=7, help="readings after one new answer, for --refresh")
     arguments = parser.parse_args()
+    if arguments.refresh:
+        bench_refresh([int(size) for size in arguments.sizes.split(",")], arguments.repeat)
+        return
 
     results: dict[str, list[float]] = {"off": [], "on": []}
     made = recorded = 0
