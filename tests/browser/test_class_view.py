@@ -196,6 +196,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
             assert f"bia <b>&amp;, on {exercise}" in stuck  # the markup shown as typed
             assert view.locator(".calcnb-stuck b").count() == 0  # ...and never rendered
             assert "eva" not in stuck
+            view.get_by_role("button", name="Export every answer as CSV").click()  # made when asked
             with page.expect_download() as download:
                 view.locator("a.calcnb-export").click()
             saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
