@@ -281,6 +281,9 @@ class CountingClock(widgets.VBox):
     def _say(self, text: str, correct: bool | None = None) -> None:
         self.message = text
         colour = {True: LEGAL_COLOUR, False: LOST_COLOUR}.get(correct, DARK_GREY)
+        # The picture first: the browser applies the kernel's messages in order, so once the sentence has
+        # changed on the page the picture of that count is there too.
+        self.image.show(_png(draw_clock(self.step, self.said, wrong=self.wrong)), self.alt_text())
         with self.hold_sync():
             title = message("counting.title", by=count_word(self.step))
             self.heading.value = f"<h4 style='margin:0.2em 0'>{html.escape(title)}</h4>"
@@ -291,7 +294,6 @@ class CountingClock(widgets.VBox):
             cards = " → ".join(rank_name(rank) for rank in self.said)
             said = message("counting.said", count=len(self.said), cards=cards)
             self._said_line.value = f"<p>{html.escape(said)}</p>"
-            self.image.show(_png(draw_clock(self.step, self.said, wrong=self.wrong)), self.alt_text())
 
     def __repr__(self) -> str:
         return f"CountingClock(step={self.step}, said={[rank_name(rank) for rank in self.said]})"
