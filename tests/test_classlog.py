@@ -1524,3 +1524,21 @@ def test_thirty_pages_lose_no_answer_through_locks_a_read_only_log_and_a_lost_da
         page.close()
     view.close()
     full.close()
+
+
+def test_the_teachers_terminal_is_told_who_joins_in_one_printable_line(recorder, log, monkeypatch):
+    import io
+
+    from calcnb.classroom.names import rejoin_code
+    from calcnb.classroom.recorder import ClassRecorder
+
+    terminal = io.StringIO()
+    monkeypatch.setattr("sys.__stderr__", terminal)
+    assert recorder.join("ana\x1b[2J\u202e")  # an escape and a bidi override: kept out of the terminal
+    reloaded = ClassRecorder(log)
+    assert reloaded.join(recorder.nickname, code=rejoin_code(log.class_key(), recorder.nickname))
+    reloaded.close()
+    lines = terminal.getvalue().splitlines()
+    assert lines[0] == f"[calcnb] {recorder.nickname} joined the class." and "\x1b" not in terminal.getvalue()
+    assert lines[1] == f"[calcnb] {recorder.nickname} went on with their rejoin code (a page closed or reloaded)."
+    assert all(line.isprintable() for line in lines) and len(lines) == 2

@@ -16,6 +16,7 @@ import contextlib
 import html
 import os
 import secrets
+import sys
 import threading
 import time
 import warnings
@@ -191,6 +192,9 @@ class ClassRecorder(widgets.VBox):
         self.nickname_box.disabled = self.join_button.disabled = True
         key = "classroom.rejoined" if taken is not None else "classroom.joined"
         said = message(key, nickname=self.nickname, code=rejoin_code(class_key, self.nickname))
+        tell_the_teacher(
+            "classroom.terminal_rejoined" if taken is not None else "classroom.terminal_joined", self.nickname
+        )
         self.status.value = html.escape(said)
         if self.quiz is not None:  # the class's own key: the variants cannot be worked out from the name alone
             self.quiz.use_name(self.nickname, class_key=class_key)
@@ -401,6 +405,20 @@ class ClassRecorder(widgets.VBox):
 
 
 _active: list[ClassRecorder] = []
+
+
+def tell_the_teacher(key: str, nickname: str) -> None:
+    """One line in the teacher's terminal (the kernel's own stderr, which the app's server shares), never the page's.
+
+    The nickname has no control or format characters once the log has it (classroom.names); anything
+    unprintable left is shown as "?", so no nickname can move the cursor or colour the terminal.
+    """
+    shown = "".join(character if character.isprintable() else "?" for character in nickname)
+    terminal = sys.__stderr__
+    if terminal is None:  # a kernel started without a terminal: nothing to tell
+        return
+    with contextlib.suppress(OSError, ValueError):
+        print(f"[calcnb] {message(key, nickname=shown)}", file=terminal, flush=True)
 
 
 def join_class(

@@ -699,6 +699,8 @@ MESSAGES: dict[str, str] = {
     "classroom.placeholder": "a nickname",
     "classroom.join": "Join the class",
     "classroom.joined": "Joined as {nickname}: each answer you check is saved in the class log for your teacher. Your rejoin code is {code}: write it down. If this page is closed, it lets you go on as {nickname}.",
+    "classroom.terminal_joined": "{nickname} joined the class.",
+    "classroom.terminal_rejoined": "{nickname} went on with their rejoin code (a page closed or reloaded).",
     "classroom.taken": "Someone in this class has already joined as {nickname} (or as a nickname that looks the same). If that was you, on a page you closed or reloaded, type the rejoin code that page showed you and go on as {nickname}. If not, type another nickname, so that your teacher sees two students.",
     "classroom.same_student": "That was me: go on as {nickname}",
     "classroom.rejoined": "Going on as {nickname}: each answer you check is saved in the class log for your teacher. Your rejoin code is still {code}.",

@@ -705,6 +705,8 @@ MESSAGES: dict[str, str] = {
     "classroom.placeholder": "uma alcunha",
     "classroom.join": "Entrar na turma",
     "classroom.joined": "Entrou como {nickname}: cada resposta que verificar é guardada no registo da turma para o seu professor. O seu código para voltar é {code}: aponte-o. Se esta página fechar, é ele que o deixa continuar como {nickname}.",
+    "classroom.terminal_joined": "{nickname} entrou na turma.",
+    "classroom.terminal_rejoined": "{nickname} continuou com o seu código para voltar (uma página fechada ou recarregada).",
     "classroom.taken": "Alguém nesta turma já entrou como {nickname} (ou com uma alcunha que parece igual). Se foi você, numa página que fechou ou recarregou, escreva o código para voltar que essa página lhe mostrou e continue como {nickname}. Se não foi, escreva outra alcunha, para que o seu professor veja dois alunos.",
     "classroom.same_student": "Fui eu: continuar como {nickname}",
     "classroom.rejoined": "A continuar como {nickname}: cada resposta que verificar é guardada no registo da turma para o seu professor. O seu código para voltar continua a ser {code}.",
