@@ -1,30 +1,13 @@
 """Who may open a page of the app: caps on kernels (overall and per client address) and an optional class code.
 
-Every page of a Voila app starts a Python kernel of its own (about :data:`KERNEL_MEGABYTES` MB), so
-one client loading the page again and again would fill the machine. The page handler
-(:class:`GatedVoilaHandler`, in place of Voila's own) counts the pages it has given a kernel, and
-refuses a visit over a cap with a page in the class's language, before any kernel starts:
-
-* :data:`~ClassroomGate.max_kernels` pages in all (default :func:`default_max_kernels`: what the
-  machine's memory holds, with room left for the system and the server), "the class is full";
-* :data:`~ClassroomGate.max_pages_per_device` pages per client address (default
-  :data:`DEFAULT_PAGES_PER_DEVICE`: a few tabs), "too many pages are open on this device".
-
-A page's place is free again when its kernel ends (a closed or reloaded page's kernel is shut down
-by the page itself, or culled: :mod:`calcnb.serve.cli`). A visitor who goes away before the page
-arrived starts no kernel if theirs had not started yet, and theirs is shut down as soon as the page
-is done otherwise, so aborted loads hold no place.
-
-With a class code (``python -m calcnb app --class-code CODE``; the server reads it from
-:data:`CLASS_CODE_VARIABLE` and removes it from its environment, so no kernel inherits it), a
-visitor first gets a page asking for it; the right code is kept in a cookie (an HMAC of the code
-under a key of this server's run, never the code itself), a wrong one is refused and starts nothing,
-and an address that sends :data:`CODE_TRIES` wrong codes within :data:`CODE_TRY_SECONDS` is refused
-until the oldest of them is that old. The code travels in the form's body, or in the address's
-fragment (``#code=...``, which browsers never send), so it is in no server log.
-
-The client address is tornado's ``request.remote_ip``: the peer of the connection for the app (Voila
-trusts no forwarding header), the client's address as the hub's proxy says for a hub's servers.
+Every page starts a kernel of its own, so one client reloading could fill the machine. The page
+handler (:class:`GatedVoilaHandler`, in place of Voila's) counts the pages holding a kernel and
+refuses a visit over :data:`~ClassroomGate.max_kernels` or :data:`~ClassroomGate.max_pages_per_device`
+with a page in the class's language, before any kernel starts. A place is freed when its kernel
+ends, and an aborted load holds none. With a class code, a visitor is asked for it first; the cookie
+holds an HMAC under this run's key (never the code), wrong codes are limited per address, and the
+code never reaches a server log. The client address is tornado's ``remote_ip`` (no forwarding header
+trusted). Details and the reasons behind them: docs/design.md, "calcnb.serve.gate".
 """
 
 from __future__ import annotations
