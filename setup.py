@@ -64,8 +64,11 @@ def extensions() -> list:
     from setuptools import Extension
 
     modules = [Extension(f"calcnb.solver.{name}", [f"calcnb/solver/{name}.py"]) for name in COMPILED_MODULES]
-    # the .pxd files give the C types; the annotations stay for readers and type checkers
-    return cythonize(modules, compiler_directives={"language_level": 3, "annotation_typing": False}, quiet=True)
+    # the .pxd files give the C types; the annotations stay for readers and type checkers. No pickling: a search
+    # lives inside one call (and Cython's generated pickling of 2-D C arrays does not compile cleanly)
+    return cythonize(
+        modules, compiler_directives={"language_level": 3, "annotation_typing": False, "auto_pickle": False}, quiet=True
+    )
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

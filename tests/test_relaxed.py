@@ -169,3 +169,16 @@ def test_hint_keeps_the_verdict():
         assert (line is not None) == relaxed_exhaustive(ranks, counts, piles)
         if line is not None:
             assert line_wins(ranks, counts, piles, line)
+
+
+def test_a_game_beyond_the_searchs_bounds_is_refused_with_a_reason():
+    """The compiled search keeps its state in arrays of the rules' sizes: a larger game is refused, not overrun."""
+    five = (*foundation_orders(13, 4), foundation_orders(13, 4)[0])
+    with pytest.raises(ValueError, match="at most 4 foundations; this game has 5"):
+        RelaxedGame(five, CARD_SHIFT)
+    game = RelaxedGame(foundation_orders(13, 4), CARD_SHIFT)
+    with pytest.raises(ValueError, match="at most 4 waste piles; this game has 5"):
+        game.search([1, 2, 3, 4], [[5]] * 5, 100)
+    with pytest.raises(ValueError, match="at most 52 cards on one waste pile; this game has 53"):
+        game.search([1, 2, 3, 4], [[5] * 53], 100)
+    assert game.search([1, 2, 3, 4], [[5], [], [], []], 100) is not None  # the bounds themselves are fine

@@ -1,22 +1,46 @@
 # Types for the compiled form of relaxed.py (Cython reads this beside it; the .py stays the source).
+# The arrays' sizes are the bounds of relaxed.py (MAX_FOUNDATIONS 4, MAX_WASTES 4, MAX_RANKS 13, MAX_PILE 52),
+# which check_size enforces before anything is written into them.
 import cython
 
 
 cdef class _Search:
-    cdef tuple order, place
     cdef dict memory
     cdef int ranks, shift, F, W, cards_left, states_left
-    cdef list piles, p, h, copies, demand, prefix, contents, tops, hinted_when, hinted_foundation, events
+    cdef int order[4][13]
+    cdef int place[4][14]
+    cdef int piles[4][52]
+    cdef int p[4]
+    cdef int h[4]
+    cdef int tops[4]
+    cdef int copies[14]
+    cdef int demand[14]
+    cdef long long prefix[4][53]
+    cdef double hinted_when[4][52]
+    cdef int hinted_foundation[4][52]
+    cdef public list events
     cdef object last
 
-    @cython.locals(R=cython.int, F=cython.int, k=cython.int, q=cython.int, start=cython.int, r=cython.int,
-                   a=cython.int, t=cython.int, o=tuple, advanced=list)
+    @cython.locals(R=cython.int, F=cython.int, W=cython.int, k=cython.int, q=cython.int, r=cython.int,
+                   j=cython.int, w=cython.int, d=cython.int, depth=cython.int, cards_left=cython.int,
+                   node=cython.longlong, link=cython.longlong, below=cython.double, shift=cython.int,
+                   p=cython.p_int, copies=cython.p_int, demand=cython.p_int, pile=list, ids=dict)
+    cdef _setup(self, game, list foundations, list piles, int limit, hint)
+
+    @cython.locals(p=cython.p_int, h=cython.p_int, packed=cython.ulonglong, small=cython.bint, node=cython.longlong,
+                   k=cython.int, w=cython.int)
+    cdef object key(self)
+
+    @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, o=cython.p_int, R=cython.int,
+                   F=cython.int, k=cython.int, q=cython.int, r=cython.int, t=cython.int, starts=cython.int[4])
     cdef int step(self) except -1
 
-    @cython.locals(R=cython.int, F=cython.int, W=cython.int, k=cython.int, q=cython.int, r=cython.int,
-                   w=cython.int, hw=cython.int, j=cython.int, t=cython.int, s=cython.int, on_top=cython.int,
-                   hinted_foundation=cython.int, needed=cython.bint, won=cython.int, o=tuple, moves=list,
-                   reach=list, move=tuple, key=tuple)
+    @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, h=cython.p_int, tops=cython.p_int,
+                   o=cython.p_int, pile=cython.p_int, R=cython.int, F=cython.int, W=cython.int, k=cython.int,
+                   q=cython.int, r=cython.int, w=cython.int, hw=cython.int, j=cython.int, t=cython.int, s=cython.int,
+                   on_top=cython.int, hinted_foundation=cython.int, needed=cython.bint, won=cython.int,
+                   forced=cython.bint, n=cython.int, i=cython.int, m=cython.int, rest=cython.int, when=cython.double,
+                   whens=cython.double[16], rests=cython.int[16], reach=cython.int[4], memory=dict)
     cdef int choose(self) except -1
 
     cpdef _recall(self, tuple known)

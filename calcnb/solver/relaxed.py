@@ -5,17 +5,48 @@ nothing is ever put on a waste. Every winning line of the real game is one of th
 a position lost in the relaxed game is lost. :class:`RelaxedGame` decides it with a depth-first
 search over "which waste top leaves next, and to which foundation", remembering for the whole solve
 every relaxed state proven lost. The argument and the search's shortcuts: ``docs/design.md``.
+
+Compiled, ``relaxed.pxd`` keeps the search's state in C arrays of fixed size (the game's bounds
+below, from the rules core); interpreted, the same code runs on lists.
 """
 
 from __future__ import annotations
 
-from calcnb.game.rules import positions
+try:
+    import cython
+except ModuleNotFoundError:  # Cython is needed only to build the compiled form
+    from . import _nocython as cython
+
+from calcnb.game.rules import DECK_SIZE, FOUNDATIONS, RANK_COUNT, WASTES, positions
+from calcnb.i18n import message
 
 _UNHINTED = float("inf")  # when a card the hint says nothing of is tried: last
+
+MAX_RANKS = RANK_COUNT
+"""The most ranks, foundations, wastes and cards on one waste the compiled search holds (its C arrays are
+this size: ``relaxed.pxd`` and ``position.pxd`` spell the same numbers)."""
+MAX_FOUNDATIONS = FOUNDATIONS
+MAX_WASTES = WASTES
+MAX_PILE = DECK_SIZE
+
+_ID_BITS = 12  # a pile's prefix id in a state's key: one 64-bit key while every id is below 1 << _ID_BITS
+_SMALL_ID = 1 << _ID_BITS
 
 
 class RelaxedOverLimit(Exception):
     """The relaxed search looked at more states than it was allowed."""
+
+
+def check_size(ranks: int, foundations: int, wastes: int, cards: int) -> None:
+    """Refuse a game larger than the search's fixed bounds (``cards``: the most on one waste), saying which."""
+    for name, value, most in (
+        ("ranks", ranks, MAX_RANKS),
+        ("foundations", foundations, MAX_FOUNDATIONS),
+        ("wastes", wastes, MAX_WASTES),
+        ("cards", cards, MAX_PILE),
+    ):
+        if value > most:
+            raise ValueError(message(f"solver.too_big.{name}", value=value, most=most))
 
 
 class RelaxedGame:
@@ -28,12 +59,14 @@ class RelaxedGame:
     def __init__(self, order: tuple[tuple[int, ...], ...], card_shift: int) -> None:
         self.order = order
         self.ranks = len(order[0])
+        check_size(self.ranks, len(order), 0, 0)
         self.card_shift = card_shift
         self.place = positions(order, self.ranks)  # place[k][r]: where foundation k takes rank r, 1-based
-        self.rank_bits = self.ranks.bit_length()
-        # state (foundations, then each pile's contents as a number) -> False (lost) or
-        # (card, foundation, next state): the first move of a known way to win, then where it leads
-        self.memory: dict[tuple[int, ...], object] = {}
+        # a state's key (see _Search.key) -> False (lost) or (card, foundation, next state's key): the first
+        # move of a known way to win, then where it leads
+        self.memory: dict[object, object] = {}
+        # the piles' prefixes as small ids, one trie for the whole solve: (prefix id << 4 | next rank) -> id
+        self.ids: dict[int, int] = {}
 
     def search(
         self,
@@ -54,12 +87,17 @@ class RelaxedGame:
         search.events.reverse()
         return search.events
 
+    def clear(self) -> None:
+        """Forget every state (and the prefix ids their keys use)."""
+        self.memory.clear()
+        self.ids.clear()
+
 
 class _Search:
     """One relaxed search: the state as it changes in place, and the winning line once found.
 
     :meth:`step` runs once per relaxed state, the solver's hottest code. Compiled, ``relaxed.pxd``
-    makes this a C class and types the step's locals; interpreted, it is the same code.
+    makes this a C class whose state is C arrays; interpreted, it is the same code on lists.
     """
 
     def __init__(
@@ -70,53 +108,81 @@ class _Search:
         limit: int,
         hint: dict[int, tuple[float, int, int]] | None,
     ) -> None:
-        self.order = order = game.order
-        self.place = game.place
+        self._setup(game, foundations, piles, limit, hint)
+
+    def _setup(
+        self,
+        game: RelaxedGame,
+        foundations: list[int],
+        piles: list[list[int]],
+        limit: int,
+        hint: dict[int, tuple[float, int, int]] | None,
+    ) -> None:
+        """The start state (compiled, in typed code: ``__init__`` cannot be)."""
+        order = game.order
         self.memory = game.memory
         self.ranks = R = game.ranks
         self.shift = shift = game.card_shift
-        self.F = len(order)
-        self.W = len(piles)
-        self.piles = piles
-        self.p = list(foundations)
-        self.h = h = [len(pile) for pile in piles]
-        self.copies = copies = [0] * (R + 1)  # waste copies of each rank
-        for pile in piles:
-            for r in pile:
-                copies[r] += 1
-        self.demand = demand = [0] * (R + 1)  # places on the foundations still to fill with each rank
-        for k in range(self.F):
-            for j in range(self.p[k], R):
-                demand[order[k][j]] += 1
-        # prefix[w][t]: pile w's bottom t cards as one number (ranks are >= 1, so it also tells t)
-        self.prefix = []
-        for pile in piles:
-            codes = [0]
-            for r in pile:
-                codes.append(codes[-1] << game.rank_bits | r)
-            self.prefix.append(codes)
-        self.contents = [self.prefix[w][h[w]] for w in range(self.W)]
-        self.tops = [pile[-1] if pile else 0 for pile in piles]  # each pile's top rank, 0 when empty
-        # what the hint says of each card when it is on top: (when, foundation), or the time of the
-        # first hinted card beneath it (just before it) and no foundation
-        self.hinted_when: list[list[float]] = []
-        self.hinted_foundation: list[list[int]] = []
-        for w, pile in enumerate(piles):
-            whens = []
-            foundations_hinted = []
+        self.F = F = len(order)
+        self.W = W = len(piles)
+        check_size(R, F, W, max((len(pile) for pile in piles), default=0))
+        if not cython.compiled:  # interpreted: lists stand for the C arrays
+            self.order = order
+            self.place = game.place
+            self.piles = piles
+            self.p = [0] * F
+            self.h = [0] * W
+            self.tops = [0] * W
+            self.copies = [0] * (R + 1)
+            self.demand = [0] * (R + 1)
+            self.prefix = [[0] * (len(pile) + 1) for pile in piles]
+            self.hinted_when = [[0.0] * len(pile) for pile in piles]
+            self.hinted_foundation = [[0] * len(pile) for pile in piles]
+        else:  # compiled: the C arrays start zeroed; copy the tables in
+            for k in range(F):
+                for q in range(R):
+                    self.order[k][q] = order[k][q]
+                for r in range(1, R + 1):
+                    self.place[k][r] = game.place[k][r]
+            for w in range(W):
+                pile = piles[w]
+                for d in range(len(pile)):
+                    self.piles[w][d] = pile[d]
+        p, copies, demand = self.p, self.copies, self.demand
+        for k in range(F):
+            p[k] = foundations[k]
+            for j in range(p[k], R):
+                demand[order[k][j]] += 1  # places on the foundations still to fill with each rank
+        ids = game.ids
+        cards_left = 0
+        for w in range(W):
+            pile = piles[w]
+            self.h[w] = len(pile)
+            cards_left += len(pile)
+            self.tops[w] = pile[-1] if pile else 0  # each pile's top rank, 0 when empty
+            # prefix[w][t]: pile w's bottom t cards as one id (a node of the trie of every prefix seen)
+            node = 0
             below = _UNHINTED
-            for depth, r in enumerate(pile):
+            for depth in range(len(pile)):
+                r = pile[depth]
+                copies[r] += 1  # waste copies of each rank
+                link = node << 4 | r
+                child = ids.get(link)
+                if child is None:
+                    child = ids[link] = len(ids) + 1
+                node = child
+                self.prefix[w][depth + 1] = node
+                # what the hint says of each card when it is on top: (when, foundation), or the time of the
+                # first hinted card beneath it (just before it) and no foundation
                 entry = hint.get(w << shift | depth) if hint is not None else None
                 if entry is not None and entry[2] == r:
-                    whens.append(entry[0])
-                    foundations_hinted.append(entry[1])
+                    self.hinted_when[w][depth] = entry[0]
+                    self.hinted_foundation[w][depth] = entry[1]
                     below = entry[0] - 0.5
                 else:
-                    whens.append(below)
-                    foundations_hinted.append(-1)
-            self.hinted_when.append(whens)
-            self.hinted_foundation.append(foundations_hinted)
-        self.cards_left = sum(h)  # waste cards still to place
+                    self.hinted_when[w][depth] = below
+                    self.hinted_foundation[w][depth] = -1
+        self.cards_left = cards_left  # waste cards still to place
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
         self.last = None  # the state that just won: the line goes on from there
@@ -125,45 +191,58 @@ class _Search:
         """Is the start state won? On a win, ``events`` holds its line (last move first)."""
         return bool(self.step())
 
+    def key(self) -> object:
+        """The current state as a key of the memory: the foundations' counts and each pile's prefix id.
+
+        One int (4 bits a foundation, then 12 bits a pile) while the ids are small, else a tuple.
+        """
+        p, h = self.p, self.h
+        packed = 0
+        for k in range(self.F):
+            packed = packed << 4 | p[k]
+        small = True
+        for w in range(self.W):
+            node = self.prefix[w][h[w]]
+            if node >= _SMALL_ID:
+                small = False
+            packed |= node << (16 + _ID_BITS * w)
+        if small:
+            return packed
+        return (packed & 0xFFFF, *[self.prefix[w][h[w]] for w in range(self.W)])
+
     def step(self) -> bool:
         """Is the current state won? Changes the state to look, and puts it back before returning."""
-        order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
+        p, copies, demand, R = self.p, self.copies, self.demand, self.ranks
         F = self.F
-        advanced = []  # (foundation, count before): the places filled from the stock on entry
+        starts = [0] * 4  # each foundation's count on entry (a C array compiled: MAX_FOUNDATIONS)
         for k in range(F):  # a rank with no copy on a waste comes from the stock at once
-            o = order[k]
-            q = start = p[k]
+            o = self.order[k]
+            q = starts[k] = p[k]
             while q < R:
                 r = o[q]
                 if copies[r]:
                     break
                 demand[r] -= 1
                 q += 1
-            if q != start:
-                advanced.append(k)
-                advanced.append(start)
-                p[k] = q
+            p[k] = q
         try:
             return self.choose()
         finally:
-            for a in range(len(advanced) - 2, -1, -2):  # the stock cards go back, last first
-                k = advanced[a]
-                start = advanced[a + 1]
-                o = order[k]
-                for t in range(start, p[k]):
-                    r = o[t]
-                    demand[r] += 1
-                p[k] = start
+            for k in range(F - 1, -1, -1):  # the stock cards go back
+                o = self.order[k]
+                for t in range(starts[k], p[k]):
+                    demand[o[t]] += 1
+                p[k] = starts[k]
 
     def choose(self) -> bool:
         """The moves of the current state, the stock's forced cards already played: is one of them a win?"""
         if not self.cards_left:
             self.last = None
             return True
-        order, p, copies, demand, R = self.order, self.p, self.copies, self.demand, self.ranks
-        F, W, h, tops, piles = self.F, self.W, self.h, self.tops, self.piles
-        contents, prefix, place, memory = self.contents, self.prefix, self.place, self.memory
-        key = (*p, *contents)
+        p, copies, demand, R = self.p, self.copies, self.demand, self.ranks
+        F, W, h, tops = self.F, self.W, self.h, self.tops
+        memory = self.memory
+        key = self.key()
         known = memory.get(key)
         if known is not None:
             if known is False:
@@ -177,25 +256,35 @@ class _Search:
         # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
         # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
         # to every foundation it can reach (the places skipped filled from the stock), in the hint's
-        # order, then the hinted foundation first, then the shortest skip.
-        moves = None
+        # order, then the hinted foundation first, then the shortest skip. A move is (when, rest): rest
+        # packs (not the hinted foundation, skip, foundation, waste) so that (when, rest) sorts as they do.
+        whens = [0.0] * 16  # MAX_FOUNDATIONS * MAX_WASTES
+        rests = [0] * 16
+        n = 0
+        forced = False
         for k in range(F):
             q = p[k]
             if q < R:
-                r = order[k][q]
+                r = self.order[k][q]
                 on_top = 0
                 for w in range(W):
                     if tops[w] == r:
                         on_top += 1
                 if on_top == copies[r]:
-                    moves = [(0, False, 0, k, w) for w in range(W) if tops[w] == r]  # scored like the rest
+                    for w in range(W):
+                        if tops[w] == r:
+                            whens[n] = 0.0
+                            rests[n] = k << 4 | w
+                            n += 1
+                    forced = True
                     break
-        if moves is None:
-            moves = []
+        if not forced:
             # reach[k]: foundation k's places from p[k] up to reach[k] can all be filled from the stock (a
             # place can when its rank has a stock copy: demand above the waste copies); found once per
             # foundation, as far as some top asks, rather than once per top
-            reach = p[:]
+            reach = [0] * 4  # MAX_FOUNDATIONS
+            for k in range(F):
+                reach[k] = p[k]
             for w in range(W):
                 hw = h[w]
                 if not hw:
@@ -206,13 +295,13 @@ class _Search:
                 needed = False  # does some foundation still need this card's rank?
                 for k in range(F):
                     q = p[k]
-                    j = place[k][r] - 1
+                    j = self.place[k][r] - 1
                     if j < q:
                         continue
                     needed = True
                     t = reach[k]
                     if t < j:  # the places skipped are filled from the stock
-                        o = order[k]
+                        o = self.order[k]
                         while t < j:
                             s = o[t]
                             if demand[s] <= copies[s]:
@@ -221,27 +310,33 @@ class _Search:
                         reach[k] = t
                         if t < j:
                             continue
-                    moves.append((when, k != hinted_foundation, j - q, k, w))
+                    rest = (k != hinted_foundation) << 12 | (j - q) << 8 | k << 4 | w
+                    i = n  # insert in order
+                    while i and (whens[i - 1] > when or (whens[i - 1] == when and rests[i - 1] > rest)):
+                        whens[i] = whens[i - 1]
+                        rests[i] = rests[i - 1]
+                        i -= 1
+                    whens[i] = when
+                    rests[i] = rest
+                    n += 1
                 if not needed:
                     memory[key] = False  # no foundation needs this card any more
                     return False
-            moves.sort()
         # waste w's top to foundation k, the places skipped from the stock
-        for move in moves:
-            k = move[3]
-            w = move[4]
+        for m in range(n):
+            k = rests[m] >> 4 & 15
+            w = rests[m] & 15
             hw = h[w] - 1
-            r = piles[w][hw]
+            pile = self.piles[w]
+            r = pile[hw]
             q = p[k]
-            j = place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
-            o = order[k]
+            j = self.place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
+            o = self.order[k]
             for t in range(q, j):
-                s = o[t]
-                demand[s] -= 1
+                demand[o[t]] -= 1
             copies[r] -= 1
             h[w] = hw
-            tops[w] = piles[w][hw - 1] if hw else 0
-            contents[w] = prefix[w][hw]
+            tops[w] = pile[hw - 1] if hw else 0
             self.cards_left -= 1
             p[k] = j
             won = self.step()
@@ -249,11 +344,9 @@ class _Search:
             self.cards_left += 1
             h[w] = hw + 1
             tops[w] = r
-            contents[w] = prefix[w][hw + 1]
             copies[r] += 1
             for t in range(q, j):
-                s = o[t]
-                demand[s] += 1
+                demand[o[t]] += 1
             if won:
                 card = w << self.shift | hw
                 self.events.append((card, k))
@@ -274,4 +367,4 @@ class _Search:
         self.events.extend(line)
 
 
-__all__ = ["RelaxedGame", "RelaxedOverLimit"]
+__all__ = ["MAX_FOUNDATIONS", "MAX_PILE", "MAX_RANKS", "MAX_WASTES", "RelaxedGame", "RelaxedOverLimit", "check_size"]

@@ -88,7 +88,7 @@ class Witnesses:
 
     def clear(self) -> None:
         self.stack.clear()
-        self.relaxed.memory.clear()
+        self.relaxed.clear()
 
     def _hint(self, witness: Witness) -> dict[int, tuple[float, int, int]]:
         """An old witness as a hint for a new relaxed search: card -> (when, foundation, rank)."""
