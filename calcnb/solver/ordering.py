@@ -64,21 +64,22 @@ class Ordering:
                 pairs.append((self._after(k), src, k))
         else:
             wants = position.wants
-            FR = position.FR
+            F = len(position.p)
             if position.index < position.n:
                 takers = wants[position.stock[position.index]] & ~position.marks
-                for k in FR:
+                for k in range(F):
                     if takers >> k & 1:
                         pairs.append((self._after(k) + 0.5, -1, k))
-            seen = set()
             codes = position.codes
-            for w, pile in enumerate(position.piles):
-                if pile and not (self.symmetry and codes[w] in seen):
-                    seen.add(codes[w])
-                    takers = wants[pile[-1]] & ~position.masks[w][-1]
-                    for k in FR:
-                        if takers >> k & 1:
-                            pairs.append((self._after(k), w, k))
+            piles = position.piles
+            for w in range(len(piles)):
+                pile = piles[w]
+                if not pile or (self.symmetry and _seen(codes, w)):
+                    continue
+                takers = wants[pile[-1]] & ~position.masks[w][-1]
+                for k in range(F):
+                    if takers >> k & 1:
+                        pairs.append((self._after(k), w, k))
         if self.shuffle is not None:
             shuffle = self.shuffle
             pairs = [(soonness + PAIR_NOISE * shuffle.random(), src, k) for soonness, src, k in pairs]
@@ -89,12 +90,14 @@ class Ordering:
         """How soon each rank is needed: the fewest cards a foundation still needs before it (by rank)."""
         position = self.position
         p = position.p
-        key = tuple(p)
+        key = 0
+        for k in range(len(p)):
+            key = key << 4 | p[k]
         soonest = self._urgencies.get(key)
         if soonest is None:
             R = position.ranks
             soonest = [_INF] * (R + 1)
-            for k in position.FR:
+            for k in range(len(p)):
                 o = position.order[k]
                 for d in range(R - p[k]):
                     r = o[p[k] + d]
@@ -107,36 +110,93 @@ class Ordering:
         """The wastes to put the turned card on, best first (one per distinct pile under ``symmetry``)."""
         position = self.position
         R, pos, p = position.ranks, position.pos, position.p
+        piles, codes = position.piles, position.codes
         r = position.stock[position.index]
         urgency = self.urgencies()
         need_r = urgency[r]
-        if own is not None:  # placements the witness can carry come first
+        # each placement scored (fits the witness: 0 or 1, kind, gap), smallest first, then its waste
+        fits = [0] * 4  # MAX_WASTES
+        kinds = [0] * 4
+        gaps = [0.0] * 4
+        ws = [0] * 4
+        stock_slots = [0] * 4  # MAX_FOUNDATIONS
+        found = 0
+        if own is not None:  # placements the witness can carry come first: the stock slots of rank r still open
             slots, times = own.slots, own.times
-            stock_slots = [k * R + pos[k][r] for k in position.FR if pos[k][r] >= p[k]]
-            stock_slots = [s for s in stock_slots if slots[s] == -1]
-        scored = []
-        seen = set()
-        for w, pile in enumerate(position.piles):
-            code = position.codes[w]
-            if self.symmetry and code in seen:
+            for k in range(len(p)):
+                j = pos[k][r]
+                if j >= p[k] and slots[k * R + j] == -1:
+                    stock_slots[found] = k * R + j
+                    found += 1
+        n = 0
+        for w in range(len(piles)):
+            if self.symmetry and _seen(codes, w):
                 continue
-            seen.add(code)
-            # (fits the witness: 0 or 1, kind, gap), smallest first
+            pile = piles[w]
+            fit = 0
             if not pile:
-                score = (0, 1, 0)
-            elif own is not None and stock_slots:
-                before = times[slots.index(w << position.card_shift | len(pile) - 1)]
-                earlier = [times[s] for s in stock_slots if times[s] < before]
-                if earlier:  # the tightest fit first: the card leaves just before the one it covers
-                    score = (0, 0, before - max(earlier))
+                kind = 1
+                gap = 0.0
+            elif found:
+                card = w << position.card_shift | len(pile) - 1
+                s = 0
+                while slots[s] != card:
+                    s += 1
+                before = times[s]
+                fitted = False  # some stock slot filled before the card under it: the latest of them
+                latest = earliest = 0.0
+                for i in range(found):
+                    t = times[stock_slots[i]]
+                    if t < before and (not fitted or t > latest):
+                        latest = t
+                        fitted = True
+                    if not i or t < earliest:
+                        earliest = t
+                kind = 0
+                if fitted:  # the tightest fit first: the card leaves just before the one it covers
+                    gap = before - latest
                 else:  # no fit: the nearest miss first
-                    score = (1, 0, min(times[s] for s in stock_slots) - before)
+                    fit = 1
+                    gap = earliest - before
             else:  # no witness: reverse order of need
                 need_top = urgency[pile[-1]]
-                score = (0, 0, need_top - need_r) if need_top > need_r else (0, 2, need_r - need_top)
-            scored.append((score, w))
-        if self.shuffle is not None:
-            shuffle = self.shuffle
-            scored = [((fits, kind, gap + PLACEMENT_NOISE * shuffle.random()), w) for (fits, kind, gap), w in scored]
-        scored.sort()
-        return [w for _, w in scored]
+                if need_top > need_r:
+                    kind = 0
+                    gap = need_top - need_r
+                else:
+                    kind = 2
+                    gap = need_r - need_top
+            if self.shuffle is not None:
+                gap += PLACEMENT_NOISE * self.shuffle.random()
+            i = n  # insert in order
+            while i:
+                if fits[i - 1] != fit:
+                    later = fits[i - 1] > fit
+                elif kinds[i - 1] != kind:
+                    later = kinds[i - 1] > kind
+                elif gaps[i - 1] != gap:
+                    later = gaps[i - 1] > gap
+                else:
+                    later = ws[i - 1] > w
+                if not later:
+                    break
+                fits[i] = fits[i - 1]
+                kinds[i] = kinds[i - 1]
+                gaps[i] = gaps[i - 1]
+                ws[i] = ws[i - 1]
+                i -= 1
+            fits[i] = fit
+            kinds[i] = kind
+            gaps[i] = gap
+            ws[i] = w
+            n += 1
+        return [ws[i] for i in range(n)]
+
+
+def _seen(codes: list[int], w: int) -> bool:
+    """Is pile w the same as an earlier pile (the ``symmetry`` rule: the same choice)?"""
+    code = codes[w]
+    for v in range(w):  # noqa: SIM110 (a loop: the compiled form types it)
+        if codes[v] == code:
+            return True
+    return False

@@ -2,13 +2,17 @@
 import cython
 
 from calcnb.solver.dead cimport DeadTest
+from calcnb.solver.ordering cimport Ordering
 from calcnb.solver.position cimport Position
+from calcnb.solver.witness cimport Witnesses
 
 
 cdef class Search:
     cdef public Position position
     cdef public DeadTest dead
-    cdef public object clock, deadline, node_limit, restart_nodes, table, ordering, witnesses
+    cdef public Ordering ordering
+    cdef public Witnesses witnesses
+    cdef public object clock, deadline, node_limit, restart_nodes, table
     cdef public bint use_safe, use_forbid, use_dominance, use_dead, use_relaxed
     cdef public int relaxed_stock
     cdef public long nodes, stop

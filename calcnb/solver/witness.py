@@ -11,7 +11,6 @@ that expands more than :data:`RELAXED_LIMIT` states leaves the position undecide
 from __future__ import annotations
 
 from enum import Enum
-from typing import NamedTuple
 
 from calcnb.solver.relaxed import RelaxedGame, RelaxedOverLimit
 
@@ -31,17 +30,20 @@ class Relaxed(Enum):
     TOO_BIG = "too big"  # the relaxed search ran past its limit: no verdict
 
 
-class Witness(NamedTuple):
+class Witness:
     """A relaxed win of the position at ``made_at`` moves down the path, reached by ``last_move``.
 
     ``slots[k * R + j]``: the waste card filling place j of foundation k, -1 (a stock card) or -2
     (already filled); ``times[s]``: when slot s is filled, an order respecting foundations and piles.
     """
 
-    made_at: int
-    last_move: Step | None
-    slots: list[int]
-    times: list[float]
+    __slots__ = ("last_move", "made_at", "slots", "times")  # compiled, witness.pxd makes it a C class
+
+    def __init__(self, made_at: int, last_move: Step | None, slots: list[int], times: list[float]) -> None:
+        self.made_at = made_at
+        self.last_move = last_move
+        self.slots = slots
+        self.times = times
 
 
 class Witnesses:
@@ -83,7 +85,7 @@ class Witnesses:
             if line is None:
                 return Relaxed.LOST
             carried = self._slots_of_line(line)
-        stack.append(Witness(plen, position.path[-1] if plen else None, *carried))
+        stack.append(Witness(plen, position.path[-1] if plen else None, carried[0], carried[1]))
         return Relaxed.OPEN
 
     def clear(self) -> None:
@@ -95,7 +97,13 @@ class Witnesses:
         R = self.position.ranks
         order = self.position.order
         times = witness.times
-        return {card: (times[s], s // R, order[s // R][s % R]) for s, card in enumerate(witness.slots) if card >= 0}
+        slots = witness.slots
+        hint = {}
+        for s in range(len(slots)):
+            card = slots[s]
+            if card >= 0:
+                hint[card] = (times[s], s // R, order[s // R][s % R])
+        return hint
 
     def _slots_of_line(self, events: list[tuple[int, int]]) -> tuple[list[int], list[float]]:
         """A relaxed win (waste moves ``(card, foundation)``) as slots and the times they are filled."""
@@ -104,8 +112,11 @@ class Witnesses:
         shift, depth_mask = position.card_shift, position.depth_mask
         slots = [-2] * (F * R)
         times = [0.0] * (F * R)
-        q = position.p[:]
-        for e, (card, k) in enumerate(events):
+        q = [0] * 4  # MAX_FOUNDATIONS
+        for k in range(F):
+            q[k] = position.p[k]
+        for e in range(len(events)):
+            card, k = events[e]
             j = pos[k][piles[card >> shift][card & depth_mask]]
             base = k * R
             gap = j - q[k] + 1
@@ -116,7 +127,7 @@ class Witnesses:
             times[base + j] = 2 * e + 1
             q[k] = j + 1
         end = 2 * len(events) + 1
-        for k in position.FR:
+        for k in range(F):
             for t in range(q[k], R):
                 slots[k * R + t] = -1
                 times[k * R + t] = end + t
@@ -126,14 +137,20 @@ class Witnesses:
         """An order of the slots that respects the foundations and the piles, or None if there is none."""
         position = self.position
         R, shift, depth_mask = position.ranks, position.card_shift, position.depth_mask
-        q = position.p[:]
-        h = [len(pile) for pile in position.piles]
-        times = [0.0] * (len(position.FR) * R)
+        p, piles = position.p, position.piles
+        F = len(p)
+        q = [0] * 4  # MAX_FOUNDATIONS
+        h = [0] * 4  # MAX_WASTES
+        for k in range(F):
+            q[k] = p[k]
+        for w in range(len(piles)):
+            h[w] = len(piles[w])
+        times = [0.0] * (F * R)
         t = 0
         progress = True
         while progress:  # fill every slot whose card is free, until nothing moves
             progress = False
-            for k in position.FR:
+            for k in range(F):
                 j = start = q[k]
                 base = k * R
                 while j < R:
@@ -149,29 +166,33 @@ class Witnesses:
                 if j != start:
                     q[k] = j
                     progress = True
-        return times if q == self.done else None
+        for k in range(F):
+            if q[k] != R:
+                return None
+        return times
 
     def _stock_slot(
         self, r: int, q: list[int], slots: list[int], times: list[float], after: float, before: float
-    ) -> tuple[int, bool] | None:
-        """A stock slot of rank r for a card to take: ``(slot, in_time)``, or None when there is none at all.
+    ) -> int:
+        """A stock slot of rank r for a card to take, as ``slot << 1 | in_time``; -1 when there is none at all.
 
-        The latest filled strictly between the two times (``in_time`` True), else the earliest (False).
+        The latest filled strictly between the two times (``in_time`` 1), else the earliest (0).
         """
         best = earliest = -1
         R = self.position.ranks
         pos = self.position.pos
-        for k in self.position.FR:
+        for k in range(len(self.done)):
             j = pos[k][r]
             if j >= q[k] and slots[k * R + j] == -1:
                 s = k * R + j
-                if after < times[s] < before and (best < 0 or times[s] > times[best]):
+                t = times[s]
+                if after < t < before and (best < 0 or t > times[best]):
                     best = s
-                if earliest < 0 or times[s] < times[earliest]:
+                if earliest < 0 or t < times[earliest]:
                     earliest = s
         if best >= 0:
-            return best, True
-        return (earliest, False) if earliest >= 0 else None
+            return best << 1 | 1
+        return earliest << 1 if earliest >= 0 else -1
 
     def _carry(self, witness: Witness) -> tuple[list[int], list[float]] | None:
         """The witness of an earlier position on the path made one of this position, or None.
@@ -184,32 +205,44 @@ class Witnesses:
         position = self.position
         R, shift, depth_mask, stock = position.ranks, position.card_shift, position.depth_mask, position.stock
         times = witness.times
-        moves = position.path[witness.made_at :]
-        q = position.p[:]
-        h = [len(pile) for pile in position.piles]
+        path = position.path
+        start = witness.made_at
+        end = len(path)
+        q = [0] * 4  # MAX_FOUNDATIONS
+        h = [0] * 4  # MAX_WASTES
+        p, piles = position.p, position.piles
+        for k in range(len(p)):
+            q[k] = p[k]
+        for w in range(len(piles)):
+            h[w] = len(piles[w])
         i = position.index
-        for kind, w, k, _ in moves:  # back to the witness's position
+        for e in range(start, end):  # back to the witness's position
+            move = path[e]
+            kind = move[0]
             if kind == STOCK_TO_WASTE:
-                h[w] -= 1
+                h[move[1]] -= 1
                 i -= 1
             else:
-                q[k] -= 1
+                q[move[2]] -= 1
                 if kind == STOCK_TO_FOUNDATION:
                     i -= 1
                 else:
-                    h[w] += 1
+                    h[move[1]] += 1
         slots = witness.slots[:]
         stale = False  # the times no longer respect every pile
-        for kind, w, k, _ in moves:
+        for e in range(start, end):
+            move = path[e]
+            kind = move[0]
+            w = move[1]
+            k = move[2]
             if kind == STOCK_TO_WASTE:
                 hw = h[w]
                 before = times[slots.index(w << shift | hw - 1)] if hw and not stale else _INF
                 found = self._stock_slot(stock[i], q, slots, times, -1.0, before)
-                if found is None:
+                if found < 0:
                     return None
-                s, in_time = found
-                stale = stale or not in_time
-                slots[s] = w << shift | hw
+                stale = stale or not found & 1
+                slots[found >> 1] = w << shift | hw
                 h[w] = hw + 1
                 i += 1
             elif kind == STOCK_TO_FOUNDATION:
@@ -217,15 +250,15 @@ class Witnesses:
                 card = slots[s]
                 slots[s] = -2
                 if card >= 0:  # that waste card needs another slot of its rank
-                    wc, dc = card >> shift, card & depth_mask
+                    wc = card >> shift
+                    dc = card & depth_mask
                     after = times[slots.index(card + 1)] if dc + 1 < h[wc] and not stale else -1.0
                     before = times[slots.index(card - 1)] if dc and not stale else _INF
                     found = self._stock_slot(stock[i], q, slots, times, after, before)
-                    if found is None:
+                    if found < 0:
                         return None
-                    s2, in_time = found
-                    stale = stale or not in_time
-                    slots[s2] = card
+                    stale = stale or not found & 1
+                    slots[found >> 1] = card
                 q[k] += 1
                 i += 1
             else:
@@ -239,7 +272,8 @@ class Witnesses:
                     s2 = slots.index(card)
                     slots[s2] = holder
                     if holder >= 0 and not stale:
-                        wc, dc = holder >> shift, holder & depth_mask
+                        wc = holder >> shift
+                        dc = holder & depth_mask
                         t = times[s2]
                         if (dc + 1 < h[wc] and times[slots.index(holder + 1)] >= t) or (
                             dc and times[slots.index(holder - 1)] <= t
