@@ -74,8 +74,17 @@ class Ordering:
             piles = position.piles
             for w in range(len(piles)):
                 pile = piles[w]
-                if not pile or (self.symmetry and _seen(codes, w)):
+                if not pile:
                     continue
+                if self.symmetry:  # a pile like an earlier one is the same choice
+                    code = codes[w]
+                    for v in range(w):
+                        if codes[v] == code:
+                            break
+                    else:
+                        v = w
+                    if v < w:
+                        continue
                 takers = wants[pile[-1]] & ~position.masks[w][-1]
                 for k in range(F):
                     if takers >> k & 1:
@@ -130,8 +139,15 @@ class Ordering:
                     found += 1
         n = 0
         for w in range(len(piles)):
-            if self.symmetry and _seen(codes, w):
-                continue
+            if self.symmetry:  # a pile like an earlier one is the same choice
+                code = codes[w]
+                for v in range(w):
+                    if codes[v] == code:
+                        break
+                else:
+                    v = w
+                if v < w:
+                    continue
             pile = piles[w]
             fit = 0
             if not pile:
@@ -191,12 +207,3 @@ class Ordering:
             ws[i] = w
             n += 1
         return [ws[i] for i in range(n)]
-
-
-def _seen(codes: list[int], w: int) -> bool:
-    """Is pile w the same as an earlier pile (the ``symmetry`` rule: the same choice)?"""
-    code = codes[w]
-    for v in range(w):  # noqa: SIM110 (a loop: the compiled form types it)
-        if codes[v] == code:
-            return True
-    return False

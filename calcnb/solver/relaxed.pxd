@@ -4,6 +4,11 @@
 import cython
 
 
+cdef int _ID_BITS
+cdef long long _SMALL_ID
+cdef double _UNHINTED
+
+
 cdef class _Search:
     cdef dict memory
     cdef int ranks, shift, F, W, cards_left, states_left
@@ -16,6 +21,7 @@ cdef class _Search:
     cdef int copies[14]
     cdef int demand[14]
     cdef long long prefix[4][53]
+    cdef long long contents[4]
     cdef double hinted_when[4][52]
     cdef int hinted_foundation[4][52]
     cdef public list events
@@ -27,16 +33,17 @@ cdef class _Search:
                    p=cython.p_int, copies=cython.p_int, demand=cython.p_int, pile=list, ids=dict)
     cdef _setup(self, game, list foundations, list piles, int limit, hint)
 
-    @cython.locals(p=cython.p_int, h=cython.p_int, packed=cython.ulonglong, small=cython.bint, node=cython.longlong,
-                   k=cython.int, w=cython.int)
+    @cython.locals(p=cython.p_int, contents=cython.p_longlong, packed=cython.ulonglong, small=cython.bint,
+                   node=cython.longlong, k=cython.int, w=cython.int)
     cdef object key(self)
 
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, o=cython.p_int, R=cython.int,
-                   F=cython.int, k=cython.int, q=cython.int, r=cython.int, t=cython.int, starts=cython.int[4])
+                   F=cython.int, k=cython.int, q=cython.int, r=cython.int, t=cython.int, start=cython.int,
+                   advanced=cython.int[8], n=cython.int, a=cython.int)
     cdef int step(self) except -1
 
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, h=cython.p_int, tops=cython.p_int,
-                   o=cython.p_int, pile=cython.p_int, R=cython.int, F=cython.int, W=cython.int, k=cython.int,
+                   o=cython.p_int, pile=cython.p_int, contents=cython.p_longlong, prefix=cython.p_longlong, R=cython.int, F=cython.int, W=cython.int, k=cython.int,
                    q=cython.int, r=cython.int, w=cython.int, hw=cython.int, j=cython.int, t=cython.int, s=cython.int,
                    on_top=cython.int, hinted_foundation=cython.int, needed=cython.bint, won=cython.int,
                    forced=cython.bint, n=cython.int, i=cython.int, m=cython.int, rest=cython.int, when=cython.double,

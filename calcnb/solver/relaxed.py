@@ -133,6 +133,7 @@ class _Search:
             self.p = [0] * F
             self.h = [0] * W
             self.tops = [0] * W
+            self.contents = [0] * W
             self.copies = [0] * (R + 1)
             self.demand = [0] * (R + 1)
             self.prefix = [[0] * (len(pile) + 1) for pile in piles]
@@ -182,6 +183,7 @@ class _Search:
                 else:
                     self.hinted_when[w][depth] = below
                     self.hinted_foundation[w][depth] = -1
+            self.contents[w] = node  # each pile's prefix id now
         self.cards_left = cards_left  # waste cards still to place
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
@@ -191,48 +193,56 @@ class _Search:
         """Is the start state won? On a win, ``events`` holds its line (last move first)."""
         return bool(self.step())
 
-    def key(self) -> object:
-        """The current state as a key of the memory: the foundations' counts and each pile's prefix id.
+    def key(self) -> int | tuple[int, ...]:
+        """The current state as a key of the memory, compiled: the foundations' counts and each pile's prefix id.
 
         One int (4 bits a foundation, then 12 bits a pile) while the ids are small, else a tuple.
+        Interpreted, :meth:`choose` makes the tuple of counts and ids at once (quicker in Python).
         """
-        p, h = self.p, self.h
+        p, contents = self.p, self.contents
         packed = 0
         for k in range(self.F):
             packed = packed << 4 | p[k]
         small = True
         for w in range(self.W):
-            node = self.prefix[w][h[w]]
+            node = contents[w]
             if node >= _SMALL_ID:
                 small = False
             packed |= node << (16 + _ID_BITS * w)
         if small:
             return packed
-        return (packed & 0xFFFF, *[self.prefix[w][h[w]] for w in range(self.W)])
+        return (*[p[k] for k in range(self.F)], *[contents[w] for w in range(self.W)])
 
     def step(self) -> bool:
         """Is the current state won? Changes the state to look, and puts it back before returning."""
         p, copies, demand, R = self.p, self.copies, self.demand, self.ranks
         F = self.F
-        starts = [0] * 4  # each foundation's count on entry (a C array compiled: MAX_FOUNDATIONS)
+        advanced = [0] * 8  # (foundation, count before) for each advanced from the stock on entry: 2 MAX_FOUNDATIONS
+        n = 0
         for k in range(F):  # a rank with no copy on a waste comes from the stock at once
             o = self.order[k]
-            q = starts[k] = p[k]
+            q = start = p[k]
             while q < R:
                 r = o[q]
                 if copies[r]:
                     break
                 demand[r] -= 1
                 q += 1
-            p[k] = q
+            if q != start:
+                advanced[n] = k
+                advanced[n + 1] = start
+                n += 2
+                p[k] = q
         try:
             return self.choose()
         finally:
-            for k in range(F - 1, -1, -1):  # the stock cards go back
+            for a in range(n - 2, -1, -2):  # the stock cards go back, last first
+                k = advanced[a]
+                start = advanced[a + 1]
                 o = self.order[k]
-                for t in range(starts[k], p[k]):
+                for t in range(start, p[k]):
                     demand[o[t]] += 1
-                p[k] = starts[k]
+                p[k] = start
 
     def choose(self) -> bool:
         """The moves of the current state, the stock's forced cards already played: is one of them a win?"""
@@ -240,9 +250,9 @@ class _Search:
             self.last = None
             return True
         p, copies, demand, R = self.p, self.copies, self.demand, self.ranks
-        F, W, h, tops = self.F, self.W, self.h, self.tops
+        F, W, h, tops, contents = self.F, self.W, self.h, self.tops, self.contents
         memory = self.memory
-        key = self.key()
+        key = self.key() if cython.compiled else (*p, *self.contents)
         known = memory.get(key)
         if known is not None:
             if known is False:
@@ -328,6 +338,7 @@ class _Search:
             w = rests[m] & 15
             hw = h[w] - 1
             pile = self.piles[w]
+            prefix = self.prefix[w]
             r = pile[hw]
             q = p[k]
             j = self.place[k][r]  # the card fills place j - 1 (0-based): k will hold j cards
@@ -337,6 +348,7 @@ class _Search:
             copies[r] -= 1
             h[w] = hw
             tops[w] = pile[hw - 1] if hw else 0
+            contents[w] = prefix[hw]
             self.cards_left -= 1
             p[k] = j
             won = self.step()
@@ -344,6 +356,7 @@ class _Search:
             self.cards_left += 1
             h[w] = hw + 1
             tops[w] = r
+            contents[w] = prefix[hw + 1]
             copies[r] += 1
             for t in range(q, j):
                 demand[o[t]] += 1
