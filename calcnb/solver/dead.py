@@ -8,19 +8,28 @@ Cards still in the stock are never in ``Z``. Why it is sound: ``docs/design.md``
 
 from __future__ import annotations
 
+try:
+    import cython
+except ModuleNotFoundError:  # Cython is needed only to build the compiled form
+    from . import _nocython as cython
+
 from .position import _INF, Position
 
 
 class DeadTest:
-    """The ``dead`` rule for one search: tables built once, then :meth:`lost` at each new position."""
+    """The ``dead`` rule for one search: tables built once, then :meth:`lost` at each new position.
+
+    Compiled, ``dead.pxd`` keeps the tables in C arrays (the sizes of :mod:`calcnb.solver.relaxed`'s bounds).
+    """
 
     def __init__(self, position: Position) -> None:
         self.position = position
         R = position.ranks
         order = position.order
+        F = len(order)
         # window[k][a][b]: the ranks at positions a..b of foundation k, as bits (b = R: a to the end)
-        self.window = []
-        for k in position.FR:
+        window = []
+        for k in range(F):
             table_k = []
             for a in range(R + 1):
                 row = []
@@ -30,7 +39,20 @@ class DeadTest:
                         bits |= 1 << order[k][b]
                     row.append(bits if a <= b else 0)
                 table_k.append(row)
-            self.window.append(table_k)
+            window.append(table_k)
+        if not cython.compiled:  # interpreted: the lists stand for the C arrays
+            self.order = order
+            self.pos = position.pos
+            self.window = window
+        else:
+            for k in range(F):
+                for j in range(R):
+                    self.order[k][j] = order[k][j]
+                for r in range(R + 1):
+                    self.pos[k][r] = position.pos[k][r]
+                for a in range(R + 1):
+                    for b in range(R + 1):
+                        self.window[k][a][b] = window[k][a][b]
         # gone_from_stock[t]: the ranks with no copy at stock index t or later
         self.gone_from_stock = [[r for r in range(1, R + 1) if row[r] == _INF] for row in position.next_in_stock]
 
@@ -51,34 +73,37 @@ class DeadTest:
         if not stuck:
             return False
         position = self.position
-        R, order, pos, p = position.ranks, position.order, position.pos, position.p
-        F = len(p)
-        window = self.window
-        first_stuck = []  # per foundation: position of the first stuck rank it still needs
+        R, piles, masks = position.ranks, position.piles, position.masks
+        F = len(position.p)
+        W = len(piles)
+        p = [0] * 4  # MAX_FOUNDATIONS
+        first_stuck = [0] * 4  # per foundation: position of the first stuck rank it still needs
+        h = [0] * 4  # MAX_WASTES: Z holds each pile's cards below index h[w]
         free = 0  # ranks an unmarked card may have and still leave Z: some foundation needs no stuck rank before it
         for k in range(F):
-            o = order[k]
-            j = p[k]
+            o = self.order[k]
+            j = p[k] = position.p[k]
             while j < R and not (stuck >> o[j]) & 1:
                 j += 1
-            first_stuck.append(j)
-            free |= window[k][p[k]][j]
-        h = [len(pile) for pile in position.piles]  # Z holds each pile's cards below index h[w]
+            first_stuck[k] = j
+            free |= self.window[k][p[k]][j]
+        for w in range(W):
+            h[w] = len(piles[w])
         changed = True
         while changed:  # peel every pile in turn until a whole round frees no stuck rank
             changed = False
-            for w in range(len(h)):
+            for w in range(W):
                 hw = h[w]
                 if not hw:
                     continue
-                pile = position.piles[w]
-                mk = position.masks[w]
+                pile = piles[w]
+                mk = masks[w]
                 while hw:
                     r = pile[hw - 1]
                     m = mk[hw - 1]
                     if m:  # a marked card: it must leave for a foundation it is not forbidden
                         for k in range(F):
-                            if p[k] <= pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
+                            if p[k] <= self.pos[k][r] <= first_stuck[k] and not (m >> k) & 1:
                                 break
                         else:
                             break
@@ -89,13 +114,16 @@ class DeadTest:
                         stuck &= ~(1 << r)
                         for k in range(F):
                             j = first_stuck[k]
-                            if j < R and order[k][j] == r:
-                                o = order[k]
+                            o = self.order[k]
+                            if j < R and o[j] == r:
                                 j += 1
                                 while j < R and not (stuck >> o[j]) & 1:
                                     j += 1
                                 first_stuck[k] = j
-                                free |= window[k][p[k]][j]
+                                free |= self.window[k][p[k]][j]
                                 changed = True
                 h[w] = hw
-        return any(h)
+        for w in range(W):  # noqa: SIM110 (a loop: the compiled form types it)
+            if h[w]:
+                return True
+        return False

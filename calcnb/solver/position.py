@@ -13,6 +13,8 @@ from typing import NamedTuple
 
 from calcnb.game.rules import NO_RANK, orders, positions
 
+from .relaxed import check_size
+
 _INF = 1 << 30  # "never": no copy left in the stock
 
 
@@ -66,6 +68,8 @@ class Position:
     def __init__(self, foundations: list[int], wastes: list[list[int]], stock: tuple[int, ...], ranks: int) -> None:
         R = self.ranks = ranks
         F = len(foundations)
+        # the compiled search's arrays hold the rules' sizes: a waste may come to hold every card still to turn
+        check_size(R, F, len(wastes), max((len(w) for w in wastes), default=0) + len(stock))
         self.order = orders(R, F)
         self.pos = pos = order_places(self.order)
         # need[k][q]: the rank foundation k needs while it holds q cards; NO_RANK (no card has it) once complete
