@@ -230,6 +230,119 @@ def read_yes_no(text: str) -> str | None:
     return None
 
 
+# ---- shares, intervals and claims (the lesson "Is the 80% true?")
+
+# A decimal number, with a point or a comma ("0.7", "0,7", ".7", "70"), perhaps with a percent sign after it.
+_DECIMAL = re.compile(r"(\d{0,6}(?:[.,]\d{1,6})?)\s*(%?)")
+_SHARE_OF = re.compile(r"(\d{1,6})\s*(?:/|\s+(?:of|in|out of|de|em|em cada)\s+)\s*(\d{1,6})")
+# What may stand between and round the two bounds of an interval: brackets, a dash, "to", "and", "a", "e"...
+_INTERVAL_GLUE = re.compile(r"[\s\[\]()\-‐‑‒–—−;:,]*")
+_NUMBER_IN = re.compile(r"\d{1,6}(?:[.,]\d{1,6})?|[.,]\d{1,6}")
+
+
+def _share(number: str, percent_sign: bool) -> float | None:
+    """A share from 0 to 1: a number above 1 (or with %) is a percentage; None beyond 100%."""
+    try:
+        value = float(number.replace(",", "."))
+    except ValueError:
+        return None
+    if percent_sign or value > 1:
+        value /= 100
+    return value if 0 <= value <= 1 else None
+
+
+def read_rate(text: str) -> float | str | None:
+    """A share from 0 to 1, however written: "0.7", "0,7", ".7", "70%", "70 %", "70" (a number above 1 is a
+    percentage), "7/10", "7 of 10", "7 de 10", "70 percentage points" (a width); :data:`DONT_KNOW`, or None."""
+    cleaned = _clean(text)
+    if cleaned is None or cleaned == DONT_KNOW:
+        return cleaned
+    cleaned = _strip_words(cleaned, answer_words("rate_word") | answer_words("article"))
+    unknown = _UNKNOWN.fullmatch(cleaned)
+    if unknown:
+        cleaned = _unwrap(unknown[1])
+    shown = _BRACKETED.fullmatch(cleaned)  # "0.7 (70%)": two readings of one share
+    if shown:
+        first, second = read_rate(shown[1]), read_rate(shown[2])
+        return first if isinstance(first, float) and isinstance(second, float) and abs(first - second) < 1e-9 else None
+    of = _SHARE_OF.fullmatch(cleaned)
+    if of:
+        wins, deals = int(of[1]), int(of[2])
+        return wins / deals if 0 <= wins <= deals and deals else None
+    found = _DECIMAL.fullmatch(cleaned)
+    if not found or not found[1] or not any(char.isdecimal() for char in found[1]):
+        return None
+    return _share(found[1], bool(found[2]))
+
+
+def read_interval(text: str) -> tuple[float, float] | str | None:
+    """Two bounds, each a share or a percentage, lowest first: "0.55 to 0.82", "[0,55; 0,82]", "55%–82%",
+    "between 55 and 82", "de 55% a 82%"; :data:`DONT_KNOW`, or None (one number, three, or other words)."""
+    cleaned = _clean(text)
+    if cleaned is None or cleaned == DONT_KNOW:
+        return cleaned
+    numbers = list(_NUMBER_IN.finditer(cleaned))
+    if len(numbers) != 2:
+        return None
+    between = [
+        cleaned[: numbers[0].start()],
+        cleaned[numbers[0].end() : numbers[1].start()],
+        cleaned[numbers[1].end() :],
+    ]
+    shares, percents = [], []
+    for index, number in enumerate(numbers):
+        after = between[index + 1].lstrip()
+        percents.append(after.startswith("%"))
+        if percents[-1]:
+            between[index + 1] = after[1:]
+        shares.append(number[0])
+    glue = answer_words("interval_word") | answer_words("article")
+    for part in between:
+        words = [word for word in re.split(r"[\s\[\]()\-‐‑‒–—−;:,]+", part) if word]
+        if any(word not in glue for word in words):
+            return None
+    # "55 to 82%": one percent sign for both; "0.55 to 82": a bound above 1 makes both percentages
+    as_percent = any(percents) or any(float(number.replace(",", ".")) > 1 for number in shares)
+    low, high = (_share(number, as_percent) for number in shares)
+    if low is None or high is None:
+        return None
+    return (low, high) if low <= high else (high, low)
+
+
+def _read_choice(text: str, choices: dict[str, str]) -> str | None:
+    """One of ``choices`` (answer-word kind → reading), or a letter a to d in the order given, or None."""
+    cleaned = _clean(text)
+    if cleaned is None or cleaned == DONT_KNOW:
+        return cleaned
+    for kind, reading in choices.items():
+        if cleaned in answer_words(kind):
+            return reading
+    letter = re.fullmatch(r"\(?([a-d])[).]?(?:\s+(.*))?", cleaned)
+    readings = list(choices.values())
+    if letter and "abcd".index(letter[1]) < len(readings):
+        chosen = readings["abcd".index(letter[1])]
+        # "(d) too few deals to tell": the words after the letter, if any, must say the same
+        return chosen if not letter[2] or _read_choice(letter[2], choices) == chosen else None
+    return None
+
+
+#: The choices on a claim, in the order the questions list them: (a) above, (b) below, (c) proven, (d) unclear.
+CLAIM_CHOICES = {"claim_above": "above", "claim_below": "below", "claim_proven": "proven", "claim_unclear": "unclear"}
+#: The choices on two intervals, in the order the questions list them: (a) the same, (b) different, (c) unclear.
+COMPARISON_CHOICES = {"compare_same": "same", "compare_different": "different", "compare_unclear": "unclear"}
+
+
+def read_claim(text: str) -> str | None:
+    """'above', 'below', 'proven' or 'unclear' (too few deals to tell): a letter a to d, or words in any
+    language ("too few deals to tell", "não dá para saber"); :data:`DONT_KNOW`, or None."""
+    return _read_choice(text, CLAIM_CHOICES)
+
+
+def read_comparison(text: str) -> str | None:
+    """'same', 'different' or 'unclear': a letter a to c, or words in any language; :data:`DONT_KNOW`, or None."""
+    return _read_choice(text, COMPARISON_CHOICES)
+
+
 # Each kind of answer an exercise asks for: how its text is read, and the message saying what was expected.
 READERS: dict[str, tuple[Callable[[str], object], str]] = {
     "rank": (read_rank, "lessons.read_rank"),
@@ -238,6 +351,10 @@ READERS: dict[str, tuple[Callable[[str], object], str]] = {
     "place": (read_place, "lessons.read_place"),
     "foundation": (read_foundations, "lessons.read_foundation"),
     "yes_no": (read_yes_no, "lessons.read_yes_no"),
+    "rate": (read_rate, "lessons.read_rate"),
+    "interval": (read_interval, "lessons.read_interval"),
+    "claim": (read_claim, "lessons.read_claim"),
+    "comparison": (read_comparison, "lessons.read_comparison"),
 }
 
 

@@ -15,8 +15,6 @@ handed to every answer listener (:func:`calcnb.ui.lesson.add_answer_listener`).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -36,8 +34,9 @@ from calcnb.game.engine import STOCK_TO_FOUNDATION, Move, State
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import answer_words, message
-from calcnb.lessons import counting
+from calcnb.lessons import counting, evidence
 from calcnb.lessons.answers import DONT_KNOW, READERS, echo, read_answer
+from calcnb.lessons.keys import student_number
 from calcnb.lessons.tables import lesson_game
 
 
@@ -103,6 +102,20 @@ MISCONCEPTIONS = (
     "added_thirteen",
     "multiple_below",
     "stops_at_king",
+    # the lesson "Is the 80% true?" (calcnb.lessons.evidence)
+    "losses_for_wins",
+    "count_for_share",
+    "wrong_whole",
+    "forgot_z",
+    "forgot_n",
+    "rate_outside",
+    "width_linear",
+    "width_not_narrower",
+    "sample_rate_as_truth",
+    "contains_so_proven",
+    "too_few_when_enough",
+    "overlap_means_same",
+    "overlap_means_different",
     "unreadable",
 )
 
@@ -119,7 +132,8 @@ class Item:
     answers to ``(misconception, reason)``; ``too_big`` (when set) is ``(limit, misconception,
     reason)`` for any number above ``limit``, ``reason(number)`` saying why; ``other`` is the reason given
     for any other answer
-    (``reason_for``, when set, computes it from the reading). ``solution`` and ``why`` are the
+    (``reason_for``, when set, computes it from the reading, or ``(misconception, reason)``); ``accepts``, when
+    set, also counts a reading right (a rate or an interval within a tolerance). ``solution`` and ``why`` are the
     answer as shown and its reasoning, computed by calcnb; ``wraps`` says whether the answer needs
     the wraparound past K; ``typed`` gives an example of how a reading may be typed (for a teacher's list);
     ``unclear`` maps readings that are no answer to this question, though readable (``0`` for "which rank
@@ -136,7 +150,8 @@ class Item:
     wrong: Mapping[object, tuple[str | None, str]] = field(default_factory=dict)
     other: str = ""
     too_big: tuple[int, str | None, Callable[[int], str]] | None = None
-    reason_for: Callable[[object], str | None] | None = None
+    reason_for: Callable[[object], str | tuple[str | None, str] | None] | None = None
+    accepts: Callable[[object], bool] | None = None
     wraps: bool = False
     typed: Mapping[object, str] = field(default_factory=dict)
     unclear: Mapping[object, str] = field(default_factory=dict)
@@ -157,14 +172,15 @@ def judge(item: Item, text: str) -> Feedback:
         return Feedback(None, message("lessons.dont_know", hint=item.other or expected))
     if reading in item.unclear:
         return Feedback(None, message("lessons.unread", reason=item.unclear[reading]))
-    if reading in item.accepted:
+    if reading in item.accepted or (item.accepts is not None and item.accepts(reading)):
         return Feedback(True, message("lessons.right", why=item.why))
     misconception, reason = item.wrong.get(reading, (None, ""))
     if not reason and item.too_big is not None and isinstance(reading, int) and reading > item.too_big[0]:
         _limit, misconception, explain = item.too_big
         reason = explain(reading)
     if not reason and item.reason_for is not None:
-        reason = item.reason_for(reading) or ""
+        found = item.reason_for(reading) or ""
+        misconception, reason = found if isinstance(found, tuple) else (misconception, found)
     if not reason or gives_away(item, reason):
         reason = item.other  # a reason that happens to name the answer would hand it over
     return Feedback(False, message("lessons.wrong", answer=echo(text), reason=reason), misconception)
@@ -684,6 +700,8 @@ _KINDS = [
     ExerciseKind("fits-buried", ((POSITIONS["buried"],),), _fits_item),
     # the lesson "Counting in steps" (ages 9-11): its exercises are worked out in calcnb.lessons.counting
     *(ExerciseKind(*exercise) for exercise in counting.EXERCISES),
+    # the lesson "Is the 80% true?" (ages 15-18): worked out in calcnb.lessons.evidence
+    *(ExerciseKind(*exercise) for exercise in evidence.EXERCISES),
 ]
 
 # Every exercise by its stable identifier (the class view and the worksheets use these).
@@ -753,11 +771,6 @@ def misconception_name(misconception: str | None) -> str:
     return message(f"lessons.mis.{misconception}") if misconception else ""
 
 
-# The key of a lesson served without a class log: anyone can work out those variants from a name, which is
-# harmless there (nothing is recorded). A class log holds a secret key of its own (ClassLog.class_key).
-NO_CLASS_KEY = "calcnb: no class log"
-
-
 def variant_for(exercise_id: str, seed: object, class_key: str | None = None) -> int:
     """The variant of ``exercise_id`` a student gets: fixed by ``seed`` (a name, or a number drawn per visit).
 
@@ -765,11 +778,7 @@ def variant_for(exercise_id: str, seed: object, class_key: str | None = None) ->
     nobody can work out a student's answers from their nickname without the teacher's key. A name
     counts the same however it is capitalised or spaced ("Ana  Silva" is "ana silva").
     """
-    kind = BANK[exercise_id]
-    name = " ".join(str(seed).split()).casefold()
-    secret = (class_key or NO_CLASS_KEY).encode()
-    digest = hmac.new(secret, f"{exercise_id}\n{name}".encode(), hashlib.sha256).digest()
-    return int.from_bytes(digest[:8], "big") % len(kind.variants)
+    return student_number(exercise_id, seed, len(BANK[exercise_id].variants), class_key)
 
 
 def student_items(
