@@ -10,7 +10,7 @@ cdef class DeadTest:
     cdef public list gone_from_stock
     cdef int order[4][13]
     cdef int pos[4][14]
-    cdef int window[4][14][14]
+    cdef int before[4][14]
 
     @cython.locals(position=Position, inwaste=list, rem=list, stuck=cython.long, s=cython.int, c=cython.int)
     cpdef long _stuck_ranks(self) except? -1

@@ -27,32 +27,23 @@ class DeadTest:
         R = position.ranks
         order = position.order
         F = len(order)
-        # window[k][a][b]: the ranks at positions a..b of foundation k, as bits (b = R: a to the end)
-        window = []
+        # before[k][t]: the ranks at positions 0..t-1 of foundation k, as bits; the ranks at positions a..b
+        # (b = R: a to the end) are before[k][min(b + 1, R)] & ~before[k][a]
+        before = [[0] * (R + 1) for _ in range(F)]
         for k in range(F):
-            table_k = []
-            for a in range(R + 1):
-                row = []
-                bits = 0
-                for b in range(R + 1):
-                    if a <= b < R:
-                        bits |= 1 << order[k][b]
-                    row.append(bits if a <= b else 0)
-                table_k.append(row)
-            window.append(table_k)
+            for t in range(R):
+                before[k][t + 1] = before[k][t] | 1 << order[k][t]
         if not cython.compiled:  # interpreted: the lists stand for the C arrays
             self.order = order
             self.pos = position.pos
-            self.window = window
+            self.before = before
         else:
             for k in range(F):
                 for j in range(R):
                     self.order[k][j] = order[k][j]
                 for r in range(R + 1):
                     self.pos[k][r] = position.pos[k][r]
-                for a in range(R + 1):
-                    for b in range(R + 1):
-                        self.window[k][a][b] = window[k][a][b]
+                    self.before[k][r] = before[k][r]
         # gone_from_stock[t]: the ranks with no copy at stock index t or later
         self.gone_from_stock = [[r for r in range(1, R + 1) if row[r] == _INF] for row in position.next_in_stock]
 
@@ -86,7 +77,7 @@ class DeadTest:
             while j < R and not (stuck >> o[j]) & 1:
                 j += 1
             first_stuck[k] = j
-            free |= self.window[k][p[k]][j]
+            free |= self.before[k][j + 1 if j < R else R] & ~self.before[k][p[k]]
         for w in range(W):
             h[w] = len(piles[w])
         changed = True
@@ -120,7 +111,7 @@ class DeadTest:
                                 while j < R and not (stuck >> o[j]) & 1:
                                     j += 1
                                 first_stuck[k] = j
-                                free |= self.window[k][p[k]][j]
+                                free |= self.before[k][j + 1 if j < R else R] & ~self.before[k][p[k]]
                                 changed = True
                 h[w] = hw
         for w in range(W):  # noqa: SIM110 (a loop: the compiled form types it)

@@ -4,6 +4,7 @@ import cython
 from calcnb.solver.dead cimport DeadTest
 from calcnb.solver.ordering cimport Ordering
 from calcnb.solver.position cimport Position
+from calcnb.solver.table cimport Table
 from calcnb.solver.witness cimport Witnesses
 
 
@@ -12,7 +13,8 @@ cdef class Search:
     cdef public DeadTest dead
     cdef public Ordering ordering
     cdef public Witnesses witnesses
-    cdef public object clock, deadline, node_limit, restart_nodes, table
+    cdef public Table table
+    cdef public object clock, deadline, node_limit, restart_nodes
     cdef public bint use_safe, use_forbid, use_dominance, use_dead, use_relaxed
     cdef public int relaxed_stock
     cdef public long nodes, stop

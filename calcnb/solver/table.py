@@ -36,10 +36,11 @@ class Table:
         codes = position.codes
         foundation_counts = tuple(position.p)
         pile_codes = codes
-        for code in codes:
-            if code & _MARK_BITS:  # some marks: drop the spent ones
+        for w in range(len(codes)):
+            if codes[w] & _MARK_BITS:  # some marks: drop the spent ones
                 pile_codes = []
-                for w, code in enumerate(codes):
+                for w in range(len(codes)):
+                    code = codes[w]
                     if code & _MARK_BITS:
                         memo_key = (code, foundation_counts)
                         code = self._canonical.get(memo_key)
@@ -56,12 +57,15 @@ class Table:
         """Pile w's code without the marks that no longer matter: their foundation has passed the rank."""
         position = self.position
         p, pos = position.p, position.pos
+        F = len(p)
         code = 0
         masks = position.masks[w]
-        for d, r in enumerate(position.piles[w]):
+        pile = position.piles[w]
+        for d in range(len(pile)):
+            r = pile[d]
             m = masks[d]
             if m:
-                for k in position.FR:
+                for k in range(F):
                     if m >> k & 1 and p[k] != pos[k][r]:
                         m &= ~(1 << k)
             code = code << 8 | r | m << 4

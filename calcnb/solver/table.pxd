@@ -1,0 +1,28 @@
+# Types for the compiled form of table.py (Cython reads this beside it; the .py stays the source).
+import cython
+
+from calcnb.solver.position cimport Position
+
+
+cdef class Table:
+    cdef public Position position
+    cdef public bint symmetry
+    cdef public dict entries, _canonical
+    cdef public long long epoch
+    cdef public set hard
+
+    @cython.locals(position=Position, codes=list, foundation_counts=tuple, pile_codes=list, w=cython.int,
+                   marks=cython.int, memo_key=tuple)
+    cpdef tuple key(self)
+
+    @cython.locals(position=Position, p=list, pos=list, masks=list, pile=list, d=cython.int, r=cython.int,
+                   m=cython.int, k=cython.int, F=cython.int)
+    cpdef _live_marks(self, int w)
+
+    cpdef get(self, tuple key)
+
+    cpdef bint cuts(self, long long known, long long budget) except? -1
+
+    cpdef prove(self, tuple key)
+
+    cpdef failed(self, tuple key, long long budget)
