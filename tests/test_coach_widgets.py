@@ -11,7 +11,8 @@ from calcnb import CoachedBoard, Game
 from calcnb.i18n import set_language
 from calcnb.players.coach import describe_move
 from calcnb.players.ladder import ReverseNeed
-from calcnb.ui.coach import CoachPanel, coach, player_label, watch_players
+from calcnb.solver import COMPILED
+from calcnb.ui.coach import CoachPanel, coach, player_label, watch_default, watch_players
 from calcnb.ui.play import PlayBoard
 
 
@@ -104,14 +105,9 @@ def test_watch_runs_until_stopped_and_stops_at_the_end():
 
 
 def test_every_player_of_the_ladder_can_be_watched_and_says_why():
-    assert list(watch_players()) == [
-        "random",
-        "first fit",
-        "reverse need",
-        "kings apart",
-        "monte carlo",
-        "determinized",
-    ]
+    ladder = ["random", "first fit", "reverse need", "kings apart", "monte carlo", "determinized"]
+    # the hint's player comes last where it is not one of the ladder: the strongest blind player, compiled
+    assert list(watch_players()) == ladder + (["determinized with 32 orders"] if COMPILED else [])
     board = _board_at(2, 60)
     panel = CoachPanel(board)
     for name in ("random", "first fit", "kings apart", "determinized"):
@@ -149,6 +145,7 @@ def test_controls_speak_portuguese():
         assert panel.player.description == "Jogador" and panel.pace.description == "Segundos por jogada"
         assert [label for label, _ in panel.player.options] == [player_label(name) for name in watch_players()]
         assert "necessidade inversa" in dict(panel.player.options)
+        panel.player.value = "reverse need"
         panel.step()
         assert panel.said.startswith("necessidade inversa escolheu")
         panel.seconds = 0.0
@@ -166,7 +163,7 @@ def test_the_board_changes_language_with_its_coach():
     try:
         board.refresh()
         assert board.coach.buttons["stop"].description == "Parar"
-        assert board.coach.player.value == "reverse need"  # the choice survives the new labels
+        assert board.coach.player.value == watch_default()  # the choice survives the new labels
     finally:
         set_language("en")
     board.refresh()
@@ -199,3 +196,14 @@ def test_watching_determinized_explains_a_tie_by_its_blind_play_outs():
         if len(seen) == 2:
             break
     assert seen == {True, False}  # some of the choices tied, and all of them
+
+
+def test_watch_starts_on_the_strongest_blind_player_where_the_solver_is_compiled():
+    panel = CoachedBoard(seed=4).coach
+    assert panel.player.value == ("determinized with 32 orders" if COMPILED else "reverse need")
+    assert player_label(panel.player.value) in dict(panel.player.options)
+    set_language("pt")
+    try:
+        assert player_label("determinized with 32 orders") == "determinizado com 32 ordens"
+    finally:
+        set_language("en")

@@ -12,13 +12,18 @@ from calcnb.game.cards import DECK, parse_cards
 from calcnb.game.engine import TURN
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue, set_language
-from calcnb.players.advice import hint, hint_player
+from calcnb.players.advice import advise, hint, hint_player, hint_player_for, hint_player_sentence
+from calcnb.players.blind import MORE_ORDERS, Determinized
 from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.players.registry import LADDER, ladder
 from calcnb.players.table import PlayerView
+from calcnb.solver import COMPILED
 
 FAST_PLAYERS = [RandomPlayer(), FirstFit(), ReverseNeed(), KingsApart()]
 ALL_PLAYERS = [*FAST_PLAYERS, MonteCarlo(samples=4)]
+
+MONTE_CARLO_HINT = hint_player_for(compiled=False)
+"""The hint's player where the solver runs interpreted: the wording of its reasons is tested on it."""
 
 
 def _mid_game(seed: int, moves: int) -> Game:
@@ -161,7 +166,7 @@ def test_reverse_need_buries_the_top_needed_latest_when_every_pile_is_sooner():
     state = _position(["A♣", "2♦", "3♥", "4♠"], [["3♦"], ["7♦"], ["J♦"], ["10♣"]], "K♠")
     # every top is needed before the K; the J (5) is needed latest of them (3: 2, 7: 4, 10: 4)
     assert ReverseNeed().choose(state) == Move.parse("S>W3")
-    _, sentence = hint(state)
+    _, sentence = advise(state, MONTE_CARLO_HINT)
     assert "K♠" in sentence
 
 
@@ -170,19 +175,19 @@ def test_tie_between_foundations_prefers_the_one_whose_next_need_is_on_show():
     state = _position(["A♣ 2♣ 3♣ 4♣ 5♣", "2♦ 4♦", "3♥ 6♥", "4♠"], [["8♦"], [], [], []], "6♠")
     assert ReverseNeed().choose(state) == Move.parse("S>F2")
     assert FirstFit().choose(state) == Move.parse("S>F1")
-    assert hint(state) == (
+    assert advise(state, MONTE_CARLO_HINT) == (
         Move.parse("S>F2"),
         "Play 6♠ on foundation 2 rather than foundation 1: foundation 2 then needs 8, which is on show.",
     )
     # with nothing on show, the foundation furthest behind: F3 (3 then 6) beside F1 (A to 5) and F2
     state = _position(["A♣ 2♣ 3♣ 4♣ 5♣", "2♦ 4♦", "3♥", "4♠"], [[], [], [], []], "6♠")
-    assert hint(state) == (
+    assert advise(state, MONTE_CARLO_HINT) == (
         Move.parse("S>F3"),
         "Play 6♠ on foundation 3 rather than foundations 1 and 2: it holds the fewest cards, "
         "so it has the most still to come.",
     )
     set_language("pt")
-    assert hint(state)[1].startswith("Jogue 6♠ na base 3 e não nas bases 1 e 2:")
+    assert advise(state, MONTE_CARLO_HINT)[1].startswith("Jogue 6♠ na base 3 e não nas bases 1 e 2:")
 
 
 def test_players_pickle_for_process_pools():
@@ -249,7 +254,7 @@ def test_hint_at_a_foundation_move_explains_the_arithmetic_need():
     game = _mid_game(11, 0)
     while not any(m.kind == MoveKind.STOCK_TO_FOUNDATION for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
-    move, sentence = hint(game)
+    move, sentence = advise(game, MONTE_CARLO_HINT)
     assert move.kind == MoveKind.STOCK_TO_FOUNDATION
     assert f"foundation {move.foundation}" in sentence and str(game.state.pending) in sentence
 
@@ -258,9 +263,38 @@ def test_hint_monte_carlo_sentence_reports_its_imagined_orders():
     game = _mid_game(2, 30)
     while game.state.pending is None or any(m.kind != MoveKind.STOCK_TO_WASTE for m in game.legal_moves()):
         game.play(ReverseNeed().choose(game))
-    _, sentence = hint(game)
-    assert isinstance(hint_player(), MonteCarlo)
-    assert f"{hint_player().samples} imagined orders" in sentence
+    _, sentence = advise(game, MONTE_CARLO_HINT)
+    assert f"{MONTE_CARLO_HINT.samples} imagined orders" in sentence
+
+
+def test_the_hint_uses_the_strongest_blind_player_where_the_solver_is_compiled():
+    strongest, interpreted = hint_player_for(True), hint_player_for(False)
+    assert isinstance(strongest, Determinized) and strongest.samples == MORE_ORDERS
+    assert strongest.name == "determinized with 32 orders"
+    assert isinstance(interpreted, MonteCarlo)
+    assert hint_player() == (strongest if COMPILED else interpreted)
+    assert hint_player_sentence(strongest) == (
+        "Hints come from determinized with 32 orders, the strongest player here that sees only what you see: "
+        "this computer runs the solver compiled, fast enough for it."
+    )
+    assert hint_player_sentence(interpreted) == (
+        "Hints come from Monte Carlo: this installation runs the solver interpreted, too slow "
+        "for the strongest player, determinized with 32 orders, to answer at once."
+    )
+    set_language("pt")
+    assert hint_player_sentence(strongest).startswith("As sugestões vêm do jogador determinizado com 32 ordens")
+    assert "interpretado" in hint_player_sentence(interpreted)
+
+
+def test_the_determinized_hint_says_the_arithmetic_when_nothing_was_weighed():
+    game = Game.new(3)
+    move, sentence = advise(game, Determinized(samples=MORE_ORDERS))
+    assert move is TURN and sentence == "Nothing else was worth weighing here."  # Watch's words for it
+    if COMPILED:  # the hint itself: the rules' arithmetic is the whole reason
+        assert hint(game) == (TURN, "Turn the next card (48 left): no card on show fits a foundation.")
+        game.play(TURN)
+        move, sentence = hint(game)
+        assert move.kind == MoveKind.STOCK_TO_WASTE and "every waste pile is empty" in sentence
 
 
 def test_hint_at_the_end_says_the_game_is_over():

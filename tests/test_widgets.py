@@ -15,6 +15,7 @@ from calcnb.game.engine import ALL_MOVES
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue
 from calcnb.lessons.examples import worked_example
+from calcnb.players.advice import hint_player_sentence
 from calcnb.ui.board import DPI, HEIGHT, WIDTH, BoardRenderer, board_labels, board_marks, draw
 from calcnb.ui.play import (
     Picture,
@@ -701,7 +702,8 @@ def test_the_last_cards_hint_never_counts_unseen_cards():
     board.buttons["hint"].click()
     assert board.hinted.kind == MoveKind.STOCK_TO_WASTE
     assert board.message == f"Hint: put K♣ on waste pile {board.hinted.waste}."
-    assert "unseen" not in board.detail and "no card is left to turn" in board.detail
+    assert "unseen" not in board.detail and "no card is left to turn" in board.detail.lower()
+    assert board.detail.endswith(hint_player_sentence())  # which player hints, and why
 
 
 def test_a_click_sends_each_changed_widget_one_message(monkeypatch):

@@ -156,6 +156,10 @@ MESSAGES: dict[str, str] = {
     "player.bad_game": "play needs a seed, a Game or a State; got {kind}",
     "hint.won": "The game is won: there is nothing left to do.",
     "hint.lost": "No move is left: the game is lost.",
+    "hint.player.strongest": "Hints come from {player}, the strongest player here that sees only what you see: "
+    "this computer runs the solver compiled, fast enough for it.",
+    "hint.player.interpreted": "Hints come from {player}: this installation runs the solver interpreted, "
+    "too slow for the strongest player, {strongest}, to answer at once.",
     "hint.turn": "Turn the next card ({left} left): no card on show fits a foundation.",
     "hint.foundation": "Play {card} onto {top} on foundation {foundation}: it is the rank that foundation needs "
     "next, and a card on a foundation is never wasted.",
@@ -625,6 +629,10 @@ MESSAGES: dict[str, str] = {
     "coach.widget.forced": "Nothing else was worth weighing here.",
     "coach.widget.determinized": "Over {futures} imagined orders of the face-down cards the solver found a win after this "
     "move in {won} (and could not tell in {unknown})",
+    "coach.widget.determinized_last_won": "No card is left to turn, so the solver sees the whole game: it wins "
+    "after this move.",
+    "coach.widget.determinized_last_lost": "No card is left to turn, so the solver sees the whole game: no choice "
+    "can win any more.",
     "coach.widget.determinized_best": ": the best of {choices} choices.",
     "coach.widget.determinized_tie": "; {tied} of the {choices} choices did as well.",
     "coach.widget.determinized_all_tied": ", and all {choices} choices did as well.",
@@ -637,6 +645,7 @@ MESSAGES: dict[str, str] = {
     "coach.player.kings_apart": "kings apart",
     "coach.player.monte_carlo": "Monte Carlo",
     "coach.player.determinized": "determinized",
+    "coach.player.determinized_with_32_orders": "determinized with 32 orders",
     # calcnb.ui.explorer
     "explorer.refused": "Step {step} on {ranks} ranks would show the answer to one of your exercises ({question}). Answer it first, then come back: the explorer will draw it.",
     "explorer.step": "Step",

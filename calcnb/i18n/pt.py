@@ -157,6 +157,10 @@ MESSAGES: dict[str, str] = {
     "player.bad_game": "play precisa de uma semente, um Game ou um State; recebi {kind}",
     "hint.won": "O jogo está ganho: não há mais nada a fazer.",
     "hint.lost": "Não resta nenhuma jogada: o jogo está perdido.",
+    "hint.player.strongest": "As sugestões vêm do jogador {player}, o mais forte dos que só veem o que está à vista: "
+    "este computador corre o resolvedor compilado, rápido o bastante para ele.",
+    "hint.player.interpreted": "As sugestões vêm do jogador {player}: esta instalação corre o resolvedor interpretado "
+    "(sem o núcleo compilado), lento demais para o jogador mais forte, {strongest}, responder logo.",
     "hint.turn": "Vire a próxima carta (restam {left}): nenhuma carta à vista serve numa base.",
     "hint.foundation": "Jogue {card} sobre {top} na base {foundation}: é o valor de que essa base precisa a "
     "seguir, e uma carta numa base nunca se perde.",
@@ -631,6 +635,10 @@ MESSAGES: dict[str, str] = {
     "coach.widget.forced": "Aqui não havia mais nada a ponderar.",
     "coach.widget.determinized": "Em {futures} ordens imaginadas das cartas viradas para baixo, o resolvedor achou uma vitória "
     "depois desta jogada em {won} (e não soube dizer em {unknown})",
+    "coach.widget.determinized_last_won": "Não resta carta para virar, por isso o resolvedor vê o jogo todo: ganha "
+    "depois desta jogada.",
+    "coach.widget.determinized_last_lost": "Não resta carta para virar, por isso o resolvedor vê o jogo todo: já "
+    "nenhuma escolha pode ganhar.",
     "coach.widget.determinized_best": ": a melhor de {choices} escolhas.",
     "coach.widget.determinized_tie": "; {tied} das {choices} escolhas saíram-se igualmente bem.",
     "coach.widget.determinized_all_tied": ", e todas as {choices} escolhas se saíram igualmente bem.",
@@ -643,6 +651,7 @@ MESSAGES: dict[str, str] = {
     "coach.player.kings_apart": "reis à parte",
     "coach.player.monte_carlo": "Monte Carlo",
     "coach.player.determinized": "determinizado",
+    "coach.player.determinized_with_32_orders": "determinizado com 32 ordens",
     # calcnb.ui.explorer
     "explorer.refused": "O passo {step} com {ranks} valores mostraria a resposta de um dos seus exercícios ({question}). Responda primeiro e depois volte: o explorador desenha-o.",
     "explorer.step": "Passo",

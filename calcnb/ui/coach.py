@@ -11,7 +11,9 @@ panel to a board made elsewhere.
   board's position changes, so it never describes another position.
 - **Watch** lets a player from the ladder, random to determinized, play the game on the board
   move by move, at the pace chosen (seconds per move), until the game ends or "Stop" is pressed; each
-  move is explained on the board's message line and under the buttons.
+  move is explained on the board's message line and under the buttons. It starts on the hint's player
+  where that is the strongest blind one (the solver compiled), else on reverse need, as the hint's player
+  is then Monte Carlo, weaker than what the study calls strongest.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import ipywidgets as widgets
 from calcnb.game.deals import Seed
 from calcnb.game.game import Game
 from calcnb.i18n import message
-from calcnb.players.advice import advise
+from calcnb.players.advice import advise, hint_player
+from calcnb.players.blind import Determinized
 from calcnb.players.coach import MoveChance, analyse, describe_move
 from calcnb.players.player import Player
 from calcnb.players.registry import ladder
@@ -32,12 +35,25 @@ from calcnb.players.table import PlayerView
 from calcnb.ui.palette import BLACK, BLUE, PALE_GREY
 from calcnb.ui.play import PlayBoard, _set
 
-__all__ = ["CoachPanel", "CoachedBoard", "chance_chart", "coach", "player_label", "watch_players"]
+__all__ = ["CoachPanel", "CoachedBoard", "chance_chart", "coach", "player_label", "watch_default", "watch_players"]
 
 
 def watch_players() -> dict[str, Player]:
-    """The players the viewer may watch: the registry's ladder, weakest first, by name (the same in every language)."""
-    return ladder()
+    """The players the viewer may watch: the registry's ladder, weakest first, by name (the same in every language).
+
+    Where the hint's player is not one of the ladder (the strongest blind player, when the solver runs
+    compiled), it comes last, as the strongest.
+    """
+    players = ladder()
+    hinting = hint_player()
+    players.setdefault(hinting.name, hinting)
+    return players
+
+
+def watch_default() -> str:
+    """The player Watch starts on: the hint's where it is the strongest blind player, else reverse need."""
+    hinting = hint_player()
+    return hinting.name if isinstance(hinting, Determinized) else "reverse need"
 
 
 def player_label(name: str) -> str:
@@ -131,7 +147,7 @@ class CoachPanel(widgets.VBox):
         )
         self.add_class("calcnb-coach")
         self.refresh()
-        self.player.value = "reverse need"
+        self.player.value = watch_default()
         self.pace.value = 1.0
         board.on_refresh(self._board_changed)
 

@@ -440,12 +440,13 @@ class PlayBoard(widgets.VBox):
     def _hint(self) -> None:
         if not self._current():
             return
-        from calcnb.players.advice import hint  # the strategies load only when a hint is first asked for
+        # the strategies load only when a hint is first asked for
+        from calcnb.players.advice import hint, hint_player_sentence
 
         state = self.game.state
         move, why = hint(state)
         self.hinted, self.selected = move, None
-        self._say(hint_sentence(state, move), why if move is not None else "")
+        self._say(hint_sentence(state, move), f"{why} {hint_player_sentence()}" if move is not None else "")
         self.refresh()
 
     def load(self, game: Game) -> None:

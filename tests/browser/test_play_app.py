@@ -264,6 +264,7 @@ def test_analyse_in_the_app_charts_every_legal_move_in_words_on_screen(app):
 
 def test_watch_in_the_app_plays_on_and_stop_stops(app):
     app.deal(SEED)
+    app.root.locator("select").nth(0).select_option(label="reverse need")  # compiled, Watch starts on another
     app.root.locator("select").nth(1).select_option(label="0.2 s")
     start = app.alt()
     _coach_button(app, "watch").click()
