@@ -1550,3 +1550,75 @@ def test_the_teachers_terminal_is_told_who_joins_in_one_printable_line(recorder,
     assert lines[0] == f"[calcnb] {recorder.nickname} joined the class." and "\x1b" not in terminal.getvalue()
     assert lines[1] == f"[calcnb] {recorder.nickname} went on with their rejoin code (a page closed or reloaded)."
     assert all(line.isprintable() for line in lines) and len(lines) == 2
+
+
+# ---------------------------------------------------------------- the games of "Is the 80% true?"
+
+
+def test_a_students_games_are_kept_once_each_and_read_back_in_order(log):
+    from calcnb.lessons.evidence import PLAYER_KEY
+
+    log.join("Ana")
+    assert log.record_game("Ana", 10_000_000, PLAYER_KEY, True, 52, when=1.0) == classlog.WRITTEN
+    assert log.record_game("Ana", 10_000_001, PLAYER_KEY, False, 31, when=2.0) == classlog.WRITTEN
+    # a retry of a write that went through writes nothing twice
+    assert log.record_game("Ana", 10_000_000, PLAYER_KEY, True, 52, when=3.0) == classlog.ALREADY_WRITTEN
+    # another student's same deal (a shared block) is their game: kept, and pooled once by the lesson
+    assert log.record_game("Bruno", 10_000_000, PLAYER_KEY, True, 52, when=4.0) == classlog.WRITTEN
+    games = log.games()
+    assert [(game["nickname"], game["seed"], game["won"], game["score"]) for game in games] == [
+        ("Ana", 10_000_000, True, 52),
+        ("Ana", 10_000_001, False, 31),
+        ("Bruno", 10_000_000, True, 52),
+    ]
+    with pytest.raises(ClassLogError, match="seed"):
+        log.record_game("Ana", "10", PLAYER_KEY, True, 52)
+    assert len(log.games()) == 3
+
+
+def test_a_log_made_before_games_were_kept_gets_their_table_when_opened(location):
+    from calcnb.lessons.evidence import PLAYER_KEY
+
+    opened = open_class_log(location)
+    opened.join("Ana")
+    opened.close()
+    engine = sa.create_engine(classlog.database_url(location))
+    with engine.begin() as connection:
+        connection.execute(sa.text("DROP TABLE calcnb_games"))
+    engine.dispose()
+    again = open_class_log(location)
+    assert again.students() == ["Ana"] and again.games() == []
+    assert again.record_game("Ana", 10_000_000, PLAYER_KEY, False, 20) == classlog.WRITTEN
+    again.close()
+
+
+def test_the_recorder_keeps_every_deal_played_and_the_class_view_pools_them(location):
+    from calcnb.classroom.lesson_view import LessonClassView
+    from calcnb.classroom.recorder import ClassRecorder
+    from calcnb.lessons.evidence import pool, seed_block
+    from calcnb.stats import wilson_interval
+    from calcnb.ui.evidence import EvidenceLab
+    from calcnb.ui.lesson import Quiz
+
+    view = LessonClassView(open_class_log(location), lesson="evidence")
+    view.refresh()  # before anyone has answered: the lesson named, its exercises, an empty sample
+    assert view.lesson_name == "evidence" and view.order[0] == "evidence-rate"
+    assert view.evidence is not None and view.evidence.deals == 0
+    labs = []
+    for name in ("Ana", "Bruno"):  # one kernel each, one after the other (a kernel has one recorder)
+        lab = EvidenceLab(Quiz())
+        recorder = ClassRecorder(open_class_log(location), quiz=lab)
+        assert recorder.join(name)
+        assert lab.block == seed_block(name, recorder.class_log.class_key())
+        lab.play_batch()
+        assert recorder.flush(timeout=30) and recorder.games_recorded == 10
+        recorder.close()
+        labs.append(lab)
+    view.refresh()
+    wins = sum(deal.won for lab in labs for deal in lab.played)
+    assert (view.evidence.wins, view.evidence.deals) == (wins, 20)
+    assert view.evidence.interval == wilson_interval(wins, 20) == pool(view.class_log.games()).interval
+    low, high = wilson_interval(wins, 20)
+    assert f"{round(100 * low)}%" in view.evidence_text.value and f"{round(100 * high)}%" in view.evidence_text.value
+    assert view.evidence_picture.value[:4] == b"\x89PNG"
+    view.close()

@@ -36,7 +36,7 @@ def _every_item(exercise_id: str):
 
 
 def test_the_lesson_is_a_list_of_exercises_and_the_clock_of_13_keeps_its_numbering():
-    assert [known.name for known in LESSONS] == ["counting", "02_wraparound"]
+    assert [known.name for known in LESSONS] == ["counting", "02_wraparound", "evidence"]
     assert lesson("02_wraparound").exercises == LESSON_EXERCISES  # 1 to 10, unchanged
     assert lesson("counting.ipynb").exercises == counting.LESSON_EXERCISES
     assert len(counting.LESSON_EXERCISES) == 8 and not set(counting.LESSON_EXERCISES) & set(LESSON_EXERCISES)

@@ -271,3 +271,19 @@ def test_a_students_own_deals_get_the_claim_exercise_of_their_own_counts():
 
 def test_the_lessons_variants_differ_between_students():
     assert len({variant_for("evidence-claim", name, "key") for name in CLASS}) > 10
+
+
+def test_the_student_pages_carry_no_answer_and_the_teacher_notes_give_the_commands_word_for_word():
+    import json
+    from pathlib import Path
+
+    notebooks = Path(__file__).resolve().parent.parent / "notebooks"
+    for name in ("evidence.ipynb", "pt/evidence.ipynb"):
+        cells = json.loads((notebooks / name).read_text(encoding="utf-8"))["cells"]
+        text = json.dumps([cell["source"] for cell in cells]) + json.dumps([cell.get("outputs", []) for cell in cells])
+        for words in ("Answer:", "Resposta:", "answer_key", "Teacher", "Professor", "below 80%", "abaixo de 80%"):
+            assert words not in text, (name, words)
+    for name, tail in (("teacher/evidence_teacher.ipynb", ""), ("pt/teacher/evidence_teacher.ipynb", " --lang pt")):
+        text = (notebooks / name).read_text(encoding="utf-8")
+        assert f"python -m calcnb app evidence --host 0.0.0.0 --class-log lesson.db --preheat 30{tail}" in text
+        assert f"python -m calcnb class-view lesson.db --lesson evidence{tail}" in text

@@ -40,6 +40,7 @@ from calcnb.lessons.bank import Attempt
 __all__ = [
     "ANSWER_MAX",
     "ENV_VAR",
+    "GAME_COLUMNS",
     "NICKNAME_MAX",
     "RATE_LIMITS",
     "SCHEMA_VERSION",
@@ -178,6 +179,25 @@ WRITERS = sa.Table(
     sa.Column("failure", sa.String(FAILURE_MAX), nullable=True),
     sa.Column("heartbeat", sa.Float, nullable=False),
 )
+
+# The deals a lesson's player played for a student ("Is the 80% true?"): each deal's seed, the player (its
+# name and setting), whether the engine's replay of its game was won, and its score. One row per student,
+# deal and player (a retry writes nothing twice); the class view pools them (calcnb.lessons.evidence.pool).
+GAMES = sa.Table(
+    "calcnb_games",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("recorded_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("player", sa.String(NAME_MAX), nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.UniqueConstraint("nickname", "seed", "player", name="calcnb_games_once"),
+)
+
+#: The columns of a game, in the order :meth:`ClassLog.games` gives them.
+GAME_COLUMNS = ("recorded_at", "nickname", "seed", "player", "won", "score")
 
 #: The columns of an attempt, in the order of the CSV export.
 ATTEMPT_COLUMNS = (
@@ -700,6 +720,39 @@ class ClassLog:
                 connection.execute(sa.insert(ATTEMPTS), self._rows("calcnb", [_PROBE]))
             finally:
                 connection.rollback()
+
+    def record_game(
+        self, nickname: str, seed: int, player: str, won: bool, score: int, *, when: float | None = None
+    ) -> str:
+        """Write one deal played for ``nickname`` (its ``seed``, the ``player``'s name, ``won``, ``score``), once:
+        returns :data:`WRITTEN`, or :data:`ALREADY_WRITTEN` when that student's deal by that player is in the log
+        (a retry). Raises the database's error, or :class:`ClassLogMoved`."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or isinstance(score, bool) or not isinstance(score, int):
+            raise ClassLogError(message("classlog.bad_game", seed=quote(seed), score=quote(score)))
+        row = {
+            "recorded_at": time.time() if when is None else float(when),
+            "nickname": clean_nickname(nickname),
+            "seed": seed,
+            "player": clean_text(player, NAME_MAX),
+            "won": bool(won),
+            "score": score,
+        }
+        self.check_file()
+        try:
+            with self.engine.begin() as connection:
+                self._check_key(connection)
+                connection.execute(sa.insert(GAMES), [row])
+        except sa.exc.IntegrityError:  # this student's deal is in already: a retry of a write that went through
+            return ALREADY_WRITTEN
+        finally:
+            self.check_file()
+        return WRITTEN
+
+    def games(self) -> list[dict[str, Any]]:
+        """Every recorded game, in the order written, as dicts keyed by :data:`GAME_COLUMNS`."""
+        columns = [GAMES.c[name] for name in GAME_COLUMNS]
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(sa.select(*columns).order_by(GAMES.c.id))]
 
     def attempts(self) -> list[dict[str, Any]]:
         """Every recorded check, oldest first, as dicts keyed by :data:`ATTEMPT_COLUMNS`."""

@@ -39,7 +39,7 @@ from calcnb.classroom.log import (
 from calcnb.classroom.names import codes_match, rejoin_code
 from calcnb.i18n import get_language, message
 from calcnb.lessons.bank import Attempt
-from calcnb.ui.lesson import add_answer_listener, remove_answer_listener
+from calcnb.ui.lesson import add_answer_listener, add_game_listener, remove_answer_listener, remove_game_listener
 from calcnb.ui.palette import ERROR_TEXT
 
 __all__ = ["ClassRecorder", "class_log_location", "join_class"]
@@ -96,6 +96,8 @@ class ClassRecorder(widgets.VBox):
         self.last_failure: float | None = None
         self._checks: list[Attempt] = []  # every check since joining, in order; number = index + 1
         self._written = 0  # checks the log has answered for (all before this index): in it, or refused
+        self._games: list[Any] = []  # every deal played since joining, in order (calcnb.lessons.evidence.Deal)
+        self._games_written = 0  # deals the log has (all before this index)
         self._refused: set[int] = set()  # indices of checks the log refused (their student over RATE_LIMITS)
         self.refused_here = 0  # checks this page refused before sending them (over RATE_LIMITS on its own)
         self._rejoin = False  # the log's file was replaced: join it again before sending the checks again
@@ -145,6 +147,7 @@ class ClassRecorder(widgets.VBox):
             self._say("classroom.unavailable")
             self.nickname_box.disabled = self.join_button.disabled = True
         add_answer_listener(self.record)
+        add_game_listener(self.record_game)
 
     # ------------------------------------------------------------ joining
 
@@ -264,15 +267,40 @@ class ClassRecorder(widgets.VBox):
         self._show()
         return None if kept else message("classroom.too_fast")
 
+    @property
+    def games_waiting(self) -> int:
+        """How many deals played are kept here, not yet known to be in the log."""
+        return len(self._games) - self._games_written
+
+    @property
+    def games_recorded(self) -> int:
+        """How many deals played are in the log."""
+        return self._games_written
+
+    def record_game(self, deal: Any) -> None:
+        """Keep one deal the lesson's player played (a game listener) for the log: returns at once, never raises.
+
+        The saver thread writes it after the checks waiting, once each (the log keeps one row per student,
+        deal and player). Nothing is kept before the student joins: their deals follow their nickname.
+        """
+        if self.stopped or self.nickname is None:
+            return
+        with self._condition:
+            self._games.append(deal)
+            self._condition.notify_all()
+
+    def _pending(self) -> int:
+        return self.waiting + self.games_waiting
+
     def _save(self) -> None:
         """The saver thread: write what waits, in order; on failure wait (doubling) and try again."""
         delay = RETRY_FIRST
         beat = 0.0
         while True:
             with self._condition:
-                while not self._closing and self.waiting == 0 and time.monotonic() - beat < HEARTBEAT:
+                while not self._closing and self._pending() == 0 and time.monotonic() - beat < HEARTBEAT:
                     self._condition.wait(timeout=HEARTBEAT)
-                if self._closing and (self.waiting == 0 or self.error is not None):
+                if self._closing and (self._pending() == 0 or self.error is not None):
                     return  # closing: one last try was made (or nothing waits)
             try:
                 self._send_waiting()
@@ -306,6 +334,12 @@ class ClassRecorder(widgets.VBox):
                 self.last_write = time.time()
                 self._condition.notify_all()
             sent = True
+        while self.games_waiting:
+            deal = self._games[self._games_written]
+            self.class_log.record_game(self.nickname, deal.seed, deal.player, deal.won, deal.score)
+            with self._condition:
+                self._games_written += 1
+                self._condition.notify_all()
         was_failing, self.error = self.error is not None, None
         if sent or was_failing:
             self._announce()
@@ -320,6 +354,7 @@ class ClassRecorder(widgets.VBox):
             return False
         with self._condition:
             self._written = 0  # the new file holds none of them; the keys skip any it already has
+            self._games_written = 0
             self._refused.clear()
             self._rejoin = True
         return True
@@ -378,8 +413,8 @@ class ClassRecorder(widgets.VBox):
         """
         with self._condition:
             failures = self.failures
-            self._condition.wait_for(lambda: self.waiting == 0 or self.failures > failures, timeout=timeout)
-            done = self.waiting == 0
+            self._condition.wait_for(lambda: self._pending() == 0 or self.failures > failures, timeout=timeout)
+            done = self._pending() == 0
         self._show()
         return done
 
@@ -389,6 +424,7 @@ class ClassRecorder(widgets.VBox):
     def close(self) -> None:
         """Stop listening, make one last try at what waits, close the log's connections (and the widgets)."""
         remove_answer_listener(self.record)
+        remove_game_listener(self.record_game)
         if self._writer is not None:
             with self._condition:
                 self._closing = True

@@ -7,7 +7,7 @@ order the lesson asks them: the numbering of the students' screens, the workshee
 key and the class view. A lesson added here is listed by ``python -m calcnb lessons``.
 
 >>> [lesson.name for lesson in LESSONS]
-['counting', '02_wraparound']
+['counting', '02_wraparound', 'evidence']
 >>> lesson_of("count-on").title, lesson_of("inverse").title
 ('Counting in steps', 'The clock of 13')
 """
@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from calcnb.i18n import message
-from calcnb.lessons import bank, counting
+from calcnb.lessons import bank, counting, evidence
 
 __all__ = ["LESSONS", "Lesson", "lesson", "lesson_for", "lesson_index", "lesson_of"]
 
@@ -70,6 +70,7 @@ class Lesson:
 LESSONS: tuple[Lesson, ...] = (
     Lesson("counting", (9, 11), 40, counting.LESSON_EXERCISES),
     Lesson("02_wraparound", (12, 15), 45, bank.LESSON_EXERCISES),
+    Lesson("evidence", (15, 18), 50, evidence.LESSON_EXERCISES),
 )
 
 

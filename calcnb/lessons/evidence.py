@@ -62,6 +62,7 @@ __all__ = [
     "pool",
     "pooled_path",
     "seed_block",
+    "slip_examples",
     "textbook_interval",
     "verdict_of",
 ]
@@ -445,6 +446,27 @@ def _claims() -> tuple[tuple[int, int], ...]:
     small = [(wins, deals) for deals in (10, 20) for wins in range(deals // 2, deals + 1)]
     large = [(wins, deals) for deals in (200, 400) for wins in range(deals * 3 // 4, deals * 19 // 20 + 1, deals // 40)]
     return tuple(small + large)
+
+
+def slip_examples(exercise_id: str, variant: int = 0) -> list[str]:
+    """Typed answers to variant ``variant`` of ``exercise_id`` that show each misconception its feedback names
+    (for the teacher's notes: each judged there, so the feedback shown is the page's own)."""
+    variants = next(found for name, found, _build in EXERCISES if name == exercise_id)
+    arguments = variants[variant % len(variants)]
+    if exercise_id == "evidence-rate":
+        wins, deals = arguments
+        return [decimal((deals - wins) / deals), str(wins), "a"]
+    if exercise_id == "evidence-interval":
+        wins, deals = arguments
+        rate = wins / deals
+        half = math.sqrt(rate * (1 - rate) / deals)
+        low, high = wilson_interval(wins, deals)
+        return [f"{decimal(1 - high)} – {decimal(1 - low)}", f"{decimal(rate - half)} – {decimal(rate + half)}", "0"]
+    if exercise_id == "evidence-width":
+        wins, deals = arguments
+        low, high = wilson_interval(wins, deals)
+        return [percent((high - low) / 4), percent(high - low)]
+    return ["a", "b", "c", "d"]
 
 
 # Each exercise: identifier, variants (the arguments of its function after the variant number), function.

@@ -725,6 +725,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
     view.add_argument("--summary", metavar="FILE", default=None, help=message("app.help.summary"))
+    view.add_argument("--lesson", metavar="NAME", default=None, help=message("app.help.class_view_lesson"))
     _add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
     view.set_defaults(run=run_class_view)
     return parser
@@ -925,14 +926,25 @@ def write_summary(log, path: Path) -> None:
 
 
 def run_class_view(arguments: argparse.Namespace) -> int:
-    """``python -m calcnb class-view LOG``: the teacher's live view of a class log, served with Voila.
+    """``python -m calcnb class-view LOG [--lesson NAME]``: the teacher's live view of a class log, served with Voila.
+
+    ``--lesson`` names the lesson whose exercises (and, for "Is the 80% true?", pooled deals) the view shows
+    before anyone has answered; an unknown name is refused with the list of lessons, before anything starts.
 
     Only ``notebooks/teacher/class_view.ipynb`` is served, on a port of its own, and its
     kernels are the only ones told the log through ``CALCNB_CLASS_VIEW``. With ``--summary FILE``
     the end-of-lesson summary is written to FILE (``.pdf`` or ``.csv``) instead, and nothing is served.
     """
+    from calcnb.classroom.lesson_view import LESSON_ENV_VAR
     from calcnb.classroom.log import ENV_VAR, VIEW_ENV_VAR
+    from calcnb.lessons.catalogue import lesson as find_lesson
 
+    lesson = None
+    if arguments.lesson is not None:
+        try:
+            lesson = find_lesson(arguments.lesson).name
+        except KeyError as error:
+            raise AppError(error.args[0]) from None
     target = resolve_target(str(notebooks_dir() / CLASS_VIEW_NOTEBOOK))
     summary = Path(arguments.summary).expanduser() if arguments.summary else None
     if summary is not None and summary.suffix.lower() not in (".pdf", ".csv"):
@@ -954,6 +966,9 @@ def run_class_view(arguments: argparse.Namespace) -> int:
     environment = server_environment(language=arguments.lang)
     environment.pop(ENV_VAR, None)
     environment[VIEW_ENV_VAR] = _log_argument(arguments.log)
+    environment.pop(LESSON_ENV_VAR, None)
+    if lesson is not None:  # the lesson's exercises and figures from the start, before anyone has answered
+        environment[LESSON_ENV_VAR] = lesson
     try:
         return serve(
             voila_command(target, host=arguments.host, port=port),

@@ -62,6 +62,7 @@ __all__ = [
     "Feedback",
     "Quiz",
     "add_answer_listener",
+    "add_game_listener",
     "answer_key",
     "attempt",
     "board_image",
@@ -82,6 +83,7 @@ __all__ = [
     "position_text",
     "positions_check",
     "remove_answer_listener",
+    "remove_game_listener",
     "replay_lines",
     "replay_script",
     "reveal_allowed",
@@ -89,6 +91,7 @@ __all__ = [
     "save_summary",
     "script_text",
     "status_summary",
+    "tell_game_listeners",
     "took_back",
 ]
 
@@ -126,6 +129,34 @@ def remove_answer_listener(callback: Callable[[Attempt], object]) -> None:
     """Stop calling ``callback``; a callback that was never added is ignored."""
     if callback in _listeners:
         _listeners.remove(callback)
+
+
+_game_listeners: list[Callable[[object], object]] = []
+
+
+def add_game_listener(callback: Callable[[object], object]) -> None:
+    """Call ``callback(deal)`` after every deal a lesson's player plays for the student
+    (a :class:`calcnb.lessons.evidence.Deal`): the class recorder keeps each in the class log."""
+    if callback not in _game_listeners:
+        _game_listeners.append(callback)
+
+
+def remove_game_listener(callback: Callable[[object], object]) -> None:
+    """Stop calling ``callback`` with deals; a callback that was never added is ignored."""
+    if callback in _game_listeners:
+        _game_listeners.remove(callback)
+
+
+def tell_game_listeners(deal: object) -> None:
+    """Tell every game listener of ``deal``; a listener that raises is ignored (with a warning)."""
+    for callback in list(_game_listeners):
+        try:
+            callback(deal)
+        except Exception as error:  # a broken recorder must never stop the student's games
+            name = getattr(callback, "__qualname__", type(callback).__qualname__)
+            warnings.warn(
+                message("lessons.listener_failed", listener=name, error=quote(error)), RuntimeWarning, stacklevel=2
+            )
 
 
 def _tell_listeners(attempt: Attempt) -> list[str]:

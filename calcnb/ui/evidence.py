@@ -1,0 +1,267 @@
+"""The deals of the lesson "Is the 80% true?": a student's own block of deals, played ten at a time by the lesson's
+player, the rate of each batch side by side, and (when asked) the 95% interval of all of them against 80%.
+
+:class:`EvidenceLab` shows it (no code on the page): the block follows the nickname and the class's key
+(:func:`calcnb.lessons.evidence.seed_block`), so it takes the name as a :class:`~calcnb.ui.lesson.Quiz`
+does (:meth:`EvidenceLab.use_name`, which the class recorder calls) and passes it on to the lesson's quiz.
+Every deal played is told to the game listeners (:func:`calcnb.ui.lesson.add_game_listener`), so the class log
+keeps it for the class view's pooled sample. :func:`draw_batches` and :func:`draw_pooled` are the pictures
+(matplotlib figures, nothing global touched); the class view draws the second.
+
+>>> lab = EvidenceLab(seed="Ana")
+>>> len(lab.block), lab.played
+(100, [])
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import secrets
+from collections.abc import Sequence
+
+import ipywidgets as widgets
+
+from calcnb.i18n import message
+from calcnb.lessons.bank import BANK
+from calcnb.lessons.evidence import (
+    BATCH,
+    CLAIM,
+    OWN_EXERCISE,
+    Deal,
+    batches,
+    own_variant,
+    percent,
+    play_deal,
+    seed_block,
+    verdict_of,
+)
+from calcnb.stats import wilson_interval
+from calcnb.ui.lesson import Exercise, tell_game_listeners
+from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION
+
+__all__ = ["EvidenceLab", "draw_batches", "draw_pooled", "png"]
+
+_DPI = 90
+
+
+def png(figure) -> bytes:
+    """A figure as a palette PNG (few colours: small for the page and the stored notebook)."""
+    from PIL import Image
+
+    raw = io.BytesIO()
+    figure.savefig(raw, format="png", dpi=_DPI, facecolor=figure.get_facecolor())
+    small = io.BytesIO()
+    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
+    return small.getvalue()
+
+
+def _claim_line(ax) -> None:
+    ax.axhline(CLAIM, color=VERMILION, linestyle="--", linewidth=1.6, zorder=1)
+    ax.text(
+        1.0, CLAIM, " " + message("evidence.chart.claim", claim=percent(CLAIM)), transform=ax.get_yaxis_transform(),
+        color=VERMILION, va="center", ha="left", fontsize=9,
+    )  # fmt: skip
+
+
+def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float] | None = None):
+    """Each batch's rate as a dot (batch 1, 2, … left to right), the claim's 80% as a dashed line, and, given
+    ``interval``, the 95% interval of all the deals as a bar on the right. Returns a matplotlib Figure."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
+    ax = figure.add_axes((0.11, 0.17, 0.72, 0.75))
+    ax.set_facecolor("white")
+    ax.set_ylim(0, 1)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
+    ax.set_ylabel(message("evidence.chart.rate"))
+    ax.grid(axis="y", color=LIGHT_GREY, linewidth=0.8)
+    places = list(range(1, len(counts) + 1))
+    rates = [wins / deals for wins, deals in counts]
+    extra = 1 if interval is not None else 0
+    ax.set_xlim(0.4, max(len(counts), 4) + extra + 0.6)
+    if counts:
+        dots = ax.plot(places, rates, "o", color=BLUE, markersize=8, zorder=3)
+        dots[0].set_gid("batches")
+    labels = [message("evidence.chart.batch", number=place) for place in places]
+    if interval is not None:
+        where = len(counts) + 1
+        low, high = interval
+        bar = ax.plot([where, where], [low, high], color=ORANGE, linewidth=6, solid_capstyle="butt", zorder=3)
+        bar[0].set_gid("interval")
+        total = sum(wins for wins, _deals in counts) / max(1, sum(deals for _wins, deals in counts))
+        ax.plot([where], [total], "D", color=DARK_GREY, markersize=7, zorder=4)
+        places.append(where)
+        labels.append(message("evidence.chart.all"))
+    ax.set_xticks(places, labels, fontsize=9)
+    _claim_line(ax)
+    return figure
+
+
+def draw_pooled(path: Sequence[tuple[int, float, float]]):
+    """The class's pooled 95% interval against the number of deals (a band narrowing as deals come in), with the
+    claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.pooled_path`. Returns a Figure."""
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
+    ax = figure.add_axes((0.11, 0.17, 0.72, 0.75))
+    ax.set_facecolor("white")
+    ax.set_ylim(0, 1)
+    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
+    ax.set_ylabel(message("evidence.chart.rate"))
+    ax.set_xlabel(message("evidence.chart.deals"))
+    ax.grid(axis="y", color=LIGHT_GREY, linewidth=0.8)
+    if path:
+        counts = [count for count, _low, _high in path]
+        lows = [low for _count, low, _high in path]
+        highs = [high for _count, _low, high in path]
+        band = ax.fill_between(counts, lows, highs, color=BLUE, alpha=0.25, linewidth=0, zorder=2)
+        band.set_gid("pooled interval")
+        ax.plot(counts, lows, color=BLUE, linewidth=1.2, zorder=3)
+        ax.plot(counts, highs, color=BLUE, linewidth=1.2, zorder=3)
+        ax.set_xlim(1, max(counts[-1], 10))
+    else:
+        ax.set_xlim(1, 10)
+    _claim_line(ax)
+    return figure
+
+
+class EvidenceLab(widgets.VBox):
+    """A student's own deals, played :data:`~calcnb.lessons.evidence.BATCH` at a time by the lesson's player.
+
+    ``block`` is the student's range of deals; ``played`` the :class:`~calcnb.lessons.evidence.Deal`\\ s so far;
+    ``play_button`` plays the next batch; ``interval_button`` shows the 95% interval of all of them and asks
+    what it can tell about the claim (``own``, an :class:`~calcnb.ui.lesson.Exercise` of the student's counts).
+    ``quiz``, when given, gets the nickname too (:meth:`use_name`).
+    """
+
+    def __init__(self, quiz: object = None, *, seed: object = None, class_key: str | None = None) -> None:
+        self.quiz = quiz
+        self.seed = secrets.token_hex(8) if seed is None else seed
+        self.class_key = class_key
+        self.played: list[Deal] = []
+        self.showing_interval = False
+        self.verdict: str | None = None  # what the interval shown says of the claim (None: not shown yet)
+        self.about = widgets.HTML()
+        self.play_button = widgets.Button(
+            description=message("evidence.lab.play", count=BATCH), button_style="primary", icon="play"
+        )
+        self.play_button.layout.width = "max-content"
+        self.interval_button = widgets.Button(description=message("evidence.lab.show_interval"), icon="arrows-v")
+        self.interval_button.layout.width = "max-content"
+        self.said = widgets.HTML()
+        self.said.add_class("calcnb-evidence-said")
+        self.table = widgets.HTML()
+        self.table.add_class("calcnb-evidence-table")
+        self.picture = widgets.Image(format="png")
+        self.picture.layout.width = "576px"
+        self.picture.layout.max_width = "100%"
+        self.own = Exercise(BANK[OWN_EXERCISE].item(own_variant(0, 1)))
+        self.own.layout.display = "none"
+        self.play_button.on_click(lambda _button: self.play_batch())
+        self.interval_button.on_click(lambda _button: self.show_interval())
+        buttons = widgets.HBox([self.play_button, self.interval_button])
+        super().__init__([self.about, buttons, self.said, self.table, self.picture, self.own])
+        self.add_class("calcnb-evidence-lab")
+        self._restart()
+
+    @property
+    def block(self) -> range:
+        """This student's deals (:func:`~calcnb.lessons.evidence.seed_block`)."""
+        return seed_block(self.seed, self.class_key)
+
+    def use_name(self, name: str, *, class_key: str | None = None) -> None:
+        """Play this name's deals from now on (games so far start afresh), and give the quiz the name too."""
+        if self.quiz is not None:
+            self.quiz.use_name(name, class_key=class_key)
+        name = " ".join(str(name).split())[:60]
+        if not name or (name == self.seed and class_key in (None, self.class_key)):
+            return
+        self.seed = name
+        if class_key is not None:
+            self.class_key = class_key
+        self._restart()
+
+    def _restart(self) -> None:
+        self.played = []
+        self.showing_interval = False
+        self.verdict = None
+        block = self.block
+        self.about.value = "<p>" + html.escape(
+            message("evidence.lab.about", first=block[0], last=block[-1], count=len(block), batch=BATCH)
+        ) + "</p>"  # fmt: skip
+        self.play_button.disabled = False
+        self.interval_button.disabled = True
+        self.said.value = ""
+        self.own.layout.display = "none"
+        self._draw()
+
+    def play_batch(self) -> list[Deal]:
+        """Play the next batch of deals of this student's block (fewer at its end); returns them."""
+        block = self.block
+        start = len(self.played)
+        seeds = block[start : start + BATCH]
+        if not seeds:
+            self.said.value = html.escape(message("evidence.lab.all_played", count=len(block)))
+            return []
+        self.play_button.disabled = True
+        self.said.value = html.escape(message("evidence.lab.playing", count=len(seeds)))
+        new = []
+        for seed in seeds:
+            deal = play_deal(seed)
+            new.append(deal)
+            self.played.append(deal)
+            tell_game_listeners(deal)
+        wins = sum(deal.won for deal in new)
+        self.said.value = "<span role='status'>" + html.escape(
+            message("evidence.lab.batch_done", number=len(batches(self.played)), wins=wins, count=len(new))
+        ) + "</span>"  # fmt: skip
+        self.play_button.disabled = len(self.played) >= len(block)
+        self.interval_button.disabled = False
+        self._draw()
+        return new
+
+    def show_interval(self) -> tuple[float, float] | None:
+        """Show the 95% interval of all the deals played and ask what it tells; None before any deal."""
+        if not self.played:
+            return None
+        self.showing_interval = True
+        self._draw()
+        return self.interval
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        """The Wilson 95% interval of all the deals played."""
+        return wilson_interval(sum(deal.won for deal in self.played), len(self.played))
+
+    def _draw(self) -> None:
+        counts = batches(self.played)
+        rows = "".join(
+            f"<tr><td>{html.escape(message('evidence.chart.batch', number=number))}</td>"
+            f"<td>{wins} / {deals}</td><td>{html.escape(percent(wins / deals))}</td></tr>"
+            for number, (wins, deals) in enumerate(counts, start=1)
+        )
+        head = "".join(f"<th>{html.escape(message(key))}</th>" for key in ("evidence.lab.batch", "evidence.lab.won",
+                                                                           "evidence.lab.rate"))  # fmt: skip
+        wins, deals = sum(deal.won for deal in self.played), len(self.played)
+        total = ""
+        if deals:
+            total = f"<tr><th>{html.escape(message('evidence.chart.all'))}</th><th>{wins} / {deals}</th>"
+            total += f"<th>{html.escape(percent(wins / deals))}</th></tr>"
+        style = "border-collapse:collapse;min-width:18em"
+        self.table.value = f"<table style='{style}'><tr>{head}</tr>{rows}{total}</table>" if counts else ""
+        interval = self.interval if self.showing_interval and deals else None
+        self.picture.value = png(draw_batches(counts, interval))
+        if interval is not None:
+            found = verdict_of(interval)
+            said = message("evidence.lab.interval", wins=wins, deals=deals, low=percent(interval[0]),
+                           high=percent(interval[1]))  # fmt: skip
+            self.said.value = f"<b>{html.escape(said)}</b>"
+            self.own.set_item(BANK[OWN_EXERCISE].item(own_variant(wins, deals)))
+            self.own.layout.display = None
+            self.verdict = found
+        else:
+            self.own.layout.display = "none"
+
+    def __repr__(self) -> str:
+        return f"EvidenceLab({len(self.played)} deals played)"
