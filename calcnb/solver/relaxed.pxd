@@ -9,6 +9,17 @@ cdef long long _SMALL_ID
 cdef double _UNHINTED
 
 
+cdef class RelaxedGame:
+    cdef public tuple order, place
+    cdef public int ranks, card_shift
+    cdef public dict memory, ids
+    cdef int order_c[4][13]
+    cdef int place_c[4][14]
+    cdef int cached[4][52]
+    cdef long long cached_ids[4][53]
+    cdef int cached_len[4]
+
+
 cdef class _Search:
     cdef dict memory
     cdef int ranks, shift, F, W, cards_left, states_left
@@ -28,10 +39,12 @@ cdef class _Search:
     cdef object last
 
     @cython.locals(R=cython.int, F=cython.int, W=cython.int, k=cython.int, q=cython.int, r=cython.int,
-                   j=cython.int, w=cython.int, d=cython.int, depth=cython.int, cards_left=cython.int,
-                   node=cython.longlong, link=cython.longlong, below=cython.double, shift=cython.int,
-                   p=cython.p_int, copies=cython.p_int, demand=cython.p_int, pile=list, ids=dict)
-    cdef _setup(self, game, list foundations, list piles, int limit, hint)
+                   j=cython.int, w=cython.int, d=cython.int, n=cython.int, cards_left=cython.int, same=cython.int,
+                   last=cython.int, node=cython.longlong, link=cython.longlong, below=cython.double,
+                   shift=cython.int, depth_mask=cython.int, card=cython.int, entry=tuple, o=cython.p_int,
+                   cached=cython.p_int, cached_ids=cython.p_longlong, p=cython.p_int, copies=cython.p_int,
+                   demand=cython.p_int, pile=list, ids=dict)
+    cdef _setup(self, RelaxedGame game, list foundations, list piles, int limit, dict hint)
 
     @cython.locals(p=cython.p_int, contents=cython.p_longlong, packed=cython.ulonglong, small=cython.bint,
                    node=cython.longlong, k=cython.int, w=cython.int)

@@ -67,6 +67,20 @@ class RelaxedGame:
         self.memory: dict[object, object] = {}
         # the piles' prefixes as small ids, one trie for the whole solve: (prefix id << 4 | next rank) -> id
         self.ids: dict[int, int] = {}
+        # the piles of the last search and their prefixes' ids: the next search looks up only what changed
+        # (compiled, relaxed.pxd makes these C arrays: MAX_WASTES piles of MAX_PILE cards)
+        if not cython.compiled:
+            self.order_c = order
+            self.place_c = self.place
+            self.cached = [[0] * MAX_PILE for _ in range(MAX_WASTES)]
+            self.cached_ids = [[0] * (MAX_PILE + 1) for _ in range(MAX_WASTES)]
+            self.cached_len = [0] * MAX_WASTES
+        else:
+            for k in range(len(order)):
+                for q in range(self.ranks):
+                    self.order_c[k][q] = order[k][q]
+                for r in range(self.ranks + 1):
+                    self.place_c[k][r] = self.place[k][r]
 
     def search(
         self,
@@ -91,6 +105,8 @@ class RelaxedGame:
         """Forget every state (and the prefix ids their keys use)."""
         self.memory.clear()
         self.ids.clear()
+        for w in range(MAX_WASTES):
+            self.cached_len[w] = 0
 
 
 class _Search:
@@ -142,9 +158,9 @@ class _Search:
         else:  # compiled: the C arrays start zeroed; copy the tables in
             for k in range(F):
                 for q in range(R):
-                    self.order[k][q] = order[k][q]
+                    self.order[k][q] = game.order_c[k][q]
                 for r in range(1, R + 1):
-                    self.place[k][r] = game.place[k][r]
+                    self.place[k][r] = game.place_c[k][r]
             for w in range(W):
                 pile = piles[w]
                 for d in range(len(pile)):
@@ -152,38 +168,61 @@ class _Search:
         p, copies, demand = self.p, self.copies, self.demand
         for k in range(F):
             p[k] = foundations[k]
+            o = self.order[k]
             for j in range(p[k], R):
-                demand[order[k][j]] += 1  # places on the foundations still to fill with each rank
+                demand[o[j]] += 1  # places on the foundations still to fill with each rank
         ids = game.ids
         cards_left = 0
         for w in range(W):
             pile = piles[w]
-            self.h[w] = len(pile)
-            cards_left += len(pile)
-            self.tops[w] = pile[-1] if pile else 0  # each pile's top rank, 0 when empty
-            # prefix[w][t]: pile w's bottom t cards as one id (a node of the trie of every prefix seen)
-            node = 0
-            below = _UNHINTED
-            for depth in range(len(pile)):
-                r = pile[depth]
+            n = len(pile)
+            self.h[w] = n
+            cards_left += n
+            self.tops[w] = pile[n - 1] if n else 0  # each pile's top rank, 0 when empty
+            # prefix[w][t]: pile w's bottom t cards as one id (a node of the trie of every prefix seen); the
+            # bottom cards the pile shares with the last search's keep their ids
+            cached = game.cached[w]
+            cached_ids = game.cached_ids[w]
+            same = 0
+            last = game.cached_len[w]
+            while same < n and same < last and cached[same] == pile[same]:
+                same += 1
+            for d in range(same + 1):
+                self.prefix[w][d] = cached_ids[d]
+            node = cached_ids[same]
+            for d in range(n):
+                r = pile[d]
                 copies[r] += 1  # waste copies of each rank
-                link = node << 4 | r
-                child = ids.get(link)
-                if child is None:
-                    child = ids[link] = len(ids) + 1
-                node = child
-                self.prefix[w][depth + 1] = node
-                # what the hint says of each card when it is on top: (when, foundation), or the time of the
-                # first hinted card beneath it (just before it) and no foundation
-                entry = hint.get(w << shift | depth) if hint is not None else None
-                if entry is not None and entry[2] == r:
-                    self.hinted_when[w][depth] = entry[0]
-                    self.hinted_foundation[w][depth] = entry[1]
-                    below = entry[0] - 0.5
-                else:
-                    self.hinted_when[w][depth] = below
-                    self.hinted_foundation[w][depth] = -1
+                self.hinted_foundation[w][d] = -2  # not hinted (yet)
+                if d >= same:
+                    link = node << 4 | r
+                    child = ids.get(link)
+                    if child is None:
+                        child = ids[link] = len(ids) + 1
+                    node = child
+                    self.prefix[w][d + 1] = node
+                    cached[d] = r
+                    cached_ids[d + 1] = node
+            game.cached_len[w] = n
             self.contents[w] = node  # each pile's prefix id now
+        # what the hint says of each card when it is on top: (when, foundation), or the time of the first
+        # hinted card beneath it (just before it) and no foundation
+        if hint is not None:
+            depth_mask = (1 << shift) - 1
+            for card, entry in hint.items():
+                w = card >> shift
+                d = card & depth_mask
+                if 0 <= w < W and d < self.h[w] and piles[w][d] == entry[2]:
+                    self.hinted_when[w][d] = entry[0]
+                    self.hinted_foundation[w][d] = entry[1]
+        for w in range(W):
+            below = _UNHINTED
+            for d in range(self.h[w]):
+                if self.hinted_foundation[w][d] == -2:
+                    self.hinted_when[w][d] = below
+                    self.hinted_foundation[w][d] = -1
+                else:
+                    below = self.hinted_when[w][d] - 0.5
         self.cards_left = cards_left  # waste cards still to place
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
