@@ -4,6 +4,7 @@ player, the rate of each batch side by side, and (when asked) the 95% interval o
 :class:`EvidenceLab` shows it (no code on the page): the block follows the nickname and the class's key
 (:func:`calcnb.lessons.evidence.seed_block`), so it takes the name as a :class:`~calcnb.ui.lesson.Quiz`
 does (:meth:`EvidenceLab.use_name`, which the class recorder calls) and passes it on to the lesson's quiz.
+A lab made with the lesson's quiz follows the quiz's name (:meth:`calcnb.ui.lesson.Quiz.on_name`).
 Every deal played is told to the game listeners (:func:`calcnb.ui.lesson.add_game_listener`), so the class log
 keeps it for the class view's pooled sample. :func:`draw_batches` and :func:`draw_pooled` are the pictures
 (matplotlib figures, nothing global touched); the class view draws the second.
@@ -37,7 +38,7 @@ from calcnb.lessons.evidence import (
     verdict_of,
 )
 from calcnb.stats import wilson_interval
-from calcnb.ui.lesson import Exercise, tell_game_listeners
+from calcnb.ui.lesson import Exercise, Quiz, tell_game_listeners
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION
 
 __all__ = ["EvidenceLab", "draw_batches", "draw_pooled", "png"]
@@ -57,11 +58,10 @@ def png(figure) -> bytes:
 
 
 def _claim_line(ax) -> None:
+    """The claim's 80% as a dashed line across the axes, named just above it at the left (inside the picture)."""
     ax.axhline(CLAIM, color=VERMILION, linestyle="--", linewidth=1.6, zorder=1)
-    ax.text(
-        1.0, CLAIM, " " + message("evidence.chart.claim", claim=percent(CLAIM)), transform=ax.get_yaxis_transform(),
-        color=VERMILION, va="center", ha="left", fontsize=9,
-    )  # fmt: skip
+    said = message("evidence.chart.claim", claim=percent(CLAIM))
+    ax.text(0.01, CLAIM + 0.02, said, transform=ax.get_yaxis_transform(), color=VERMILION, va="bottom", fontsize=9)
 
 
 def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float] | None = None):
@@ -70,7 +70,7 @@ def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
-    ax = figure.add_axes((0.11, 0.17, 0.72, 0.75))
+    ax = figure.add_axes((0.11, 0.17, 0.86, 0.78))
     ax.set_facecolor("white")
     ax.set_ylim(0, 1)
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
@@ -104,7 +104,7 @@ def draw_pooled(path: Sequence[tuple[int, float, float]]):
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
-    ax = figure.add_axes((0.11, 0.17, 0.72, 0.75))
+    ax = figure.add_axes((0.11, 0.17, 0.86, 0.78))
     ax.set_facecolor("white")
     ax.set_ylim(0, 1)
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
@@ -135,10 +135,12 @@ class EvidenceLab(widgets.VBox):
     ``quiz``, when given, gets the nickname too (:meth:`use_name`).
     """
 
-    def __init__(self, quiz: object = None, *, seed: object = None, class_key: str | None = None) -> None:
+    def __init__(self, quiz: Quiz | None = None, *, seed: object = None, class_key: str | None = None) -> None:
         self.quiz = quiz
-        self.seed = secrets.token_hex(8) if seed is None else seed
-        self.class_key = class_key
+        if seed is None:
+            seed = secrets.token_hex(8) if quiz is None else quiz.seed
+        self.seed = seed
+        self.class_key = class_key if quiz is None else class_key or quiz.class_key
         self.played: list[Deal] = []
         self.showing_interval = False
         self.verdict: str | None = None  # what the interval shown says of the claim (None: not shown yet)
@@ -164,6 +166,8 @@ class EvidenceLab(widgets.VBox):
         super().__init__([self.about, buttons, self.said, self.table, self.picture, self.own])
         self.add_class("calcnb-evidence-lab")
         self._restart()
+        if quiz is not None:  # the quiz's name (typed, or given by the class recorder) chooses the deals
+            quiz.on_name(self._take_name)
 
     @property
     def block(self) -> range:
@@ -171,15 +175,18 @@ class EvidenceLab(widgets.VBox):
         return seed_block(self.seed, self.class_key)
 
     def use_name(self, name: str, *, class_key: str | None = None) -> None:
-        """Play this name's deals from now on (games so far start afresh), and give the quiz the name too."""
+        """Play this name's deals from now on (games so far start afresh); with a quiz, through the quiz."""
         if self.quiz is not None:
-            self.quiz.use_name(name, class_key=class_key)
-        name = " ".join(str(name).split())[:60]
-        if not name or (name == self.seed and class_key in (None, self.class_key)):
+            self.quiz.use_name(name, class_key=class_key)  # which tells this lab (on_name)
             return
-        self.seed = name
-        if class_key is not None:
-            self.class_key = class_key
+        name = " ".join(str(name).split())[:60]
+        if name:
+            self._take_name(name, self.class_key if class_key is None else class_key)
+
+    def _take_name(self, name: object, class_key: str | None) -> None:
+        if (name, class_key) == (self.seed, self.class_key):
+            return
+        self.seed, self.class_key = name, class_key
         self._restart()
 
     def _restart(self) -> None:

@@ -336,6 +336,7 @@ class Quiz:
         self.seed = secrets.token_hex(8) if seed is None else seed
         self.class_key = class_key
         self.exercises: list[Exercise] = []
+        self._name_listeners: list[Callable[[object, str | None], object]] = []
         self._name = widgets.Text(placeholder=message("lessons.name_placeholder"), continuous_update=False)
         self._name.layout.width = "14em"
         button = widgets.Button(description=message("lessons.name_button"))
@@ -360,6 +361,12 @@ class Quiz:
         self._said.value = html.escape(message("lessons.name_done", name=name))
         for exercise in self.exercises:
             exercise.set_item(self._item(exercise.exercise_id))
+        for callback in list(self._name_listeners):
+            callback(self.seed, self.class_key)
+
+    def on_name(self, callback: Callable[[object, str | None], object]) -> None:
+        """Call ``callback(name, class_key)`` whenever the quiz takes a new name (a lesson's own deals follow it)."""
+        self._name_listeners.append(callback)
 
     def _item(self, exercise_id: str) -> Item:
         return BANK[exercise_id].item(variant_for(exercise_id, self.seed, self.class_key))
