@@ -9,9 +9,19 @@ import pytest
 from calcnb import Game
 from calcnb.game.engine import Move
 from calcnb.i18n import set_language
-from calcnb.players.coach import MINIMUM, Mistake, analyse, describe_move, example_game, game_to_review, review
+from calcnb.players.coach import (
+    ANSWER_FUTURES,
+    ANSWER_SECONDS,
+    MINIMUM,
+    Mistake,
+    analyse,
+    describe_move,
+    example_game,
+    game_to_review,
+    review,
+)
 from calcnb.players.ladder import FirstFit, ReverseNeed
-from calcnb.solver import solve
+from calcnb.solver import COMPILED, solve
 
 
 def _late(seed: int, left: int) -> Game:
@@ -126,3 +136,10 @@ def test_the_review_cell_reviews_the_finished_game_or_says_it_reviews_another():
         assert game_to_review(finished)[1].startswith("O jogo que jogou no tabuleiro: perdido")
     finally:
         set_language("en")
+
+
+def test_the_default_analysis_stops_at_its_count_of_futures():
+    """Compiled, a quarter of a second and 24 futures at most (so clicks do not queue); interpreted, as before."""
+    assert ((0.25, 24) if COMPILED else (1.0, 64)) == (ANSWER_SECONDS, ANSWER_FUTURES)
+    chances = analyse(_late(0, 8), seconds=60.0)
+    assert chances and all(chance.futures == ANSWER_FUTURES for chance in chances)

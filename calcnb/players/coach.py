@@ -26,9 +26,29 @@ from calcnb.i18n import message
 from calcnb.players.blind import Evaluation, _after, candidates, evaluate, hidden_orders
 from calcnb.players.ladder import FirstFit, ReverseNeed
 from calcnb.players.table import PlayerView, Table
+from calcnb.solver import COMPILED
 from calcnb.stats import wilson_interval
 
-__all__ = ["Mistake", "MoveChance", "Review", "analyse", "describe_move", "example_game", "game_to_review", "review"]
+__all__ = [
+    "ANSWER_FUTURES",
+    "ANSWER_SECONDS",
+    "Mistake",
+    "MoveChance",
+    "Review",
+    "analyse",
+    "describe_move",
+    "example_game",
+    "game_to_review",
+    "review",
+]
+
+ANSWER_SECONDS = 0.25 if COMPILED else 1.0
+"""The most time :func:`analyse` takes by default: a quarter of a second where the solver runs compiled, so
+that a class's clicks do not queue; a second where it runs interpreted (about eight times slower)."""
+ANSWER_FUTURES = 24 if COMPILED else 64
+"""The most futures :func:`analyse` tries by default. Compiled, 24 in about a tenth of a second at the median
+(more than the median of 18 that its second bought before the solver's state was typed: no wider intervals
+there); interpreted, the second runs out first (``docs/performance.md``)."""
 
 MINIMUM = 2
 """Futures every analysis tries, however long they take (with cards face down): on a slow machine or
@@ -81,21 +101,24 @@ def describe_move(move: Move) -> str:
 def analyse(
     position: State | Game | PlayerView,
     *,
-    seconds: float = 1.0,
-    futures: int = 64,
+    seconds: float | None = None,
+    futures: int | None = None,
     nodes: int = 300,
     rng: random.Random | None = None,
 ) -> list[MoveChance]:
     """Each legal move's chance of winning, best first (ties in the engine's order).
 
     Futures are added one at a time, the same for every move, until ``futures`` have been tried
-    or the next one would end after ``seconds`` (judged by the time the ones before took); at
-    least :data:`MINIMUM` are always tried. Fewer futures show as a wider interval and a smaller
-    count in every :class:`MoveChance`, never as a silently weaker estimate. ``nodes`` is the
+    (default :data:`ANSWER_FUTURES`) or the next one would end after ``seconds`` (default
+    :data:`ANSWER_SECONDS`; judged by the time the ones before took); at least :data:`MINIMUM` are always
+    tried. Fewer futures show as a wider interval and a smaller count in every :class:`MoveChance`, never
+    as a silently weaker estimate. ``nodes`` is the
     solver's budget for one move in one future. Without ``rng`` the futures are seeded by what is
     visible, so the same position gets the same futures. Empty when the game is over.
     """
     started = time.perf_counter()
+    seconds = ANSWER_SECONDS if seconds is None else seconds
+    futures = ANSWER_FUTURES if futures is None else futures
     view = PlayerView.of(position)
     table = view.table()
     legal = table.legal()

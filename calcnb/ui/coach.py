@@ -4,7 +4,8 @@
 :class:`~calcnb.ui.play.PlayBoard` with a :class:`CoachPanel` beside it; :func:`coach` adds the
 panel to a board made elsewhere.
 
-- **Analyse** asks :func:`calcnb.players.coach.analyse` about the position on the board (about a second)
+- **Analyse** asks :func:`calcnb.players.coach.analyse` about the position on the board (a quarter of a
+  second at most where the solver runs compiled, a second interpreted)
   and shows each legal move's chance of winning as a small chart in plain words, a row per move:
   "put it on waste 2", a bar with its interval, "about 64 in 100"; under it, how many imagined
   orders of the face-down cards (futures) each move was tried on. The chart goes away when the
@@ -110,7 +111,7 @@ class CoachPanel(widgets.VBox):
     when the board changes).
     """
 
-    def __init__(self, board: PlayBoard, *, seconds: float = 1.0) -> None:
+    def __init__(self, board: PlayBoard, *, seconds: float | None = None) -> None:
         self.board = board
         self.seconds = seconds
         self.players = watch_players()
