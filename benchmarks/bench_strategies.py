@@ -16,7 +16,8 @@ seconds and in wall-clock seconds). ``--det-samples 32`` measures the study's va
 32 orders (:data:`calcnb.players.blind.MORE_ORDERS`). The issue's full measure is ``--det-deals 500``.
 
 Coach: ``calcnb.analyse`` on ``--analyse-positions`` real positions (a card turned, from games of
-reverse need), its latency median and 95th percentile, and the futures it tried.
+reverse need), its latency median and 95th percentile, the futures it tried, and the median width of
+the best move's interval.
 
 Solver: over ``--solver`` seeded deals with a 1 s budget each, the share decided (won or
 proven lost) within the budget, the median time, and the won/lost/unknown counts.
@@ -203,14 +204,18 @@ def analyse_section(positions: int) -> None:
         seed += 1
     wall: list[float] = []
     futures: list[int] = []
+    widths: list[float] = []
     for state in chosen[:positions]:
         started = time.perf_counter()
         chances = analyse(state)
         wall.append(time.perf_counter() - started)
         futures.append(chances[0].futures)
+        low, high = chances[0].interval
+        widths.append(high - low)
     print(
         f"  latency: median {statistics.median(wall):.3f} s, p95 {percentile(wall, 0.95):.3f} s; "
-        f"futures tried: median {statistics.median(futures):.0f}"
+        f"futures tried: median {statistics.median(futures):.0f} (fewest {min(futures)}); "
+        f"the best move's 95% interval: median width {100 * statistics.median(widths):.0f} in 100"
     )
 
 
