@@ -287,3 +287,17 @@ def test_the_student_pages_carry_no_answer_and_the_teacher_notes_give_the_comman
         text = (notebooks / name).read_text(encoding="utf-8")
         assert f"python -m calcnb app evidence --host 0.0.0.0 --class-log lesson.db --preheat 30{tail}" in text
         assert f"python -m calcnb class-view lesson.db --lesson evidence{tail}" in text
+
+
+def test_the_app_tells_the_teacher_the_class_views_command_for_the_lesson_it_serves(tmp_path, capsys, monkeypatch):
+    from calcnb.serve import cli
+
+    monkeypatch.chdir(tmp_path)
+    cli.class_log_environment({}, "lesson.db", lesson="evidence")
+    assert "python -m calcnb class-view lesson.db --lesson evidence" in capsys.readouterr().out
+    assert cli._lesson_name(cli.resolve_target("evidence", None)) == "evidence"
+    assert cli._lesson_name(cli.resolve_target("play", None)) is None
+    assert cli.main(["class-view", "other.db", "--lesson", "nope"]) == 2
+    said = capsys.readouterr().err
+    assert "there is no lesson nope" in said and "evidence" in said
+    assert not (tmp_path / "other.db").exists()  # refused before anything was opened

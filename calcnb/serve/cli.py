@@ -747,6 +747,13 @@ def _chosen_port(arguments: argparse.Namespace, default: int | None = None) -> i
     return port
 
 
+def _lesson_name(target: Path) -> str | None:
+    """The name of the lesson ``target`` serves (a notebook of the lesson index), or None."""
+    from calcnb.lessons.catalogue import LESSONS
+
+    return next((known.name for known in LESSONS if target.name == known.notebook and is_lesson(target)), None)
+
+
 def run_app(arguments: argparse.Namespace) -> int:
     """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden.
 
@@ -755,7 +762,9 @@ def run_app(arguments: argparse.Namespace) -> int:
     """
     target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
     port = _chosen_port(arguments, default_app_port(target))
-    environment = class_log_environment(server_environment(language=arguments.lang), arguments.class_log)
+    environment = class_log_environment(
+        server_environment(language=arguments.lang), arguments.class_log, lesson=_lesson_name(target)
+    )
     environment = reveal_environment(environment, reveal=not arguments.no_reveal)
     environment = class_code_environment(environment, arguments.class_code)
     command = voila_command(
@@ -852,8 +861,13 @@ def checkpoint_class_log(location: str | None) -> None:
             log.close()
 
 
-def class_log_environment(environment: dict[str, str], location: str | None) -> dict[str, str]:
+def class_log_environment(
+    environment: dict[str, str], location: str | None, *, lesson: str | None = None
+) -> dict[str, str]:
     """``environment`` for the students' kernels: recording into ``location``, or, for None, recording nothing.
+
+    The line printed for the teacher gives the class view's command, with ``--lesson`` when ``lesson`` (the
+    lesson served, a name of the lesson index) is given, so the view shows it before the first answer.
 
     The log is opened (and created if new) here, so a bad location stops the command with a
     clear message before any student arrives. Without a location the variable is removed, so
@@ -867,7 +881,8 @@ def class_log_environment(environment: dict[str, str], location: str | None) -> 
         environment.pop(ENV_VAR, None)
         return environment
     log = _open_class_log(location)
-    print(message("app.recording", location=log.location, argument=shown_location(location)), flush=True)
+    argument = shown_location(location) + (f" --lesson {lesson}" if lesson else "")
+    print(message("app.recording", location=log.location, argument=argument), flush=True)
     log.class_key()  # made now, so the teacher's notebook and worksheets can read it before anyone joins
     log.close()
     environment[ENV_VAR] = _log_argument(location)
