@@ -1620,5 +1620,5 @@ def test_the_recorder_keeps_every_deal_played_and_the_class_view_pools_them(loca
     assert view.evidence.interval == wilson_interval(wins, 20) == pool(view.class_log.games()).interval
     low, high = wilson_interval(wins, 20)
     assert f"{round(100 * low)}%" in view.evidence_text.value and f"{round(100 * high)}%" in view.evidence_text.value
-    assert view.evidence_picture.value[:4] == b"\x89PNG"
+    assert view.evidence_picture.png[:4] == b"\x89PNG" and "20 deals" in view.evidence_picture.alt
     view.close()

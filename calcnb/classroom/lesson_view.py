@@ -87,9 +87,9 @@ class LessonClassView(ClassView):
         self.evidence_title = widgets.HTML(f"<h4>{html.escape(message('classview.evidence.title'))}</h4>")
         self.evidence_text = widgets.HTML()
         self.evidence_text.add_class("calcnb-evidence-pooled")
-        self.evidence_picture = widgets.Image(format="png")
-        self.evidence_picture.layout.width = "576px"
-        self.evidence_picture.layout.max_width = "100%"
+        from calcnb.ui.play import Picture
+
+        self.evidence_picture = Picture(width="576px", max_width="100%")
         self.evidence_box = widgets.VBox([self.evidence_title, self.evidence_text, self.evidence_picture])
         self.evidence_box.layout.display = "none"
         super().__init__(log, order=order, refresh_seconds=refresh_seconds)
@@ -117,11 +117,12 @@ class LessonClassView(ClassView):
         return read
 
     def _show_evidence(self, games: list[dict]) -> None:
-        from calcnb.ui.evidence import draw_pooled, png  # matplotlib, only for the lesson that draws
+        from calcnb.ui.evidence import draw_pooled, png, pooled_alt  # matplotlib, only for the lesson that draws
 
         self.evidence = pool(games)
         self.evidence_text.value = evidence_html(self.evidence, games)
-        self.evidence_picture.value = png(draw_pooled(pooled_path(games)))
+        path = pooled_path(games)
+        self.evidence_picture.show(png(draw_pooled(path)), pooled_alt(path))
         self.evidence_box.layout.display = None
 
 

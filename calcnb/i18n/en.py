@@ -394,6 +394,12 @@ MESSAGES: dict[str, str] = {
     "evidence.lab.won": "Won",
     "evidence.lab.rate": "Rate",
     "evidence.lab.interval": "All your deals: {wins} won of {deals}. The 95% interval of the player's win rate runs from {low} to {high} (the orange bar).",
+    "evidence.alt.batch": "batch {number} {rate}",
+    "evidence.alt.none": "no batch played yet",
+    "evidence.alt.batches": "The rates of your batches of ten deals: {rates}. A dashed line marks the claim's {claim}.",
+    "evidence.alt.interval": "An orange bar: the 95% interval of all your deals, from {low} to {high}.",
+    "evidence.alt.pooled_none": "No deals yet; a dashed line marks the claim's {claim}.",
+    "evidence.alt.pooled": "The class's 95% interval after each deal, narrowing as deals come in; after {deals} deals it runs from {low} to {high}. A dashed line marks the claim's {claim}.",
     # the lesson "Counting in steps" (calcnb.lessons.counting): words for 9- to 11-year-olds, no notation
     "lessons.count.by.1": "ones",
     "lessons.count.by.2": "twos",

@@ -400,6 +400,12 @@ MESSAGES: dict[str, str] = {
     "evidence.lab.won": "Ganhos",
     "evidence.lab.rate": "Taxa",
     "evidence.lab.interval": "Todos os seus jogos: {wins} ganhos em {deals}. O intervalo de 95% da taxa de vitórias do jogador vai de {low} a {high} (a barra laranja).",
+    "evidence.alt.batch": "lote {number} {rate}",
+    "evidence.alt.none": "ainda nenhum lote jogado",
+    "evidence.alt.batches": "As taxas dos seus lotes de dez jogos: {rates}. Uma linha tracejada marca os {claim} da afirmação.",
+    "evidence.alt.interval": "Uma barra laranja: o intervalo de 95% de todos os seus jogos, de {low} a {high}.",
+    "evidence.alt.pooled_none": "Ainda não há jogos; uma linha tracejada marca os {claim} da afirmação.",
+    "evidence.alt.pooled": "O intervalo de 95% da turma depois de cada jogo, a estreitar à medida que chegam jogos; depois de {deals} jogos vai de {low} a {high}. Uma linha tracejada marca os {claim} da afirmação.",
     # a lição "Contar aos saltos" (calcnb.lessons.counting): palavras para crianças de 9 a 11 anos, sem notação
     "lessons.count.by.1": "de um em um",
     "lessons.count.by.2": "de dois em dois",

@@ -40,8 +40,9 @@ from calcnb.lessons.evidence import (
 from calcnb.stats import wilson_interval
 from calcnb.ui.lesson import Exercise, Quiz, tell_game_listeners
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION
+from calcnb.ui.play import Picture
 
-__all__ = ["EvidenceLab", "draw_batches", "draw_pooled", "png"]
+__all__ = ["EvidenceLab", "batches_alt", "draw_batches", "draw_pooled", "png", "pooled_alt"]
 
 _DPI = 90
 
@@ -102,6 +103,7 @@ def draw_pooled(path: Sequence[tuple[int, float, float]]):
     """The class's pooled 95% interval against the number of deals (a band narrowing as deals come in), with the
     claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.pooled_path`. Returns a Figure."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
     ax = figure.add_axes((0.11, 0.17, 0.86, 0.78))
@@ -109,6 +111,7 @@ def draw_pooled(path: Sequence[tuple[int, float, float]]):
     ax.set_ylim(0, 1)
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
     ax.set_ylabel(message("evidence.chart.rate"))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # a number of deals is a whole number
     ax.set_xlabel(message("evidence.chart.deals"))
     ax.grid(axis="y", color=LIGHT_GREY, linewidth=0.8)
     if path:
@@ -124,6 +127,26 @@ def draw_pooled(path: Sequence[tuple[int, float, float]]):
         ax.set_xlim(1, 10)
     _claim_line(ax)
     return figure
+
+
+def batches_alt(counts: Sequence[tuple[int, int]], interval: tuple[float, float] | None = None) -> str:
+    """The picture of :func:`draw_batches` in words, for a screen reader."""
+    rates = "; ".join(
+        message("evidence.alt.batch", number=number, rate=percent(wins / deals))
+        for number, (wins, deals) in enumerate(counts, start=1)
+    )
+    said = message("evidence.alt.batches", rates=rates or message("evidence.alt.none"), claim=percent(CLAIM))
+    if interval is not None:
+        said += " " + message("evidence.alt.interval", low=percent(interval[0]), high=percent(interval[1]))
+    return said
+
+
+def pooled_alt(path: Sequence[tuple[int, float, float]]) -> str:
+    """The picture of :func:`draw_pooled` in words, for a screen reader."""
+    if not path:
+        return message("evidence.alt.pooled_none", claim=percent(CLAIM))
+    deals, low, high = path[-1]
+    return message("evidence.alt.pooled", deals=deals, low=percent(low), high=percent(high), claim=percent(CLAIM))
 
 
 class EvidenceLab(widgets.VBox):
@@ -155,9 +178,7 @@ class EvidenceLab(widgets.VBox):
         self.said.add_class("calcnb-evidence-said")
         self.table = widgets.HTML()
         self.table.add_class("calcnb-evidence-table")
-        self.picture = widgets.Image(format="png")
-        self.picture.layout.width = "576px"
-        self.picture.layout.max_width = "100%"
+        self.picture = Picture(width="576px", max_width="100%")
         self.own = Exercise(BANK[OWN_EXERCISE].item(own_variant(0, 1)))
         self.own.layout.display = "none"
         self.play_button.on_click(lambda _button: self.play_batch())
@@ -258,7 +279,7 @@ class EvidenceLab(widgets.VBox):
         style = "border-collapse:collapse;min-width:18em"
         self.table.value = f"<table style='{style}'><tr>{head}</tr>{rows}{total}</table>" if counts else ""
         interval = self.interval if self.showing_interval and deals else None
-        self.picture.value = png(draw_batches(counts, interval))
+        self.picture.show(png(draw_batches(counts, interval)), batches_alt(counts, interval))
         if interval is not None:
             found = verdict_of(interval)
             said = message("evidence.lab.interval", wins=wins, deals=deals, low=percent(interval[0]),

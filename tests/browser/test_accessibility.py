@@ -42,3 +42,15 @@ def test_the_worked_example_has_no_serious_violation(page, voila_server):
     app = StepperApp(page, voila_server, "03_worked_example.ipynb")
     app.click(app.next)
     assert serious_violations(page) == []
+
+
+def test_the_evidence_lesson_has_no_serious_violation(page, voila_server):
+    page.goto(voila_server.voila_page("evidence.ipynb"), wait_until="domcontentloaded")
+    lab = page.locator(".calcnb-evidence-lab")
+    lab.get_by_role("button", name="Play 10 deals").click()
+    lab.locator(".calcnb-evidence-said").get_by_text("Batch 1:").wait_for(timeout=60_000)
+    lab.get_by_role("button", name="Show my 95% interval").click()
+    lab.locator(".calcnb-exercise").wait_for(state="visible")
+    assert "95% interval of all your deals" in lab.locator("img").get_attribute("alt")
+    page.wait_for_load_state("networkidle")
+    assert serious_violations(page) == []
