@@ -301,3 +301,39 @@ def test_the_app_tells_the_teacher_the_class_views_command_for_the_lesson_it_ser
     said = capsys.readouterr().err
     assert "there is no lesson nope" in said and "evidence" in said
     assert not (tmp_path / "other.db").exists()  # refused before anything was opened
+
+
+def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(monkeypatch):
+    from calcnb.lessons import evidence
+    from calcnb.ui import evidence as lab_module
+    from calcnb.ui.lesson import Quiz, add_game_listener, remove_game_listener
+
+    played = []
+
+    def quick(seed: int) -> evidence.Deal:  # the lab's bookkeeping, not the player, is tested here
+        played.append(seed)
+        return evidence.Deal(seed, PLAYER_KEY, seed % 3 == 0, 52 if seed % 3 == 0 else 20)
+
+    monkeypatch.setattr(lab_module, "play_deal", quick)
+    told = []
+    add_game_listener(told.append)
+    try:
+        quiz = Quiz()
+        lab = lab_module.EvidenceLab(quiz)
+        quiz.use_name("Ana", class_key="key")
+        assert lab.block == seed_block("Ana", "key")
+        assert lab.interval_button.disabled and lab.show_interval() is None
+        first = lab.play_batch()
+        assert [deal.seed for deal in first] == list(seed_block("Ana", "key")[:10]) and told == first
+        lab.show_interval()
+        wins = sum(deal.won for deal in first)
+        assert lab.interval == wilson_interval(wins, 10) and lab.verdict == verdict_of(wilson_interval(wins, 10))
+        assert BANK[OWN_EXERCISE].variants[lab.own.item.variant] == (wins, 10)
+        while lab.play_batch():
+            pass
+        assert played == list(seed_block("Ana", "key")) and lab.play_button.disabled
+        assert "all 100 of your deals" in lab.said.value
+        quiz.use_name("Bruno", class_key="key")  # another name: other deals, from the start
+        assert lab.played == [] and lab.block == seed_block("Bruno", "key") and not lab.play_button.disabled
+    finally:
+        remove_game_listener(told.append)

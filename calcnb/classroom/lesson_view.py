@@ -120,9 +120,10 @@ class LessonClassView(ClassView):
         from calcnb.ui.evidence import draw_pooled, png, pooled_alt  # matplotlib, only for the lesson that draws
 
         self.evidence = pool(games)
-        self.evidence_text.value = evidence_html(self.evidence, games)
         path = pooled_path(games)
+        # the picture first: a page whose sentence has changed already shows the picture of those deals
         self.evidence_picture.show(png(draw_pooled(path)), pooled_alt(path))
+        self.evidence_text.value = evidence_html(self.evidence, games)
         self.evidence_box.layout.display = None
 
 

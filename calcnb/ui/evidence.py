@@ -241,12 +241,12 @@ class EvidenceLab(widgets.VBox):
             self.played.append(deal)
             tell_game_listeners(deal)
         wins = sum(deal.won for deal in new)
-        self.said.value = "<span role='status'>" + html.escape(
-            message("evidence.lab.batch_done", number=len(batches(self.played)), wins=wins, count=len(new))
-        ) + "</span>"  # fmt: skip
         self.play_button.disabled = len(self.played) >= len(block)
         self.interval_button.disabled = False
-        self._draw()
+        self._draw()  # the picture first: a page whose sentence has changed already shows this batch
+        said = message("evidence.lab.batch_done", number=len(batches(self.played)), wins=wins, count=len(new))
+        interval = f"<br>{self.said.value}" if self.showing_interval else ""  # the interval, as _draw said it
+        self.said.value = f"<span role='status'>{html.escape(said)}</span>{interval}"
         return new
 
     def show_interval(self) -> tuple[float, float] | None:
