@@ -28,7 +28,7 @@ HINT_SAMPLES_INTERPRETED = 128
 
 def hint_player_for(compiled: bool) -> Player:
     """The hint's player where the solver runs compiled (``Determinized(samples=MORE_ORDERS)``, the strongest
-    blind player, about a second at most a choice) or interpreted (Monte Carlo, a fraction of a second)."""
+    blind player, a fraction of a second a choice compiled) or interpreted (Monte Carlo, about as quick there)."""
     return Determinized(samples=MORE_ORDERS) if compiled else MonteCarlo(samples=HINT_SAMPLES_INTERPRETED)
 
 
