@@ -337,3 +337,21 @@ def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(mon
         assert lab.played == [] and lab.block == seed_block("Bruno", "key") and not lab.play_button.disabled
     finally:
         remove_game_listener(told.append)
+
+
+def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_answers(tmp_path):
+    import time
+
+    from calcnb.classroom.log import open_class_log
+    from calcnb.lessons.bank import Attempt
+    from calcnb.serve.cli import write_summary
+
+    log = open_class_log(tmp_path / "lesson.db")
+    log.join("ana")
+    log.record("ana", Attempt("evidence-claim", 3, "c", "wrong", "contains_so_proven", "en", time.time()))
+    write_summary(log, tmp_path / "summary.csv")
+    head = (tmp_path / "summary.csv").read_text(encoding="utf-8-sig").splitlines()[0]
+    assert "1. A player's wins of some deals: estimate its win rate" in head and "On the clock of 13" not in head
+    write_summary(log, tmp_path / "counting.csv", "counting")
+    assert "1. Counting in ones" in (tmp_path / "counting.csv").read_text(encoding="utf-8-sig")
+    log.close()

@@ -4,7 +4,9 @@ A teacher who starts the lesson app with ``--class-log lesson.db`` gets every ch
 exercise recorded here: the nickname the student chose (no other personal data), the exercise
 and its variant, the answer as typed (cut to :data:`ANSWER_MAX` characters), the outcome (right,
 wrong, unreadable, or the answer revealed by Show answer), the misconception the judge named, the
-language and the time. The class view
+language and the time. For "Is the 80% true?" it also keeps each deal a student's player played (the
+deal's seed, the player, won or not, the score: :meth:`ClassLog.record_game`), which the class view pools.
+The class view
 (:mod:`calcnb.classroom.view`) reads it back. The log is a SQLite file, or any database URL
 SQLAlchemy speaks (PostgreSQL for a JupyterHub); the schema lives here only (:data:`METADATA`,
 :data:`SCHEMA_VERSION`), and no student's text ever becomes SQL. A log of schema version 1 (before

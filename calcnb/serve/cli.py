@@ -928,16 +928,26 @@ def reveal_environment(environment: dict[str, str], *, reveal: bool) -> dict[str
     return environment
 
 
-def write_summary(log, path: Path) -> None:
-    """Write the end-of-lesson summary of the open class ``log`` to ``path``: PDF or CSV, as its suffix says."""
+def write_summary(log, path: Path, lesson: str | None = None) -> None:
+    """Write the end-of-lesson summary of the open class ``log`` to ``path``: PDF or CSV, as its suffix says.
+
+    Its exercises are numbered and ordered as the lesson's: ``lesson`` (a name of the lesson index) when given,
+    else the lesson the log's answers belong to, as the class view tells it.
+    """
     from calcnb.classroom.log import student_summaries
     from calcnb.classroom.summary import summary_csv, summary_pdf
+    from calcnb.lessons.bank import LESSON_EXERCISES
+    from calcnb.lessons.catalogue import lesson as find_lesson
+    from calcnb.lessons.catalogue import lesson_for
 
-    summaries = student_summaries(log.students(), log.attempts())
+    rows = log.attempts()
+    found = find_lesson(lesson) if lesson else lesson_for(row["exercise_id"] for row in rows)
+    order = found.exercises if found is not None else LESSON_EXERCISES
+    summaries = student_summaries(log.students(), rows)
     if path.suffix.lower() == ".pdf":
-        path.write_bytes(summary_pdf(summaries, location=log.location))
+        path.write_bytes(summary_pdf(summaries, order, location=log.location))
     else:
-        path.write_text(summary_csv(summaries), encoding="utf-8-sig", newline="")  # a BOM: spreadsheets read UTF-8
+        path.write_text(summary_csv(summaries, order), encoding="utf-8-sig", newline="")  # a BOM for spreadsheets
 
 
 def run_class_view(arguments: argparse.Namespace) -> int:
@@ -970,7 +980,7 @@ def run_class_view(arguments: argparse.Namespace) -> int:
     location = log.location
     if summary is not None:
         try:
-            write_summary(log, summary)
+            write_summary(log, summary, lesson)
         except OSError as error:
             raise AppError(message("app.cannot_write_summary", path=summary, reason=error.strerror or error)) from None
         finally:
