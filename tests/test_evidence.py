@@ -355,3 +355,30 @@ def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_an
     write_summary(log, tmp_path / "counting.csv", "counting")
     assert "1. Counting in ones" in (tmp_path / "counting.csv").read_text(encoding="utf-8-sig")
     log.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_the_worksheet_and_answer_sheet_match_the_screens(language):
+    import io
+    import re
+
+    from pypdf import PdfReader
+
+    from calcnb.lessons.bank import student_items
+    from calcnb.lessons.catalogue import lesson
+    from calcnb.lessons.worksheet import answer_sheet_pdf, worksheet_pdf
+    from calcnb.ui.lesson import Quiz
+
+    set_language(language)
+    quiz = Quiz(seed="Ana", class_key="key")
+    quiz.show(*LESSON_EXERCISES)
+    screen = [re.sub(r"<[^>]+>", "", exercise.prompt.value) for exercise in quiz.exercises]
+    sheet = worksheet_pdf(["Ana"], class_key="key", lesson="evidence")
+    answers = answer_sheet_pdf(["Ana"], class_key="key", lesson="evidence")
+    text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(sheet)).pages)
+    answer_text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(answers)).pages)
+    assert lesson("evidence").title in text and "p ± 1" in text
+    for number, (shown, item) in enumerate(zip(screen, student_items("Ana", LESSON_EXERCISES, "key")), 1):
+        assert shown.replace("&#x27;", "'") == f"{number}. {item.question}"
+        assert " ".join(item.question.split())[:60] in text
+        assert item.solution in answer_text
