@@ -20,3 +20,7 @@ cdef class DeadTest:
                    changed=cython.bint, o=cython.p_int, p=cython.int[4], first_stuck=cython.int[4], h=cython.int[4],
                    piles=list, masks=list, pile=list, mk=list)
     cpdef bint lost(self) except? -1
+
+
+@cython.locals(gone_from_stock=list, never=cython.int, row=list, gone=list, r=cython.int, t=cython.int)
+cdef list _gone(list next_in_stock, int R)

@@ -45,7 +45,7 @@ class DeadTest:
                     self.pos[k][r] = position.pos[k][r]
                     self.before[k][r] = before[k][r]
         # gone_from_stock[t]: the ranks with no copy at stock index t or later
-        self.gone_from_stock = [[r for r in range(1, R + 1) if row[r] == _INF] for row in position.next_in_stock]
+        self.gone_from_stock = _gone(position.next_in_stock, R)
 
     def _stuck_ranks(self) -> int:
         """Ranks whose copies off the foundations all lie on the wastes (all in Z at the start), as bits."""
@@ -118,3 +118,17 @@ class DeadTest:
             if h[w]:
                 return True
         return False
+
+
+def _gone(next_in_stock: list[list[int]], R: int) -> list[list[int]]:
+    """For each stock index, the ranks with no copy there or later."""
+    gone_from_stock = []
+    never = _INF
+    for row in next_in_stock:
+        gone = []
+        for r in range(1, R + 1):
+            t = row[r]
+            if t == never:
+                gone.append(r)
+        gone_from_stock.append(gone)
+    return gone_from_stock

@@ -9,6 +9,7 @@ cdef class Ordering:
     cdef public bint symmetry
     cdef public object shuffle
     cdef dict _urgencies
+    cdef int soonest[14]
 
     @cython.locals(position=Position, i=cython.int, n=cython.int, pile=list, t=cython.int)
     cpdef int soon(self, int r) except? -1
@@ -25,11 +26,15 @@ cdef class Ordering:
                    d=cython.int, r=cython.int, pk=cython.int)
     cpdef list urgencies(self)
 
+    @cython.locals(position=Position, R=cython.int, never=cython.int, r=cython.int, k=cython.int, o=tuple,
+                   pk=cython.int, d=cython.int)
+    cdef _fill_soonest(self)
+
     @cython.locals(position=Position, R=cython.int, pos=list, p=list, piles=list, codes=list, r=cython.int,
                    urgency=list, need_r=cython.int, fits=cython.int[4], kinds=cython.int[4], gaps=cython.double[4],
                    ws=cython.int[4], stock_slots=cython.int[4], found=cython.int, slots=list, times=list, k=cython.int,
                    j=cython.int, n=cython.int, w=cython.int, pile=list, fit=cython.int, kind=cython.int,
-                   gap=cython.double, card=cython.int, s=cython.int, before=cython.double, fitted=cython.bint, later=cython.bint,
+                   gap=cython.double, card=cython.int, s=cython.int, held=cython.int, before=cython.double, fitted=cython.bint, later=cython.bint,
                    latest=cython.double, earliest=cython.double, i=cython.int, t=cython.double, need_top=cython.int,
                    code=object, v=cython.int)
     cpdef list placements(self, own)

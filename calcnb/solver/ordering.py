@@ -11,6 +11,11 @@ from __future__ import annotations
 
 import random
 
+try:
+    import cython
+except ModuleNotFoundError:  # Cython is needed only to build the compiled form
+    from . import _nocython as cython
+
 from calcnb.game.rules import NO_RANK
 
 from .position import _INF, Position
@@ -115,14 +120,33 @@ class Ordering:
             self._urgencies[key] = soonest
         return soonest
 
+    def _fill_soonest(self) -> None:
+        """Compiled: :meth:`urgencies` into the C array ``soonest`` (the same numbers, not kept)."""
+        position = self.position
+        R = position.ranks
+        never = _INF
+        for r in range(R + 1):
+            self.soonest[r] = never
+        for k in range(len(position.p)):
+            o = position.order[k]
+            pk = position.p[k]
+            for d in range(R - pk):
+                r = o[pk + d]
+                if d < self.soonest[r]:
+                    self.soonest[r] = d
+
     def placements(self, own: Witness | None) -> list[int]:
         """The wastes to put the turned card on, best first (one per distinct pile under ``symmetry``)."""
         position = self.position
         R, pos, p = position.ranks, position.pos, position.p
         piles, codes = position.piles, position.codes
         r = position.stock[position.index]
-        urgency = self.urgencies()
-        need_r = urgency[r]
+        if cython.compiled:  # one pass over typed counts is quicker than the cache of lists
+            self._fill_soonest()
+            need_r = self.soonest[r]
+        else:
+            urgency = self.urgencies()
+            need_r = urgency[r]
         # each placement scored (fits the witness: 0 or 1, kind, gap), smallest first, then its waste
         fits = [0] * 4  # MAX_WASTES
         kinds = [0] * 4
@@ -155,9 +179,14 @@ class Ordering:
                 gap = 0.0
             elif found:
                 card = w << position.card_shift | len(pile) - 1
-                s = 0
-                while slots[s] != card:
-                    s += 1
+                if cython.compiled:  # list.index compares Python objects; this loop compares C ints
+                    s = 0
+                    held = slots[0]
+                    while held != card:
+                        s += 1
+                        held = slots[s]
+                else:
+                    s = slots.index(card)
                 before = times[s]
                 fitted = False  # some stock slot filled before the card under it: the latest of them
                 latest = earliest = 0.0
@@ -175,7 +204,7 @@ class Ordering:
                     fit = 1
                     gap = earliest - before
             else:  # no witness: reverse order of need
-                need_top = urgency[pile[-1]]
+                need_top = self.soonest[pile[-1]] if cython.compiled else urgency[pile[-1]]
                 if need_top > need_r:
                     kind = 0
                     gap = need_top - need_r

@@ -8,6 +8,12 @@ cdef class Position:
     cdef public list pos, p, piles, masks, codes, path, rem, needers, wants, inwaste, next_in_stock
     cdef public object FR, WR
 
+    @cython.locals(R=cython.int, p=list, pos=list, piles=list, stock=tuple, n=cython.int, F=cython.int,
+                   rem=list, s=cython.int, c=cython.int, k=cython.int, o=tuple, j=cython.int, needers=list,
+                   wants=list, inwaste=list, w=cython.int, pile=list, d=cython.int, table=list, row=list,
+                   t=cython.int)
+    cdef _count(self)
+
     cpdef bint won(self)
 
     @cython.locals(bit=cython.int, q=cython.int)

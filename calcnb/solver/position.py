@@ -71,7 +71,7 @@ class Position:
         # the compiled search's arrays hold the rules' sizes: a waste may come to hold every card still to turn
         check_size(R, F, len(wastes), max((len(w) for w in wastes), default=0) + len(stock))
         self.order = orders(R, F)
-        self.pos = pos = order_places(self.order)
+        self.pos = order_places(self.order)
         # need[k][q]: the rank foundation k needs while it holds q cards; NO_RANK (no card has it) once complete
         self.need = tuple((*row, NO_RANK) for row in self.order)
         self.FR = range(F)
@@ -84,31 +84,47 @@ class Position:
         self.masks = [[0] * len(w) for w in wastes]  # forbidden foundations of each waste card, as bits
         self.codes = [self.code_of(pile) for pile in piles]
         self.stock = stock = tuple(stock)
-        self.n = n = len(stock)
+        self.n = len(stock)
         self.full = R * F
         self.index = 0  # stock index of the turned card
         self.marks = 0  # the turned card's forbid marks
         self.on_foundations = sum(p)
         self.path: list[tuple[Kind, int, int, int]] = []  # Step's fields
-        self.rem = [0] * (R + 1)
+        self._count()
+
+    def _count(self) -> None:
+        """The counters and the stock's table, from the foundations, the piles and the stock."""
+        R, p, pos, piles, stock, n = self.ranks, self.p, self.pos, self.piles, self.stock, self.n
+        F = len(p)
+        self.rem = rem = [0] * (R + 1)
         for s in range(1, R + 1):
-            self.rem[s] = sum(1 for k in self.FR if p[k] <= pos[k][s])
-        self.needers = [0] * (R + 1)
-        self.wants = [0] * (R + 1)  # wants[NO_RANK]: the complete foundations, read by no card
-        for k in self.FR:
+            c = 0
+            for k in range(F):
+                if p[k] <= pos[k][s]:
+                    c += 1
+            rem[s] = c
+        self.needers = needers = [0] * (R + 1)
+        self.wants = wants = [0] * (R + 1)  # wants[NO_RANK]: the complete foundations, read by no card
+        for k in range(F):
+            o = self.order[k]
             for j in range(p[k], R):
-                self.needers[self.order[k][j]] |= 1 << k
-            self.wants[self.need[k][p[k]]] |= 1 << k
-        self.inwaste = [0] * (R + 1)
-        for pile in piles:
-            for r in pile:
-                self.inwaste[r] += 1
+                needers[o[j]] |= 1 << k
+            wants[self.need[k][p[k]]] |= 1 << k
+        self.inwaste = inwaste = [0] * (R + 1)
+        for w in range(len(piles)):
+            pile = piles[w]
+            for d in range(len(pile)):
+                inwaste[pile[d]] += 1
         # next_in_stock[t][r]: the first stock index >= t holding rank r, or _INF
-        self.next_in_stock = [[_INF] * (R + 1) for _ in range(n + 2)]
+        table = [[_INF] * (R + 1)]
+        table.append(table[0][:])
+        row = table[0]
         for t in range(n - 1, -1, -1):
-            row = self.next_in_stock[t + 1][:]
+            row = row[:]
             row[stock[t]] = t
-            self.next_in_stock[t] = row
+            table.append(row)
+        table.reverse()  # rows n + 1, n, n - 1, ..., 0 made; index t reads row t
+        self.next_in_stock = table
 
     @staticmethod
     def code_of(pile: list[int]) -> int:

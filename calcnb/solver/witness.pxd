@@ -48,3 +48,7 @@ cdef class Witnesses:
                    found=cython.int, s=cython.int, card=cython.int, wc=cython.int, dc=cython.int,
                    after=cython.double, holder=cython.int, s2=cython.int, t=cython.double)
     cdef tuple _carry(self, Witness witness)
+
+
+@cython.locals(s=cython.int, held=cython.int)
+cdef int _slot_of(list slots, int card) except -1

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from enum import Enum
 
+try:
+    import cython
+except ModuleNotFoundError:  # Cython is needed only to build the compiled form
+    from . import _nocython as cython
+
 from calcnb.solver.relaxed import RelaxedGame, RelaxedOverLimit
 
 from .position import STOCK_TO_FOUNDATION, STOCK_TO_WASTE, Position, Step
@@ -237,7 +242,7 @@ class Witnesses:
             k = move[2]
             if kind == STOCK_TO_WASTE:
                 hw = h[w]
-                before = times[slots.index(w << shift | hw - 1)] if hw and not stale else _INF
+                before = times[_slot_of(slots, w << shift | hw - 1)] if hw and not stale else _INF
                 found = self._stock_slot(stock[i], q, slots, times, -1.0, before)
                 if found < 0:
                     return None
@@ -252,8 +257,8 @@ class Witnesses:
                 if card >= 0:  # that waste card needs another slot of its rank
                     wc = card >> shift
                     dc = card & depth_mask
-                    after = times[slots.index(card + 1)] if dc + 1 < h[wc] and not stale else -1.0
-                    before = times[slots.index(card - 1)] if dc and not stale else _INF
+                    after = times[_slot_of(slots, card + 1)] if dc + 1 < h[wc] and not stale else -1.0
+                    before = times[_slot_of(slots, card - 1)] if dc and not stale else _INF
                     found = self._stock_slot(stock[i], q, slots, times, after, before)
                     if found < 0:
                         return None
@@ -269,14 +274,14 @@ class Witnesses:
                 slots[s] = -2
                 h[w] = hw
                 if holder != card:
-                    s2 = slots.index(card)
+                    s2 = _slot_of(slots, card)
                     slots[s2] = holder
                     if holder >= 0 and not stale:
                         wc = holder >> shift
                         dc = holder & depth_mask
                         t = times[s2]
-                        if (dc + 1 < h[wc] and times[slots.index(holder + 1)] >= t) or (
-                            dc and times[slots.index(holder - 1)] <= t
+                        if (dc + 1 < h[wc] and times[_slot_of(slots, holder + 1)] >= t) or (
+                            dc and times[_slot_of(slots, holder - 1)] <= t
                         ):
                             stale = True
                 q[k] += 1
@@ -285,3 +290,15 @@ class Witnesses:
             if times is None:
                 return None
         return slots, times
+
+
+def _slot_of(slots: list[int], card: int) -> int:
+    """``slots.index(card)``; compiled, a loop over C ints instead (``list.index`` compares Python objects)."""
+    if not cython.compiled:
+        return slots.index(card)
+    s = 0
+    held = slots[0]
+    while held != card:
+        s += 1
+        held = slots[s]
+    return s
