@@ -382,3 +382,15 @@ def test_the_worksheet_and_answer_sheet_match_the_screens(language):
         assert shown.replace("&#x27;", "'") == f"{number}. {item.question}"
         assert " ".join(item.question.split())[:60] in text
         assert item.solution in answer_text
+
+
+def test_with_a_class_log_the_lab_plays_nothing_before_the_student_joins():
+    from calcnb.ui.evidence import EvidenceLab
+    from calcnb.ui.lesson import Quiz
+
+    quiz = Quiz()
+    lab = EvidenceLab(quiz, need_name=True)
+    assert lab.play_button.disabled and lab.play_batch() == [] and lab.played == []
+    assert "nickname" in lab.said.value
+    quiz.use_name("Ana", class_key="key")  # the class recorder does this when Ana joins
+    assert not lab.play_button.disabled and lab.block == seed_block("Ana", "key") and lab.said.value == ""

@@ -388,6 +388,7 @@ MESSAGES: dict[str, str] = {
     "evidence.lab.show_interval": "Show my 95% interval",
     "evidence.lab.about": "Your own deals are numbers {first} to {last} ({count} deals), chosen from your nickname: nobody else in the class plays them. Each press plays the next {batch} with the lesson's player, Monte Carlo: before each choice it imagines 32 orders of the unseen cards and takes the move that wins in most of them. It sees only what a person sees, and the game it plays is checked move by move by the rules.",
     "evidence.lab.all_played": "You have played all {count} of your deals.",
+    "evidence.lab.join_first": "Join the class with your nickname at the top of the page first: your deals follow it, and the class log keeps them.",
     "evidence.lab.playing": "Playing {count} deals…",
     "evidence.lab.batch_done": "Batch {number}: the player won {wins} of {count} deals.",
     "evidence.lab.batch": "Batch",

@@ -155,11 +155,17 @@ class EvidenceLab(widgets.VBox):
     ``block`` is the student's range of deals; ``played`` the :class:`~calcnb.lessons.evidence.Deal`\\ s so far;
     ``play_button`` plays the next batch; ``interval_button`` shows the 95% interval of all of them and asks
     what it can tell about the claim (``own``, an :class:`~calcnb.ui.lesson.Exercise` of the student's counts).
-    ``quiz``, when given, gets the nickname too (:meth:`use_name`).
+    ``quiz``, when given, gets the nickname too (:meth:`use_name`). With ``need_name`` (a class log records the
+    lesson) nothing is played until a name arrives: the deals follow the nickname the student joins under.
     """
 
-    def __init__(self, quiz: Quiz | None = None, *, seed: object = None, class_key: str | None = None) -> None:
+    def __init__(
+        self, quiz: Quiz | None = None, *, seed: object = None, class_key: str | None = None, need_name: bool = False
+    ) -> None:
         self.quiz = quiz
+        # with a class log, deals are played only once the student has joined: they follow the nickname, and
+        # the log keeps them from then on (deals played before would start afresh on joining, unsaved)
+        self.waiting_for_name = need_name
         if seed is None:
             seed = secrets.token_hex(8) if quiz is None else quiz.seed
         self.seed = seed
@@ -205,9 +211,10 @@ class EvidenceLab(widgets.VBox):
             self._take_name(name, self.class_key if class_key is None else class_key)
 
     def _take_name(self, name: object, class_key: str | None) -> None:
-        if (name, class_key) == (self.seed, self.class_key):
+        if (name, class_key) == (self.seed, self.class_key) and not self.waiting_for_name:
             return
         self.seed, self.class_key = name, class_key
+        self.waiting_for_name = False
         self._restart()
 
     def _restart(self) -> None:
@@ -218,14 +225,16 @@ class EvidenceLab(widgets.VBox):
         self.about.value = "<p>" + html.escape(
             message("evidence.lab.about", first=block[0], last=block[-1], count=len(block), batch=BATCH)
         ) + "</p>"  # fmt: skip
-        self.play_button.disabled = False
+        self.play_button.disabled = self.waiting_for_name
         self.interval_button.disabled = True
-        self.said.value = ""
+        self.said.value = html.escape(message("evidence.lab.join_first")) if self.waiting_for_name else ""
         self.own.layout.display = "none"
         self._draw()
 
     def play_batch(self) -> list[Deal]:
         """Play the next batch of deals of this student's block (fewer at its end); returns them."""
+        if self.waiting_for_name:  # the button is off; a page can still send its click
+            return []
         block = self.block
         start = len(self.played)
         seeds = block[start : start + BATCH]

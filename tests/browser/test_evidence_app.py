@@ -149,6 +149,10 @@ def test_a_class_of_three_plays_its_own_deals_and_the_class_view_pools_them(brow
 
         # ana plays two batches, shows her interval, and answers rightly (some answers as a student types them)
         with _page(browser, url) as page:
+            play = page.locator(".calcnb-evidence-lab").get_by_role("button", name="Play 10 deals")
+            play.wait_for()
+            assert play.is_disabled()  # nothing is played before she joins: her deals follow her nickname
+            assert "Join the class with your nickname" in page.locator(".calcnb-evidence-lab").inner_text()
             _join(page, "ana")
             assert "Is the 80% true?" in page.locator("body").inner_text()
             assert page.locator(".calcnb-exercise").count() == len(LESSON.exercises) + 1  # and her own verdict
