@@ -9,7 +9,11 @@ cdef long long _SMALL_ID
 cdef double _UNHINTED
 
 
+cdef class _Search
+
+
 cdef class RelaxedGame:
+    cdef _Search _searcher
     cdef public tuple order, place
     cdef public int ranks, card_shift
     cdef public dict memory, ids

@@ -67,6 +67,7 @@ class RelaxedGame:
         self.memory: dict[object, object] = {}
         # the piles' prefixes as small ids, one trie for the whole solve: (prefix id << 4 | next rank) -> id
         self.ids: dict[int, int] = {}
+        self._searcher: _Search | None = None  # the search object, made at the first search and set up again
         # the piles of the last search and their prefixes' ids: the next search looks up only what changed
         # (compiled, relaxed.pxd makes these C arrays: MAX_WASTES piles of MAX_PILE cards)
         if not cython.compiled:
@@ -95,7 +96,11 @@ class RelaxedGame:
         (when, foundation, rank) from an earlier win of a similar position; the search tries the
         cards in that order first.
         """
-        search = _Search(self, foundations, piles, limit, hint)
+        search = self._searcher
+        if search is None:
+            search = self._searcher = _Search(self, foundations, piles, limit, hint)
+        else:  # one search object for the whole solve: its arrays are made once
+            search._setup(self, foundations, piles, limit, hint)
         if not search.won():
             return None
         search.events.reverse()
@@ -166,6 +171,9 @@ class _Search:
                 for d in range(len(pile)):
                     self.piles[w][d] = pile[d]
         p, copies, demand = self.p, self.copies, self.demand
+        for r in range(R + 1):  # (compiled, the arrays of the search before)
+            copies[r] = 0
+            demand[r] = 0
         for k in range(F):
             p[k] = foundations[k]
             o = self.order[k]
