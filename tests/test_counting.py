@@ -258,7 +258,7 @@ def test_the_worksheet_numbers_the_questions_as_the_screen_does():
     answers = answer_sheet_pdf(["Ana"], class_key="key", lesson="counting")
     text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(sheet)).pages)
     answer_text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(answers)).pages)
-    assert "Counting in steps: worksheet" in text and "Counting in steps: answers" in answer_text
+    assert "Counting in steps — worksheet" in text and "Counting in steps — answers" in answer_text
     for number, (shown, item) in enumerate(zip(screen, student_items("Ana", counting.LESSON_EXERCISES, "key")), 1):
         assert shown == f"{number}. {item.question}"
         assert " ".join(shown.split()) in text

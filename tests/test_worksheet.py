@@ -92,7 +92,7 @@ def test_the_files_are_named_in_the_teachers_language(tmp_path):
     written = save_sheets(tmp_path / "pt", ["Ana"], class_key=KEY)
     assert [path.name for path in written] == ["ficha-A4.pdf", "respostas-A4.pdf"]
     pages = _pages(written[1].read_bytes())
-    assert len(pages) == 1 and "O relógio de 13: respostas" in pages[0] and "Resposta:" in pages[0]
+    assert len(pages) == 1 and "O relógio de 13 — respostas" in pages[0] and "Resposta:" in pages[0]
 
 
 def test_an_unknown_paper_size_is_refused_with_the_sizes_there_are():
@@ -106,7 +106,7 @@ def test_a_class_sheet_shows_suits_and_speaks_portuguese():
     assert "A♠" in page and "top card of waste 2 go to foundation 1" in page and "Name: ____" in page
     set_language("pt")
     page = _pages(answer_sheet_pdf(exercise_ids=["next-complete"]))[0]
-    assert "O relógio de 13: respostas" in page and "toda a turma" in page
+    assert "O relógio de 13 — respostas" in page and "toda a turma" in page
     assert BANK["next-complete"].item(0).solution == "nenhum" and "Resposta: nenhum" in page
 
 
