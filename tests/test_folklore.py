@@ -7,6 +7,7 @@ from calcnb.players.ladder import FirstFit, RandomPlayer
 from calcnb.studies.folklore import (
     ALONE,
     CEILING,
+    FRESH_SET_ASIDE,
     SET_ASIDE,
     STUDY,
     StoredPlayer,
@@ -90,6 +91,14 @@ def test_stored_study_pairs_players_on_the_seeds_all_of_them_played(tmp_path):
     assert stored_study(tmp_path / "missing.csv") == {}
     second = stored_study(path, paired=False, seeds=range(2, 5))
     assert list(second) == ["a"] and second["a"].seeds == (2,) and second["a"].think_median == 0.7
+
+
+def test_no_stored_game_was_played_on_the_fresh_set_aside_deals():
+    # the next strongest player's rate is measured there once: no setting may be chosen on them first
+    assert len(FRESH_SET_ASIDE) == 500 and not set(FRESH_SET_ASIDE) & set(SET_ASIDE)
+    for path in (STUDY, CEILING, ALONE):
+        played = {seed for player in stored_study(path, paired=False).values() for seed in player.seeds}
+        assert played and not played & set(FRESH_SET_ASIDE)
 
 
 def test_the_set_aside_deals_are_none_a_setting_was_chosen_on():

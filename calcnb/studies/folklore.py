@@ -39,6 +39,7 @@ __all__ = [
     "ALONE",
     "ALONE_SAMPLE_SEED",
     "CEILING",
+    "FRESH_SET_ASIDE",
     "SAME_GAME",
     "SET_ASIDE",
     "STUDY",
@@ -69,6 +70,10 @@ NINE_IN_TEN = 0.9  # the goal set for the strongest blind player
 SET_ASIDE = range(50400, 50900)
 """The 500 deals set aside to measure the strongest blind players against nine in ten: no setting of
 any player was chosen on them, so a rate measured there carries no selection."""
+FRESH_SET_ASIDE = range(51000, 51500)
+"""500 more deals, set aside before any game was played on them, for the next strongest blind player:
+its settings are chosen on other deals, and its win rate against nine in ten (and the ceiling of blind
+play, the same deals played told the next card and by the clairvoyant solver) is measured here once."""
 ALONE = STUDY.with_name("player_alone.csv")
 """Set-aside games of the study played again one at a time, on a machine doing nothing else
 (``scripts/player_study.py --alone``): what one person playing one game waits. The study itself runs
