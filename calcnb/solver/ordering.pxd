@@ -10,6 +10,7 @@ cdef class Ordering:
     cdef public object shuffle
     cdef dict _urgencies
     cdef int soonest[14]
+    cdef int order_c[4][13]
 
     @cython.locals(position=Position, i=cython.int, n=cython.int, pile=list, t=cython.int)
     cpdef int soon(self, int r) except? -1
@@ -26,7 +27,7 @@ cdef class Ordering:
                    d=cython.int, r=cython.int, pk=cython.int)
     cpdef list urgencies(self)
 
-    @cython.locals(position=Position, R=cython.int, never=cython.int, r=cython.int, k=cython.int, o=tuple,
+    @cython.locals(position=Position, R=cython.int, never=cython.int, r=cython.int, k=cython.int, o=cython.p_int,
                    pk=cython.int, d=cython.int)
     cdef _fill_soonest(self)
 

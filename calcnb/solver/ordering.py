@@ -33,6 +33,10 @@ class Ordering:
         self.symmetry = symmetry
         self.shuffle: random.Random | None = None  # None: follow the heuristic exactly
         self._urgencies: dict[tuple[int, ...], list[int]] = {}  # foundations -> how soon each rank is needed
+        if cython.compiled:  # the foundation orders as a C array, for _fill_soonest
+            for k in range(len(position.order)):
+                for j in range(position.ranks):
+                    self.order_c[k][j] = position.order[k][j]
 
     def soon(self, r: int) -> int:
         """How long until a card of rank r is available: 0 if on top or turned, else stock distance."""
@@ -128,7 +132,7 @@ class Ordering:
         for r in range(R + 1):
             self.soonest[r] = never
         for k in range(len(position.p)):
-            o = position.order[k]
+            o = self.order_c[k]
             pk = position.p[k]
             for d in range(R - pk):
                 r = o[pk + d]

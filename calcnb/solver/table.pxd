@@ -19,6 +19,9 @@ cdef class Table:
                    m=cython.int, k=cython.int, F=cython.int)
     cpdef _live_marks(self, int w)
 
+    @cython.locals(masks=list, d=cython.int, m=cython.int)
+    cdef bint _marked(self, int w) except? -1
+
     cpdef get(self, tuple key)
 
     cpdef bint cuts(self, long long known, long long budget) except? -1
