@@ -181,6 +181,9 @@ def test_an_interval_is_right_as_wilson_or_as_the_textbook_formula_within_its_to
         f"de {100 * low:.0f}% a {100 * high:.0f}%",
         f"{wald[0]:.3f}; {wald[1]:.3f}",
         f"{high:.2f} to {low:.2f}",  # highest first is the same interval
+        f"{28 / 40:.2f} ± {(wald[1] - wald[0]) / 2:.2f}",  # the textbook formula as it is written: p ± margin
+        f"{2800 / 40:.0f}% +/- {50 * (wald[1] - wald[0]):.0f}%",
+        f"{2800 / 40:.0f} +- {50 * (wald[1] - wald[0]):.0f}",
     ]
     for typed in forms:
         assert judge(item, typed).correct is True, typed
@@ -189,6 +192,8 @@ def test_an_interval_is_right_as_wilson_or_as_the_textbook_formula_within_its_to
     assert judge(item, "0.63 to 0.77").misconception == "forgot_z"  # one standard error each side
     assert judge(item, "0.1 to 0.3").misconception == "rate_outside"
     assert judge(item, "0.7").correct is None  # one number is no interval
+    assert judge(item, "0.7 ± 0.07").misconception == "forgot_z"  # p ± one standard error
+    assert judge(item, "0.7 ± ²").correct is None
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])

@@ -238,6 +238,8 @@ _SHARE_OF = re.compile(r"(\d{1,6})\s*(?:/|\s+(?:of|in|out of|de|em|em cada)\s+)\
 # What may stand between and round the two bounds of an interval: brackets, a dash, "to", "and", "a", "e"...
 _INTERVAL_GLUE = re.compile(r"[\s\[\]()\-‐‑‒–—−;:,]*")
 _NUMBER_IN = re.compile(r"\d{1,6}(?:[.,]\d{1,6})?|[.,]\d{1,6}")
+# The textbook form of an interval, a centre and its margin: "0.7 ± 0.14", "70% +/- 14%", "70 +- 14"
+_PLUS_MINUS = re.compile(r"(.+?)\s*(?:±|\+\s*/\s*[\-−]|\+\s*[\-−])\s*(.+)")
 
 
 def _share(number: str, percent_sign: bool) -> float | None:
@@ -277,10 +279,17 @@ def read_rate(text: str) -> float | str | None:
 
 def read_interval(text: str) -> tuple[float, float] | str | None:
     """Two bounds, each a share or a percentage, lowest first: "0.55 to 0.82", "[0,55; 0,82]", "55%–82%",
-    "between 55 and 82", "de 55% a 82%"; :data:`DONT_KNOW`, or None (one number, three, or other words)."""
+    "between 55 and 82", "de 55% a 82%", or a centre and its margin, "0.7 ± 0.14"; :data:`DONT_KNOW`, or None
+    (one number, three, or other words)."""
     cleaned = _clean(text)
     if cleaned is None or cleaned == DONT_KNOW:
         return cleaned
+    centred = _PLUS_MINUS.fullmatch(cleaned)
+    if centred:  # p ± margin, as the textbook formula is written: its bounds cut to [0, 1], as the formula's are
+        centre, margin = read_rate(centred[1]), read_rate(centred[2])
+        if not isinstance(centre, float) or not isinstance(margin, float):
+            return None
+        return (max(0.0, centre - margin), min(1.0, centre + margin))
     numbers = list(_NUMBER_IN.finditer(cleaned))
     if len(numbers) != 2:
         return None
