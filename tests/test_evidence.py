@@ -232,6 +232,10 @@ def test_judging_the_claim_names_each_misconception(language):
     item = _item("evidence-claim", (9, 10))
     for typed in ("d", "(d)", "D)", words["unclear"], f"(d) {words['unclear']}", "can't tell", "não dá para saber"):
         assert judge(item, typed).correct is True, typed
+    # the letter with its words after a dash or a colon, the letter after "option", as students write them
+    for typed in (f"d - {words['unclear']}", f"d: {words['unclear']}", "option d", "opção (d)", "we cannot tell"):
+        assert judge(item, typed).correct is True, typed
+    assert judge(item, f"a - {words['unclear']}").correct is None  # a letter and another choice's words
     assert judge(item, "a").misconception == "sample_rate_as_truth"
     assert judge(item, words["above"]).misconception == "sample_rate_as_truth"
     assert judge(item, "c").misconception == "contains_so_proven"
@@ -258,6 +262,7 @@ def test_overlapping_intervals_read_as_the_same_or_as_different_are_named(langua
         assert one[0] < two[1] and two[0] < one[1]  # every variant's intervals overlap
         item = kind.item(variant)
         assert judge(item, "c").correct is True
+        assert judge(item, "c - these deals cannot tell").correct is True
         assert judge(item, "a").misconception == "overlap_means_same"
         assert judge(item, "b").misconception == "overlap_means_different"
     item = kind.item(0)

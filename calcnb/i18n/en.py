@@ -1058,6 +1058,8 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     ),
     # words between an interval's bounds ("between 0.4 and 0.6")
     "interval_word": ("to", "and", "between", "from", "interval", "ci"),
+    # words that may stand before a choice's letter ("option d")
+    "choice_word": ("option", "choice", "answer", "letter", "the answer is", "my answer is", "it is", "it's"),
     # the choices on a claim, and on two intervals
     "claim_above": (
         "above",
@@ -1079,6 +1081,9 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "claim_proven": ("proven", "80% is proven", "it is proven", "the interval holds 80%, so 80% is proven"),
     "claim_unclear": (
+        "we cannot tell",
+        "they cannot tell",
+        "the deals cannot tell",
         "too few deals to tell",
         "too few deals",
         "too few to tell",
@@ -1104,6 +1109,10 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
         "the first player wins more often",
     ),
     "compare_unclear": (
+        "we cannot tell",
+        "we can't tell",
+        "they cannot tell",
+        "the deals cannot tell",
         "cannot tell",
         "can't tell",
         "can not tell",

@@ -1077,6 +1077,8 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
         "de largura",
     ),
     "interval_word": ("a", "e", "entre", "de", "até", "intervalo", "ic"),
+    # palavras que podem vir antes da letra de uma escolha ("opção d")
+    "choice_word": ("opção", "alínea", "alinea", "resposta", "letra", "a resposta é", "é a"),
     "claim_above": (
         "acima",
         "mais",
@@ -1099,6 +1101,7 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "claim_proven": ("provado", "80% está provado", "está provado", "o intervalo contém 80%, logo 80% está provado"),
     "claim_unclear": (
+        "não dá para dizer",
         "poucos jogos para saber",
         "poucos jogos",
         "poucos",
@@ -1123,6 +1126,7 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
         "o primeiro jogador ganha mais vezes",
     ),
     "compare_unclear": (
+        "não dá para dizer",
         "não dá para saber",
         "não se pode saber",
         "não permite saber",

@@ -326,12 +326,15 @@ def _read_choice(text: str, choices: dict[str, str]) -> str | None:
     for kind, reading in choices.items():
         if cleaned in answer_words(kind):
             return reading
-    letter = re.fullmatch(r"\(?([a-d])[).]?(?:\s+(.*))?", cleaned)
+    cleaned = _strip_words(cleaned, answer_words("choice_word"))  # "option d", "alínea d"
+    # "d", "(d)", "d)", "d.", "d: too few", "d - too few deals to tell"
+    letter = re.fullmatch(r"\(?([a-d])(?:(?:[).:]|\s*[\-‐‑–—:])\s*(.*)|\s+(.*))?", cleaned)
     readings = list(choices.values())
     if letter and "abcd".index(letter[1]) < len(readings):
         chosen = readings["abcd".index(letter[1])]
+        words = letter[2] or letter[3]
         # "(d) too few deals to tell": the words after the letter, if any, must say the same
-        return chosen if not letter[2] or _read_choice(letter[2], choices) == chosen else None
+        return chosen if not words or _read_choice(words, choices) == chosen else None
     return None
 
 
