@@ -19,8 +19,7 @@ cdef class Ordering:
     cpdef double _after(self, int k) except? -2
 
     @cython.locals(position=Position, pairs=list, src=cython.int, k=cython.int, F=cython.int, takers=cython.int,
-                   w=cython.int, wants=list, codes=list, piles=list, pile=list, code=object,
-                   v=cython.int)
+                   w=cython.int, wants=list, codes=list, piles=list, pile=list)
     cpdef list foundation_moves(self, tie)
 
     @cython.locals(position=Position, p=list, key=cython.long, k=cython.int, R=cython.int, soonest=list, o=tuple,
@@ -36,7 +35,9 @@ cdef class Ordering:
                    ws=cython.int[4], stock_slots=cython.int[4], found=cython.int, slots=list, times=list, k=cython.int,
                    j=cython.int, n=cython.int, w=cython.int, pile=list, fit=cython.int, kind=cython.int,
                    gap=cython.double, card=cython.int, s=cython.int, held=cython.int, before=cython.double, fitted=cython.bint, later=cython.bint,
-                   latest=cython.double, earliest=cython.double, i=cython.int, t=cython.double, need_top=cython.int,
-                   code=object, v=cython.int)
+                   latest=cython.double, earliest=cython.double, i=cython.int, t=cython.double, need_top=cython.int)
     cpdef list placements(self, own)
+
+    @cython.locals(v=cython.int, code=object)
+    cdef bint _like_an_earlier_pile(self, list codes, int w) except? -1
 

@@ -85,15 +85,8 @@ class Ordering:
                 pile = piles[w]
                 if not pile:
                     continue
-                if self.symmetry:  # a pile like an earlier one is the same choice
-                    code = codes[w]
-                    for v in range(w):
-                        if codes[v] == code:
-                            break
-                    else:
-                        v = w
-                    if v < w:
-                        continue
+                if self.symmetry and self._like_an_earlier_pile(codes, w):  # the same choice
+                    continue
                 takers = wants[pile[-1]] & ~position.masks[w][-1]
                 for k in range(F):
                     if takers >> k & 1:
@@ -139,6 +132,14 @@ class Ordering:
                 if d < self.soonest[r]:
                     self.soonest[r] = d
 
+    def _like_an_earlier_pile(self, codes: list[int], w: int) -> bool:
+        """Is pile ``w`` the same as a pile before it (one int a pile, ``Position.codes``)?"""
+        code = codes[w]
+        for v in range(w):  # noqa: SIM110 (a loop, not a generator: the compiled form types it)
+            if codes[v] == code:
+                return True
+        return False
+
     def placements(self, own: Witness | None) -> list[int]:
         """The wastes to put the turned card on, best first (one per distinct pile under ``symmetry``)."""
         position = self.position
@@ -167,15 +168,8 @@ class Ordering:
                     found += 1
         n = 0
         for w in range(len(piles)):
-            if self.symmetry:  # a pile like an earlier one is the same choice
-                code = codes[w]
-                for v in range(w):
-                    if codes[v] == code:
-                        break
-                else:
-                    v = w
-                if v < w:
-                    continue
+            if self.symmetry and self._like_an_earlier_pile(codes, w):  # the same choice
+                continue
             pile = piles[w]
             fit = 0
             if not pile:

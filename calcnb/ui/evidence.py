@@ -65,9 +65,8 @@ def _claim_line(ax) -> None:
     ax.text(0.01, CLAIM + 0.02, said, transform=ax.get_yaxis_transform(), color=VERMILION, va="bottom", fontsize=9)
 
 
-def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float] | None = None):
-    """Each batch's rate as a dot (batch 1, 2, … left to right), the claim's 80% as a dashed line, and, given
-    ``interval``, the 95% interval of all the deals as a bar on the right. Returns a matplotlib Figure."""
+def _rate_chart():
+    """A figure with one axes of win rates from 0% to 100%, in the board's colours: both charts' frame."""
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
@@ -76,6 +75,14 @@ def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float
     ax.set_ylim(0, 1)
     ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
     ax.set_ylabel(message("evidence.chart.rate"))
+    return figure, ax
+
+
+def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float] | None = None):
+    """Each batch's rate as a dot (batch 1, 2, … left to right), the claim's 80% as a dashed line, and, given
+    ``interval``, the 95% interval of all the deals as a bar on the right. Returns a matplotlib Figure."""
+
+    figure, ax = _rate_chart()
     ax.grid(axis="y", color=LIGHT_GREY, linewidth=0.8)
     places = list(range(1, len(counts) + 1))
     rates = [wins / deals for wins, deals in counts]
@@ -102,15 +109,9 @@ def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float
 def draw_pooled(path: Sequence[tuple[int, float, float]]):
     """The class's pooled 95% interval against the number of deals (a band narrowing as deals come in), with the
     claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.pooled_path`. Returns a Figure."""
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    figure = Figure(figsize=(6.4, 2.9), dpi=_DPI, facecolor=TABLE)
-    ax = figure.add_axes((0.11, 0.17, 0.86, 0.78))
-    ax.set_facecolor("white")
-    ax.set_ylim(0, 1)
-    ax.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0], [percent(share) for share in (0, 0.2, 0.4, 0.6, 0.8, 1.0)])
-    ax.set_ylabel(message("evidence.chart.rate"))
+    figure, ax = _rate_chart()
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # a number of deals is a whole number
     ax.set_xlabel(message("evidence.chart.deals"))
     ax.grid(axis="y", color=LIGHT_GREY, linewidth=0.8)
