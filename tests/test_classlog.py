@@ -1622,3 +1622,28 @@ def test_the_recorder_keeps_every_deal_played_and_the_class_view_pools_them(loca
     assert f"{round(100 * low)}%" in view.evidence_text.value and f"{round(100 * high)}%" in view.evidence_text.value
     assert view.evidence_picture.png[:4] == b"\x89PNG" and "20 deals" in view.evidence_picture.alt
     view.close()
+
+
+def test_a_student_who_joins_again_after_a_reload_gets_their_deals_back(log, location):
+    from calcnb.classroom.names import rejoin_code
+    from calcnb.classroom.recorder import ClassRecorder
+    from calcnb.ui.evidence import EvidenceLab
+    from calcnb.ui.lesson import Quiz
+
+    first_quiz = Quiz()
+    first = ClassRecorder(log, quiz=first_quiz)
+    lab = EvidenceLab(first_quiz, need_name=True, history=first.games_played)
+    assert first.join("jo") and lab.played == []  # nothing of jo's in the log yet
+    played = lab.play_batch()
+    first.close()  # the tab is closed: what waits is written, the connections closed
+    again = open_class_log(location)
+    quiz = Quiz()
+    second = ClassRecorder(again, quiz=quiz)
+    back = EvidenceLab(quiz, need_name=True, history=second.games_played)
+    try:
+        assert second.join("jo", code=rejoin_code(again.class_key(), "jo"))
+        assert back.played == played and len(played) == 10
+        assert not back.interval_button.disabled and "10" in back.said.value
+        assert [deal.seed for deal in back.play_batch()] == list(back.block[10:20])  # on from where jo was
+    finally:
+        second.close()

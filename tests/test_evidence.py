@@ -4,12 +4,13 @@ and its interval, the verdict, and the judge of its exercises in both languages.
 from __future__ import annotations
 
 import csv
+import html
 
 import pytest
 
 from calcnb.game.game import Game
 from calcnb.game.rules import Status
-from calcnb.i18n import set_language
+from calcnb.i18n import message, set_language
 from calcnb.lessons.bank import BANK, judge, variant_for
 from calcnb.lessons.evidence import (
     BLOCK,
@@ -404,3 +405,17 @@ def test_with_a_class_log_the_lab_plays_nothing_before_the_student_joins():
     assert "nickname" in lab.said.value
     quiz.use_name("Ana", class_key="key")  # the class recorder does this when Ana joins
     assert not lab.play_button.disabled and lab.block == seed_block("Ana", "key") and lab.said.value == ""
+
+
+def test_a_log_that_cannot_be_read_on_joining_leaves_the_table_empty_and_says_so():
+    from calcnb.ui.evidence import EvidenceLab
+    from calcnb.ui.lesson import Quiz
+
+    def unreadable() -> list:
+        raise OSError("the database is not answering")
+
+    quiz = Quiz()
+    lab = EvidenceLab(quiz, need_name=True, history=unreadable)
+    quiz.use_name("Ana", class_key="key")
+    assert lab.played == [] and not lab.play_button.disabled
+    assert lab.said.value == html.escape(message("evidence.lab.history_failed"))

@@ -750,11 +750,15 @@ class ClassLog:
             self.check_file()
         return WRITTEN
 
-    def games(self) -> list[dict[str, Any]]:
-        """Every recorded game, in the order written, as dicts keyed by :data:`GAME_COLUMNS`."""
+    def games(self, nickname: str | None = None) -> list[dict[str, Any]]:
+        """Every recorded game (only ``nickname``'s, when given), in the order written, as dicts keyed by
+        :data:`GAME_COLUMNS`."""
         columns = [GAMES.c[name] for name in GAME_COLUMNS]
+        query = sa.select(*columns).order_by(GAMES.c.id)
+        if nickname is not None:
+            query = query.where(GAMES.c.nickname == clean_nickname(nickname))
         with self.engine.connect() as connection:
-            return [dict(row._mapping) for row in connection.execute(sa.select(*columns).order_by(GAMES.c.id))]
+            return [dict(row._mapping) for row in connection.execute(query)]
 
     def attempts(self) -> list[dict[str, Any]]:
         """Every recorded check, oldest first, as dicts keyed by :data:`ATTEMPT_COLUMNS`."""

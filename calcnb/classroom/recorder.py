@@ -277,6 +277,13 @@ class ClassRecorder(widgets.VBox):
         """How many deals played are in the log."""
         return self._games_written
 
+    def games_played(self) -> list[dict[str, Any]]:
+        """This student's games already in the log (as :meth:`ClassLog.games` gives them), for a page that joins
+        again after a reload; empty before joining. Raises the database's error."""
+        if self.stopped or self.nickname is None:
+            return []
+        return self.class_log.games(self.nickname)
+
     def record_game(self, deal: Any) -> None:
         """Keep one deal the lesson's player played (a game listener) for the log: returns at once, never raises.
 

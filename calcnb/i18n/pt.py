@@ -394,6 +394,8 @@ MESSAGES: dict[str, str] = {
     "evidence.lab.show_interval": "Mostrar o meu intervalo de 95%",
     "evidence.lab.about": "Os seus baralhos são os números {first} a {last} ({count} baralhos), escolhidos a partir da sua alcunha: mais ninguém na turma os joga. Cada clique joga os {batch} seguintes com o jogador da lição, Monte Carlo: antes de cada escolha imagina 32 ordens das cartas por ver e escolhe a jogada que ganha na maioria delas. Só vê o que uma pessoa vê, e o jogo que joga é verificado jogada a jogada pelas regras.",
     "evidence.lab.all_played": "Já jogou todos os seus {count} baralhos.",
+    "evidence.lab.taken_up": "Olá de novo: o registo da turma tinha os {count} baralhos que já jogou, e voltaram à sua tabela e à sua imagem. Continue a partir daí.",
+    "evidence.lab.history_failed": "Não foi possível ler agora do registo da turma os baralhos que já jogou, por isso a sua tabela começa vazia; o registo continua a tê-los e conta cada baralho uma vez.",
     "evidence.lab.join_first": "Entre primeiro na turma com a sua alcunha, no alto da página: os seus baralhos dependem dela, e o registo da turma guarda-os.",
     "evidence.lab.playing": "A jogar {count} jogos…",
     "evidence.lab.batch_done": "Lote {number}: o jogador ganhou {wins} de {count} jogos.",

@@ -19,7 +19,8 @@ from __future__ import annotations
 import html
 import io
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -29,6 +30,7 @@ from calcnb.lessons.evidence import (
     BATCH,
     CLAIM,
     OWN_EXERCISE,
+    PLAYER_KEY,
     Deal,
     batches,
     own_variant,
@@ -158,12 +160,22 @@ class EvidenceLab(widgets.VBox):
     what it can tell about the claim (``own``, an :class:`~calcnb.ui.lesson.Exercise` of the student's counts).
     ``quiz``, when given, gets the nickname too (:meth:`use_name`). With ``need_name`` (a class log records the
     lesson) nothing is played until a name arrives: the deals follow the nickname the student joins under.
+    ``history`` (the class recorder's :meth:`~calcnb.classroom.recorder.ClassRecorder.games_played`) gives the
+    student's games already in the log when a name arrives, so a page reloaded and joined again goes on from
+    where the student was, and plays none of their deals twice.
     """
 
     def __init__(
-        self, quiz: Quiz | None = None, *, seed: object = None, class_key: str | None = None, need_name: bool = False
+        self,
+        quiz: Quiz | None = None,
+        *,
+        seed: object = None,
+        class_key: str | None = None,
+        need_name: bool = False,
+        history: Callable[[], list[dict[str, Any]]] | None = None,
     ) -> None:
         self.quiz = quiz
+        self.history = history
         # with a class log, deals are played only once the student has joined: they follow the nickname, and
         # the log keeps them from then on (deals played before would start afresh on joining, unsaved)
         self.waiting_for_name = need_name
@@ -217,6 +229,26 @@ class EvidenceLab(widgets.VBox):
         self.seed, self.class_key = name, class_key
         self.waiting_for_name = False
         self._restart()
+        if self.history is not None:
+            self._take_up_history()
+
+    def _take_up_history(self) -> None:
+        """Put back the deals of this student's block that the log already has, from the block's first on."""
+        try:
+            rows = self.history()
+        except Exception:  # the database, just now: the student plays on; the log keeps each deal once
+            self.said.value = html.escape(message("evidence.lab.history_failed"))
+            return
+        kept = {row["seed"]: row for row in rows if row["player"] == PLAYER_KEY}
+        for seed in self.block:  # batches are played from the block's start, so the log holds a run of them
+            if seed not in kept:
+                break
+            self.played.append(Deal(seed, PLAYER_KEY, bool(kept[seed]["won"]), int(kept[seed]["score"])))
+        if self.played:
+            self.play_button.disabled = len(self.played) >= len(self.block)
+            self.interval_button.disabled = False
+            self._draw()
+            self.said.value = html.escape(message("evidence.lab.taken_up", count=len(self.played)))
 
     def _restart(self) -> None:
         self.played = []
