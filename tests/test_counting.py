@@ -279,6 +279,17 @@ def test_the_lesson_index_lists_every_lesson_with_its_command():
     assert "2. The clock of 13 (ages 12–15, about 45 minutes, 10 exercises)" in index
 
 
+def test_the_portuguese_lesson_index_points_to_the_portuguese_teachers_notes():
+    set_language("pt")
+    try:
+        index = lesson_index()
+    finally:
+        set_language("en")
+    for known in LESSONS:
+        assert f"notebooks/pt/{known.teacher_notebook}" in index
+        assert (NOTEBOOKS / "pt" / known.teacher_notebook).exists()
+
+
 def test_the_readme_groups_the_lessons_by_age_and_the_teacher_notebooks_link_to_one_another():
     readme = (NOTEBOOKS.parent / "README.md").read_text(encoding="utf-8")
     for known in LESSONS:

@@ -386,7 +386,7 @@ MESSAGES: dict[str, str] = {
     "evidence.chart.deals": "deals in the class's sample",
     "evidence.lab.play": "Play {count} deals",
     "evidence.lab.show_interval": "Show my 95% interval",
-    "evidence.lab.about": "Your own deals are numbers {first} to {last} ({count} deals), chosen from your nickname: nobody else in the class plays them. Each press plays the next {batch} with the lesson's player, Monte Carlo: before each choice it imagines 32 orders of the unseen cards and takes the move that wins in most of them. It sees only what a person sees, and the game it plays is checked move by move by the rules.",
+    "evidence.lab.about": "Your own deals are numbers {first} to {last} ({count} deals), chosen from your nickname among a million blocks: almost surely nobody else in the class plays them. Each press plays the next {batch} with the lesson's player, Monte Carlo: before each choice it imagines 32 orders of the unseen cards and takes the move that wins in most of them. It sees only what a person sees, and the game it plays is checked move by move by the rules.",
     "evidence.lab.all_played": "You have played all {count} of your deals.",
     "evidence.lab.taken_up": "Welcome back: the class log had your {count} deals played so far, and they are back in your table and picture. Play on from there.",
     "evidence.lab.history_failed": "Your deals played so far could not be read from the class log just now, so your table starts empty; the log still has them, and counts each deal once.",

@@ -392,7 +392,7 @@ MESSAGES: dict[str, str] = {
     "evidence.chart.deals": "jogos na amostra da turma",
     "evidence.lab.play": "Jogar {count} jogos",
     "evidence.lab.show_interval": "Mostrar o meu intervalo de 95%",
-    "evidence.lab.about": "Os seus baralhos são os números {first} a {last} ({count} baralhos), escolhidos a partir da sua alcunha: mais ninguém na turma os joga. Cada clique joga os {batch} seguintes com o jogador da lição, Monte Carlo: antes de cada escolha imagina 32 ordens das cartas por ver e escolhe a jogada que ganha na maioria delas. Só vê o que uma pessoa vê, e o jogo que joga é verificado jogada a jogada pelas regras.",
+    "evidence.lab.about": "Os seus baralhos são os números {first} a {last} ({count} baralhos), escolhidos a partir da sua alcunha entre um milhão de blocos: quase de certeza mais ninguém na turma os joga. Cada clique joga os {batch} seguintes com o jogador da lição, Monte Carlo: antes de cada escolha imagina 32 ordens das cartas por ver e escolhe a jogada que ganha na maioria delas. Só vê o que uma pessoa vê, e o jogo que joga é verificado jogada a jogada pelas regras.",
     "evidence.lab.all_played": "Já jogou todos os seus {count} baralhos.",
     "evidence.lab.taken_up": "Olá de novo: o registo da turma tinha os {count} baralhos que já jogou, e voltaram à sua tabela e à sua imagem. Continue a partir daí.",
     "evidence.lab.history_failed": "Não foi possível ler agora do registo da turma os baralhos que já jogou, por isso a sua tabela começa vazia; o registo continua a tê-los e conta cada baralho uma vez.",
@@ -587,7 +587,7 @@ MESSAGES: dict[str, str] = {
     "catalogue.evidence.summary": "Estatística com o jogo: um jogador do calcnb joga baralhos do próprio aluno; a taxa de vitórias de dez jogos e quanto varia; um intervalo de 95% e o que uma amostra permite e não permite saber; depois a turma junta os seus jogos e compara com eles a afirmação de que um jogador hábil ganha mais de 80%.",
     "catalogue.ages": "{low}–{high} anos",
     "catalogue.minutes": "cerca de {minutes} minutos",
-    "catalogue.heading": "As lições, da mais nova para a mais velha. Sirva uma com o seu comando; junte --host 0.0.0.0 para os computadores de uma turma, --lang pt para português. A vista da turma: python -m calcnb class-view lesson.db",
+    "catalogue.heading": "As lições, dos alunos mais novos para os mais velhos. Sirva uma com o seu comando; junte --host 0.0.0.0 para os computadores de uma turma, --lang pt para português. A vista da turma: python -m calcnb class-view lesson.db",
     "catalogue.line": "{number}. {title} ({ages}, {minutes}, {count} exercícios)\n   {summary}\n   servir:               {command}\n   notas do professor:   {teacher}",
     "catalogue.unknown": "não há nenhuma lição {name}: as lições são {names}",
     # calcnb.lessons.worksheet

@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from calcnb.i18n import message
+from calcnb.i18n import get_language, message
 from calcnb.lessons import bank, counting, evidence
 
 __all__ = ["LESSONS", "Lesson", "lesson", "lesson_for", "lesson_index", "lesson_of"]
@@ -99,6 +99,7 @@ def lesson_for(exercise_ids: Iterable[str]) -> Lesson | None:
 def lesson_index() -> str:
     """The list ``python -m calcnb lessons`` prints: each lesson with its ages, length, command and teacher's notes."""
     lines = [message("catalogue.heading"), ""]
+    folder = "" if get_language() == "en" else f"{get_language()}/"  # the teacher's notes in the teacher's language
     for number, known in enumerate(LESSONS, start=1):
         lines.append(
             message(
@@ -110,7 +111,7 @@ def lesson_index() -> str:
                 count=len(known.exercises),
                 summary=known.summary,
                 command=known.command(),
-                teacher=f"notebooks/{known.teacher_notebook}",
+                teacher=f"notebooks/{folder}{known.teacher_notebook}",
             )
         )
     return "\n".join(lines)

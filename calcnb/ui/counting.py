@@ -181,7 +181,7 @@ class CountingClock(widgets.VBox):
         self.step_choice = widgets.ToggleButtons(
             options=[(count_word(k), k) for k in STEPS], value=step, description=message("counting.step_label")
         )
-        self.step_choice.style.button_width = "6em"
+        self.step_choice.style.button_width = "auto"  # as wide as its words: "de quatro em quatro" in Portuguese
         self._quiet = False  # set while restart() itself moves the step choice
         self.step_choice.observe(lambda change: self._quiet or self.restart(change["new"]), names="value")
         self.again = widgets.Button(description=message("counting.again"), icon="rotate-left")
