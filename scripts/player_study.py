@@ -43,6 +43,7 @@ from pathlib import Path
 from calcnb.game.rules import RANK_COUNT
 from calcnb.players.blind import (
     MORE_ORDERS,
+    MOST_ORDERS,
     PLAIN_NAME,
     SECOND_LOOK_NAME,
     SECOND_LOOK_NODES,
@@ -110,6 +111,7 @@ def make(name: str) -> Player:
         PLAIN_NAME: lambda: Determinized(rollouts=0),
         SECOND_LOOK_NAME: lambda: Determinized(escalate=SECOND_LOOK_NODES),
         Determinized(samples=MORE_ORDERS).name: lambda: Determinized(samples=MORE_ORDERS),
+        Determinized(samples=MOST_ORDERS).name: lambda: Determinized(samples=MOST_ORDERS),
         "monte carlo": lambda: MonteCarlo(samples=128),
         "next card": NextCard,
     }[name]()
