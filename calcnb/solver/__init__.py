@@ -206,15 +206,17 @@ def _engine_moves(start: State, line: Iterable[tuple[int, int, int]]) -> tuple[M
     """Engine moves for an internal winning line, replayed through the rules as a check."""
     moves: list[Move] = []
     state = start
+    onto_waste, onto_foundation, from_waste = STOCK_TO_WASTE, STOCK_TO_FOUNDATION, WASTE_TO_FOUNDATION
     for kind, waste, foundation in line:
         if kind == Kind.WASTE_TO_FOUNDATION:
-            step = [WASTE_TO_FOUNDATION[waste][foundation]]
+            move = from_waste[waste][foundation]
         else:
-            step = [] if state.pending is not None else [TURN]
-            step.append(STOCK_TO_FOUNDATION[foundation] if kind == Kind.STOCK_TO_FOUNDATION else STOCK_TO_WASTE[waste])
-        for move in step:
-            state = state.apply(move)  # raises IllegalMove if the search were wrong
-            moves.append(move)
+            if state.pending is None:
+                state = state.apply(TURN)  # raises IllegalMove if the search were wrong
+                moves.append(TURN)
+            move = onto_foundation[foundation] if kind == Kind.STOCK_TO_FOUNDATION else onto_waste[waste]
+        state = state.apply(move)
+        moves.append(move)
     if state.status != WON:
         raise AssertionError(f"internal error: the solver's line ends {state.status}, not won")
     return tuple(moves)

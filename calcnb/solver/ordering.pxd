@@ -2,6 +2,7 @@
 import cython
 
 from calcnb.solver.position cimport Position
+from calcnb.solver.witness cimport Witness
 
 
 cdef class Ordering:
@@ -36,7 +37,7 @@ cdef class Ordering:
                    j=cython.int, n=cython.int, w=cython.int, pile=list, fit=cython.int, kind=cython.int,
                    gap=cython.double, card=cython.int, s=cython.int, held=cython.int, before=cython.double, fitted=cython.bint, later=cython.bint,
                    latest=cython.double, earliest=cython.double, i=cython.int, t=cython.double, need_top=cython.int)
-    cpdef list placements(self, own)
+    cpdef list placements(self, Witness own)
 
     @cython.locals(v=cython.int, code=object)
     cdef bint _like_an_earlier_pile(self, list codes, int w) except? -1

@@ -23,6 +23,9 @@ cdef class RelaxedGame:
     cdef long long cached_ids[4][53]
     cdef int cached_len[4]
 
+    @cython.locals(search=_Search)
+    cpdef list search(self, list foundations, list piles, int limit, dict hint=*)
+
 
 cdef class _Search:
     cdef dict memory
@@ -53,6 +56,8 @@ cdef class _Search:
     @cython.locals(p=cython.p_int, contents=cython.p_longlong, packed=cython.ulonglong, small=cython.bint,
                    node=cython.longlong, k=cython.int, w=cython.int)
     cdef object key(self)
+
+    cdef bint won(self) except -1
 
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, o=cython.p_int, R=cython.int,
                    F=cython.int, k=cython.int, q=cython.int, r=cython.int, t=cython.int, start=cython.int,

@@ -5,7 +5,7 @@ from calcnb.solver.dead cimport DeadTest
 from calcnb.solver.ordering cimport Ordering
 from calcnb.solver.position cimport Position
 from calcnb.solver.table cimport Table
-from calcnb.solver.witness cimport Witnesses
+from calcnb.solver.witness cimport Witness, Witnesses
 
 
 cdef class Search:
@@ -38,8 +38,8 @@ cdef class Search:
     cpdef bint _lost_at_sight(self, tuple key) except? -1
 
     @cython.locals(position=Position, exact=cython.bint, rest_dead=cython.bint, turned=cython.int, src=cython.int,
-                   k=cython.int, forbidden=list, tried=list, budget_left=cython.long)
+                   k=cython.int, forbidden=list, tried=list, budget_left=cython.long, own=Witness)
     cpdef expand(self, long budget, tie)
 
     @cython.locals(position=Position, exact=cython.bint, index=cython.int, w=cython.int)
-    cpdef _placements(self, long budget, own, long cost)
+    cpdef _placements(self, long budget, Witness own, long cost)

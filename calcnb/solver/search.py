@@ -24,7 +24,7 @@ from .dead import DeadTest
 from .ordering import Ordering
 from .position import _INF, Position, Step
 from .table import PROVEN, Table
-from .witness import Relaxed, Witnesses
+from .witness import RELAXED_LOST, RELAXED_TOO_BIG, Witnesses
 
 RULES = frozenset({"symmetry", "safe", "forbid", "dominance", "dead", "relaxed"})
 """The pruning rules that can be switched off (for tests); ranks and turn-at-once are built in.
@@ -235,9 +235,9 @@ class Search:
         position = self.position
         if self.use_relaxed and position.n - position.index <= self.relaxed_stock:
             verdict = self.witnesses.check()
-            if verdict is Relaxed.TOO_BIG:
+            if verdict is RELAXED_TOO_BIG:
                 self.table.hard.add(key)
-            return verdict is Relaxed.LOST
+            return verdict is RELAXED_LOST
         return False
 
     def expand(self, budget: int, tie: tuple[int, list[int]] | None) -> Node:

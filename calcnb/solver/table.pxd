@@ -11,8 +11,8 @@ cdef class Table:
     cdef public long long epoch
     cdef public set hard
 
-    @cython.locals(position=Position, codes=list, foundation_counts=tuple, pile_codes=list, w=cython.int,
-                   marks=cython.int, memo_key=tuple)
+    @cython.locals(position=Position, codes=list, p=list, counts=cython.long, k=cython.int, pile_codes=list,
+                   w=cython.int, marks=cython.int, memo_key=tuple)
     cpdef tuple key(self)
 
     @cython.locals(position=Position, p=list, pos=list, masks=list, pile=list, d=cython.int, r=cython.int,

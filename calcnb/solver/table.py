@@ -33,13 +33,17 @@ class Table:
         self.entries: dict[tuple, int] = {}
         self.epoch = 0
         self.hard: set[tuple] = set()
-        self._canonical: dict[tuple[int, tuple[int, ...]], int] = {}  # (pile code, foundations) -> canonical code
+        self._canonical: dict[tuple[int, int], int] = {}  # (pile code, foundation counts) -> canonical code
 
     def key(self) -> tuple:
-        """The current position's key: foundations, the turned card's live marks, the piles (sorted)."""
+        """The current position's key: one tuple of the foundations and the turned card's live marks (one int,
+        4 bits each), then the pile codes (sorted under ``symmetry``). Flat, so a key costs one tuple."""
         position = self.position
         codes = position.codes
-        foundation_counts = tuple(position.p)
+        p = position.p
+        counts = 0  # every count is at most MAX_RANKS (13) and there are at most 4 marks: 4 bits each
+        for k in range(len(p)):
+            counts = counts << 4 | p[k]
         pile_codes = codes
         for w in range(len(codes)):
             if self._marked(w):  # some marks: drop the spent ones
@@ -47,7 +51,7 @@ class Table:
                 for w in range(len(codes)):
                     code = codes[w]
                     if self._marked(w):
-                        memo_key = (code, foundation_counts)
+                        memo_key = (code, counts)
                         code = self._canonical.get(memo_key)
                         if code is None:
                             code = self._canonical[memo_key] = self._live_marks(w)
@@ -56,7 +60,9 @@ class Table:
         marks = position.marks
         if marks:
             marks &= position.wants[position.stock[position.index]]  # a mark on a foundation past the rank is spent
-        return foundation_counts, marks, tuple(sorted(pile_codes) if self.symmetry else pile_codes)
+        pile_codes = sorted(pile_codes) if self.symmetry else pile_codes[:]
+        pile_codes.insert(0, counts << 4 | marks)
+        return tuple(pile_codes)
 
     def _marked(self, w: int) -> bool:
         """Does some card of pile w carry marks? (Its code says so; compiled, its masks say it quicker.)"""

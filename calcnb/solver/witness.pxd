@@ -2,6 +2,7 @@
 import cython
 
 from calcnb.solver.position cimport Position
+from calcnb.solver.relaxed cimport RelaxedGame
 
 
 cdef class Witness:
@@ -12,16 +13,16 @@ cdef class Witness:
 
 cdef class Witnesses:
     cdef public Position position
-    cdef public object relaxed
+    cdef public RelaxedGame relaxed
     cdef public list stack, done
 
     @cython.locals(made_at=cython.int)
     cdef bint _on_path(self, Witness witness) except? -1
 
     @cython.locals(witness=Witness)
-    cpdef own(self)
+    cpdef Witness own(self)
 
-    @cython.locals(position=Position, plen=cython.int, stack=list, carried=tuple)
+    @cython.locals(position=Position, plen=cython.int, stack=list, carried=tuple, top=Witness)
     cpdef check(self)
 
     @cython.locals(R=cython.int, s=cython.int, card=cython.int, times=list, order=tuple, slots=list)

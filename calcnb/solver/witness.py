@@ -35,6 +35,9 @@ class Relaxed(Enum):
     TOO_BIG = "too big"  # the relaxed search ran past its limit: no verdict
 
 
+RELAXED_LOST, RELAXED_OPEN, RELAXED_TOO_BIG = Relaxed  # plain names for the hot code (an enum's attributes are slow)
+
+
 class Witness:
     """A relaxed win of the position at ``made_at`` moves down the path, reached by ``last_move``.
 
@@ -78,7 +81,10 @@ class Witnesses:
         position = self.position
         plen = len(position.path)
         stack = self.stack
-        while stack and not (stack[-1].made_at < plen and self._on_path(stack[-1])):
+        while stack:
+            top = stack[-1]
+            if top.made_at < plen and self._on_path(top):
+                break
             stack.pop()  # made off the path to this position
         carried = self._carry(stack[-1]) if stack else None
         if carried is None:
@@ -86,12 +92,12 @@ class Witnesses:
             try:
                 line = self.relaxed.search(position.p, position.piles, RELAXED_LIMIT, hint)
             except RelaxedOverLimit:
-                return Relaxed.TOO_BIG
+                return RELAXED_TOO_BIG
             if line is None:
-                return Relaxed.LOST
+                return RELAXED_LOST
             carried = self._slots_of_line(line)
         stack.append(Witness(plen, position.path[-1] if plen else None, carried[0], carried[1]))
-        return Relaxed.OPEN
+        return RELAXED_OPEN
 
     def clear(self) -> None:
         self.stack.clear()
