@@ -139,7 +139,7 @@ def test_the_review_cell_reviews_the_finished_game_or_says_it_reviews_another():
 
 
 def test_the_default_analysis_stops_at_its_count_of_futures():
-    """Compiled, a quarter of a second and 24 futures at most (so clicks do not queue); interpreted, as before."""
-    assert ((0.25, 24) if COMPILED else (1.0, 64)) == (ANSWER_SECONDS, ANSWER_FUTURES)
+    """Compiled, a quarter of a second and 28 futures at most (so clicks do not queue); interpreted, as before."""
+    assert ((0.25, 28) if COMPILED else (1.0, 64)) == (ANSWER_SECONDS, ANSWER_FUTURES)
     chances = analyse(_late(0, 8), seconds=60.0)
     assert chances and all(chance.futures == ANSWER_FUTURES for chance in chances)

@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 from enum import Enum, IntEnum
+from functools import cache
 
 __all__ = [
     "COMPLETE",
@@ -107,11 +108,13 @@ def order_of(step: int, ranks: int = RANK_COUNT) -> tuple[int, ...]:
         order.append(following)
 
 
+@cache  # asked at every solver search; the tuples it returns cannot change
 def orders(ranks: int = RANK_COUNT, foundations: int = FOUNDATIONS) -> tuple[tuple[int, ...], ...]:
     """Each foundation's order in a game of ``ranks`` ranks and ``foundations`` foundations (steps 1, 2, ...)."""
     return tuple(order_of(step, ranks) for step in range(1, foundations + 1))
 
 
+@cache
 def positions(foundation_orders: tuple[tuple[int, ...], ...], ranks: int = RANK_COUNT) -> tuple[tuple[int, ...], ...]:
     """``result[k][r]``: where rank r sits on foundation k (1-based; 0 where it never comes, and for r = 0)."""
     table = []

@@ -45,11 +45,11 @@ __all__ = [
 ANSWER_SECONDS = 0.25 if COMPILED else 1.0
 """The most time :func:`analyse` takes by default: a quarter of a second where the solver runs compiled, so
 that a class's clicks do not queue; a second where it runs interpreted (about eight times slower)."""
-ANSWER_FUTURES = 24 if COMPILED else 64
-"""The most futures :func:`analyse` tries by default. Compiled, 24 in about a tenth of a second at the median
-(more than the median of 18 recorded for the compiled core before its state was typed, measured under load;
-fewer than that core reaches in a full second on a quiet machine: ``docs/performance.md``); interpreted, the
-second usually runs out first."""
+ANSWER_FUTURES = 28 if COMPILED else 64
+"""The most futures :func:`analyse` tries by default. Compiled, 28 in under a tenth of a second at the median:
+more than the interpreted path reaches in its second (27 at the median over the positions of
+``benchmarks/bench_strategies.py``), so the intervals are no wider; interpreted, the second usually runs
+out first."""
 
 MINIMUM = 2
 """Futures every analysis tries, however long they take (with cards face down): on a slow machine or

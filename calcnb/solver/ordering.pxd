@@ -31,7 +31,7 @@ cdef class Ordering:
                    pk=cython.int, d=cython.int)
     cdef _fill_soonest(self)
 
-    @cython.locals(position=Position, R=cython.int, pos=list, p=list, piles=list, codes=list, r=cython.int,
+    @cython.locals(position=Position, R=cython.int, pos=tuple, p=list, piles=list, codes=list, r=cython.int,
                    urgency=list, need_r=cython.int, fits=cython.int[4], kinds=cython.int[4], gaps=cython.double[4],
                    ws=cython.int[4], stock_slots=cython.int[4], found=cython.int, slots=list, times=list, k=cython.int,
                    j=cython.int, n=cython.int, w=cython.int, pile=list, fit=cython.int, kind=cython.int,

@@ -4,11 +4,11 @@ import cython
 
 cdef class Position:
     cdef public int ranks, card_shift, depth_mask, n, full, index, marks, on_foundations
-    cdef public tuple order, need, stock
-    cdef public list pos, p, piles, masks, codes, path, rem, needers, wants, inwaste, next_in_stock
+    cdef public tuple order, need, stock, pos
+    cdef public list p, piles, masks, codes, path, rem, needers, wants, inwaste, next_in_stock
     cdef public object FR, WR
 
-    @cython.locals(R=cython.int, p=list, pos=list, piles=list, stock=tuple, n=cython.int, F=cython.int,
+    @cython.locals(R=cython.int, p=list, pos=tuple, piles=list, stock=tuple, n=cython.int, F=cython.int,
                    rem=list, s=cython.int, c=cython.int, k=cython.int, o=tuple, j=cython.int, needers=list,
                    wants=list, inwaste=list, w=cython.int, pile=list, d=cython.int, table=list, row=list,
                    t=cython.int)

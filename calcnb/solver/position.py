@@ -9,6 +9,7 @@ stock is the turned card). A position also keeps the ``forbid`` marks of
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import cache
 from typing import NamedTuple
 
 from calcnb.game.rules import NO_RANK, orders, positions
@@ -41,13 +42,14 @@ class Step(NamedTuple):
     marks: int
 
 
-def order_places(order: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+@cache  # made once per game size, not at every search
+def order_places(order: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
     """``places[k][r]``: the index of rank r in foundation k's order (0-based), from the rules core's positions.
 
     The search counts a foundation by the cards on it, so foundation k needs rank r now when it
     holds ``places[k][r]`` cards, and still needs it while it holds no more.
     """
-    return [[place - 1 for place in row] for row in positions(order, len(order[0]))]
+    return tuple(tuple(place - 1 for place in row) for row in positions(order, len(order[0])))
 
 
 class Position:

@@ -15,7 +15,7 @@ cdef class Table:
                    w=cython.int, marks=cython.int, memo_key=tuple)
     cpdef tuple key(self)
 
-    @cython.locals(position=Position, p=list, pos=list, masks=list, pile=list, d=cython.int, r=cython.int,
+    @cython.locals(position=Position, p=list, pos=tuple, masks=list, pile=list, d=cython.int, r=cython.int,
                    m=cython.int, k=cython.int, F=cython.int)
     cpdef _live_marks(self, int w)
 

@@ -28,7 +28,7 @@ cdef class Witnesses:
     @cython.locals(R=cython.int, s=cython.int, card=cython.int, times=list, order=tuple, slots=list)
     cdef dict _hint(self, Witness witness)
 
-    @cython.locals(position=Position, R=cython.int, F=cython.int, pos=list, piles=list, shift=cython.int,
+    @cython.locals(position=Position, R=cython.int, F=cython.int, pos=tuple, piles=list, shift=cython.int,
                    depth_mask=cython.int, slots=list, times=list, q=cython.int[4], k=cython.int, e=cython.int,
                    card=cython.int, j=cython.int, base=cython.int, gap=cython.int, t=cython.int, end=cython.int)
     cdef tuple _slots_of_line(self, list events)
@@ -38,7 +38,7 @@ cdef class Witnesses:
                    k=cython.int, j=cython.int, start=cython.int, base=cython.int, card=cython.int, w=cython.int)
     cdef list _retime(self, list slots)
 
-    @cython.locals(best=cython.int, earliest=cython.int, R=cython.int, pos=list, k=cython.int, j=cython.int,
+    @cython.locals(best=cython.int, earliest=cython.int, R=cython.int, pos=tuple, k=cython.int, j=cython.int,
                    s=cython.int, t=cython.double)
     cdef int _stock_slot(self, int r, int* q, list slots, list times, double after, double before) except? -2
 
