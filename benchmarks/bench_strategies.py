@@ -19,6 +19,9 @@ Coach: ``calcnb.analyse`` on ``--analyse-positions`` real positions (a card turn
 reverse need), its latency median and 95th percentile, the futures it tried, and the median width of
 the best move's interval.
 
+Fresh deals: the stored study on :data:`calcnb.studies.folklore.FRESH_SET_ASIDE` (the 64-orders player and
+the next-card ceiling), their thinking played again alone, and the clairvoyant solver on the same deals, now.
+
 Solver: over ``--solver`` seeded deals with a 1 s budget each, the share decided (won or
 proven lost) within the budget, the median time, and the won/lost/unknown counts.
 """
@@ -37,13 +40,25 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from calcnb import Game
 from calcnb.game.deals import deal
 from calcnb.players.advice import hint, hint_player
-from calcnb.players.blind import MORE_ORDERS, SAMPLES, Determinized
+from calcnb.players.blind import MORE_ORDERS, MOST_ORDERS, SAMPLES, Determinized
 from calcnb.players.coach import analyse
 from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.players.player import Player
 from calcnb.solver import solve
 from calcnb.stats import percentile, wilson_interval
-from calcnb.studies.folklore import timed_play
+from calcnb.studies.folklore import (
+    CLAIRVOYANT_NODES,
+    FRESH,
+    FRESH_ALONE,
+    FRESH_SET_ASIDE,
+    SET_ASIDE,
+    nine_in_ten,
+    stored_study,
+    study_rows,
+    thinking_alone,
+    timed_play,
+    within_a_second,
+)
 from calcnb.studies.measure import study
 
 
@@ -124,6 +139,42 @@ def hint_section(deals: int) -> None:
         f"  {len(placements)} waste placements (where it imagines orders): median "
         f"{1000 * statistics.median(placements):.1f} ms, max {1000 * max(placements):.1f} ms"
     )
+
+
+def _rate(wins: int, games: int) -> str:
+    low, high = wilson_interval(wins, games)
+    return f"won {wins} of {games} = {100 * wins / games:.1f}% (95% interval {100 * low:.1f}–{100 * high:.1f}%)"
+
+
+def fresh_section() -> None:
+    """The fresh set-aside deals: the stored games of the 64-orders player and of the next-card ceiling, and
+    the clairvoyant solver on the same deals, now."""
+    first, last = FRESH_SET_ASIDE.start, FRESH_SET_ASIDE.stop - 1
+    print(f"== The {len(FRESH_SET_ASIDE)} fresh deals (seeds {first}..{last}, set aside before any setting) ==")
+    fresh = stored_study(FRESH, paired=False)
+    if not fresh:
+        print(f"  no games stored yet in {FRESH.name} (scripts/player_study.py --fresh)")
+        return
+    for player in fresh.values():
+        print(f"  {player.name}: {_rate(player.wins, player.games)}; thinking per choice, median game:", end=" ")
+        print(f"{player.think_median:.2f} s (p95 {player.think_p95:.2f} s), two games at once")
+        rows = [row for row in study_rows(FRESH) if row["player"] == player.name]
+        print(f"    the study's thinking: {sum(float(row['think_seconds']) for row in rows) / 3600:.2f} CPU hours")
+    newest = Determinized(samples=MOST_ORDERS).name
+    if newest in fresh:
+        print(f"  {nine_in_ten(fresh[newest])}")
+    for alone in thinking_alone(FRESH_ALONE, FRESH).values():
+        print(f"  {within_a_second(alone)}")
+    started = time.process_time()
+    clairvoyant = study(
+        solve, FRESH_SET_ASIDE, executor="serial", budget_nodes=CLAIRVOYANT_NODES, progress=False, name="solver"
+    )
+    spent = time.process_time() - started
+    print(f"  the solver (sees the stock), now: {_rate(clairvoyant.wins, clairvoyant.games)};", end=" ")
+    print(f"unknown {clairvoyant.count('unknown')}, {spent:.1f} CPU s in all")
+    present = stored_study(paired=False, seeds=SET_ASIDE).get(Determinized(samples=MORE_ORDERS).name)
+    if present is not None:
+        print(f"  beside it, {present.name} on the first set-aside deals: {_rate(present.wins, present.games)}")
 
 
 def wins_section(deals: int, mc_deals: int, mc_samples: int, executor: Executor | str) -> None:
@@ -246,6 +297,7 @@ def main(argv: list[str] | None = None) -> None:
         help=f"imagined orders per choice (default {SAMPLES}; {MORE_ORDERS}: the study's variant)",
     )
     parser.add_argument("--analyse-positions", type=int, default=10, help="positions for analyse (default 10)")
+    parser.add_argument("--skip-fresh", action="store_true", help="leave out the fresh deals' section")
     args = parser.parse_args(argv)
 
     print(f"Python {sys.version.split()[0]}; workers {max(1, args.workers)}")
@@ -256,6 +308,8 @@ def main(argv: list[str] | None = None) -> None:
         determinized_section(args.det_deals, args.det_start, args.det_samples)
     if args.analyse_positions > 0:
         analyse_section(args.analyse_positions)
+    if not args.skip_fresh:
+        fresh_section()
     with contextlib.ExitStack() as stack:
         executor = "serial"
         if args.workers > 1:

@@ -21,11 +21,18 @@ moves as the stored one. Run it on a machine doing nothing else; its rows go to
 
     python scripts/player_study.py --alone 40 --players "determinized with 32 orders"
 
+``--fresh`` plays the fresh set-aside deals (:data:`~calcnb.studies.folklore.FRESH_SET_ASIDE`) into
+``data/fresh_study.csv``, and with ``--alone`` plays some of those again into ``data/fresh_alone.csv``::
+
+    python scripts/player_study.py --fresh --players "determinized with 64 orders" "next card"
+    python scripts/player_study.py --fresh --alone 20 --players "determinized with 64 orders"
+
 ``determinized`` is :class:`~calcnb.players.blind.Determinized` as it plays by default; ``plain
 determinized`` is the same without its blind tie-break (``rollouts=0``), the player the study measured
 first; ``determinized + second look`` settles ties first by solving undecided orders again
 (``escalate=SECOND_LOOK_NODES``); ``determinized with 32 orders`` imagines twice as many orders of the
-face-down cards at each choice (``samples=MORE_ORDERS``). ``next card`` is the ceiling experiment,
+face-down cards at each choice (``samples=MORE_ORDERS``), and ``determinized with 64 orders`` twice as many
+again (``samples=MOST_ORDERS``), the fresh deals' player. ``next card`` is the ceiling experiment,
 *not* a blind player: the plain player's determinization, told the next card of the stock (only
 that one) before each decision. Nobody who does not know the next card can do better than a player
 who does, with the same search; so its win rate is an upper bound for that kind of blind play.
@@ -58,6 +65,9 @@ from calcnb.stats import percentile
 from calcnb.studies.folklore import (
     ALONE,
     ALONE_SAMPLE_SEED,
+    FRESH,
+    FRESH_ALONE,
+    FRESH_SET_ASIDE,
     SAME_GAME,
     SET_ASIDE,
     STUDY,
@@ -159,9 +169,21 @@ def _play(jobs: list[tuple[str, int]], out: Path, check: dict[tuple[str, int], d
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, nargs=2, default=(50100, 50200), metavar=("START", "STOP"))
+    parser.add_argument(
+        "--seeds",
+        type=int,
+        nargs=2,
+        metavar=("START", "STOP"),
+        help="default 50100 50200 (with --fresh, the fresh deals)",
+    )
     parser.add_argument("--players", nargs="+", default=["determinized", "monte carlo"])
     parser.add_argument("--out", type=Path, default=None, help=f"default {STUDY.name}, or {ALONE.name} with --alone")
+    parser.add_argument(
+        "--fresh",
+        action="store_true",
+        help=f"the fresh set-aside deals: seeds {FRESH_SET_ASIDE.start}..{FRESH_SET_ASIDE.stop - 1} by default, "
+        f"rows to {FRESH.name} ({FRESH_ALONE.name} with --alone), games played again drawn from them",
+    )
     parser.add_argument(
         "--alone",
         type=int,
@@ -169,17 +191,19 @@ def main() -> None:
         help="play again N of each player's set-aside games, drawn at random, one game at a time",
     )
     args = parser.parse_args()
+    study, alone, set_aside = (FRESH, FRESH_ALONE, FRESH_SET_ASIDE) if args.fresh else (STUDY, ALONE, SET_ASIDE)
     if args.alone is None:
-        jobs = [(name, seed) for seed in range(*args.seeds) for name in args.players]
-        _play(jobs, args.out or STUDY)
+        seeds = range(*args.seeds) if args.seeds else set_aside if args.fresh else range(50100, 50200)
+        jobs = [(name, seed) for seed in seeds for name in args.players]
+        _play(jobs, args.out or study)
         return
-    stored = _stored(STUDY)
-    sample = random.Random(ALONE_SAMPLE_SEED).sample(SET_ASIDE, args.alone)
+    stored = _stored(study)
+    sample = random.Random(ALONE_SAMPLE_SEED).sample(set_aside, args.alone)
     for name in args.players:
         missing = [seed for seed in sample if (name, seed) not in stored]
         if missing:
-            sys.exit(f"{name} has not played set-aside seeds {missing[:5]} in {STUDY.name}: nothing to play again")
-    _play([(name, seed) for name in args.players for seed in sample], args.out or ALONE, check=stored)
+            sys.exit(f"{name} has not played set-aside seeds {missing[:5]} in {study.name}: nothing to play again")
+    _play([(name, seed) for name in args.players for seed in sample], args.out or alone, check=stored)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,9 @@ __all__ = [
     "ALONE",
     "ALONE_SAMPLE_SEED",
     "CEILING",
+    "CLAIRVOYANT_NODES",
+    "FRESH",
+    "FRESH_ALONE",
     "FRESH_SET_ASIDE",
     "SAME_GAME",
     "SET_ASIDE",
@@ -74,6 +77,14 @@ FRESH_SET_ASIDE = range(51000, 51500)
 """500 more deals, set aside before any game was played on them, for the next strongest blind player:
 its settings are chosen on other deals, and its win rate against nine in ten (and the ceiling of blind
 play, the same deals played told the next card and by the clairvoyant solver) is measured here once."""
+FRESH = STUDY.with_name("fresh_study.csv")
+"""The games on :data:`FRESH_SET_ASIDE`: the fresh deals' player (``determinized with 64 orders``) and the
+ceiling experiment (``next card``), each on all 500 (``scripts/player_study.py --fresh``)."""
+CLAIRVOYANT_NODES = 100_000
+"""The clairvoyant solver's node budget a deal on the fresh deals: a ceiling needs every deal decided, and a
+budget in nodes decides the same on every machine (the study's default of 4,000 leaves a few unknown)."""
+FRESH_ALONE = STUDY.with_name("fresh_alone.csv")
+"""Fresh games played again one at a time (``scripts/player_study.py --fresh --alone``), as :data:`ALONE`."""
 ALONE = STUDY.with_name("player_alone.csv")
 """Set-aside games of the study played again one at a time, on a machine doing nothing else
 (``scripts/player_study.py --alone``): what one person playing one game waits. The study itself runs
