@@ -107,7 +107,7 @@ def test_watch_runs_until_stopped_and_stops_at_the_end():
 def test_every_player_of_the_ladder_can_be_watched_and_says_why():
     ladder = ["random", "first fit", "reverse need", "kings apart", "monte carlo", "determinized"]
     # the hint's player comes last where it is not one of the ladder: the strongest blind player, compiled
-    assert list(watch_players()) == ladder + (["determinized with 32 orders"] if COMPILED else [])
+    assert list(watch_players()) == ladder + (["determinized with 64 orders"] if COMPILED else [])
     board = _board_at(2, 60)
     panel = CoachPanel(board)
     for name in ("random", "first fit", "kings apart", "determinized"):
@@ -200,10 +200,10 @@ def test_watching_determinized_explains_a_tie_by_its_blind_play_outs():
 
 def test_watch_starts_on_the_strongest_blind_player_where_the_solver_is_compiled():
     panel = CoachedBoard(seed=4).coach
-    assert panel.player.value == ("determinized with 32 orders" if COMPILED else "reverse need")
+    assert panel.player.value == ("determinized with 64 orders" if COMPILED else "reverse need")
     assert player_label(panel.player.value) in dict(panel.player.options)
     set_language("pt")
     try:
-        assert player_label("determinized with 32 orders") == "determinizado com 32 ordens"
+        assert player_label("determinized with 64 orders") == "determinizado com 64 ordens"
     finally:
         set_language("en")

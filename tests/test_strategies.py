@@ -13,7 +13,7 @@ from calcnb.game.engine import TURN
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue, set_language
 from calcnb.players.advice import advise, hint, hint_player, hint_player_for, hint_player_sentence
-from calcnb.players.blind import MORE_ORDERS, Determinized
+from calcnb.players.blind import MOST_ORDERS, Determinized
 from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.players.registry import LADDER, ladder
 from calcnb.players.table import PlayerView
@@ -269,26 +269,26 @@ def test_hint_monte_carlo_sentence_reports_its_imagined_orders():
 
 def test_the_hint_uses_the_strongest_blind_player_where_the_solver_is_compiled():
     strongest, interpreted = hint_player_for(True), hint_player_for(False)
-    assert isinstance(strongest, Determinized) and strongest.samples == MORE_ORDERS
-    assert strongest.name == "determinized with 32 orders"
+    assert isinstance(strongest, Determinized) and strongest.samples == MOST_ORDERS
+    assert strongest.name == "determinized with 64 orders"
     assert isinstance(interpreted, MonteCarlo)
     assert hint_player() == (strongest if COMPILED else interpreted)
     assert hint_player_sentence(strongest) == (
-        "Hints come from determinized with 32 orders, the strongest player here that sees only what you see: "
+        "Hints come from determinized with 64 orders, the strongest player here that sees only what you see: "
         "this computer runs the solver compiled, fast enough for it."
     )
     assert hint_player_sentence(interpreted) == (
         "Hints come from Monte Carlo: this installation runs the solver interpreted, too slow "
-        "for the strongest player, determinized with 32 orders, to answer at once."
+        "for the strongest player, determinized with 64 orders, to answer at once."
     )
     set_language("pt")
-    assert hint_player_sentence(strongest).startswith("As sugestões vêm do jogador determinizado com 32 ordens")
+    assert hint_player_sentence(strongest).startswith("As sugestões vêm do jogador determinizado com 64 ordens")
     assert "interpretado" in hint_player_sentence(interpreted)
 
 
 def test_the_determinized_hint_says_the_arithmetic_when_nothing_was_weighed():
     game = Game.new(3)
-    move, sentence = advise(game, Determinized(samples=MORE_ORDERS))
+    move, sentence = advise(game, Determinized(samples=MOST_ORDERS))
     assert move is TURN and sentence == "Nothing else was worth weighing here."  # Watch's words for it
     if COMPILED:  # the hint itself: the rules' arithmetic is the whole reason
         assert hint(game) == (TURN, "Turn the next card (48 left): no card on show fits a foundation.")

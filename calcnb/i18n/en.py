@@ -671,6 +671,7 @@ MESSAGES: dict[str, str] = {
     "coach.player.monte_carlo": "Monte Carlo",
     "coach.player.determinized": "determinized",
     "coach.player.determinized_with_32_orders": "determinized with 32 orders",
+    "coach.player.determinized_with_64_orders": "determinized with 64 orders",
     # calcnb.ui.explorer
     "explorer.refused": "Step {step} on {ranks} ranks would show the answer to one of your exercises ({question}). Answer it first, then come back: the explorer will draw it.",
     "explorer.step": "Step",

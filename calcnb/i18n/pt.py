@@ -677,6 +677,7 @@ MESSAGES: dict[str, str] = {
     "coach.player.monte_carlo": "Monte Carlo",
     "coach.player.determinized": "determinizado",
     "coach.player.determinized_with_32_orders": "determinizado com 32 ordens",
+    "coach.player.determinized_with_64_orders": "determinizado com 64 ordens",
     # calcnb.ui.explorer
     "explorer.refused": "O passo {step} com {ranks} valores mostraria a resposta de um dos seus exercícios ({question}). Responda primeiro e depois volte: o explorador desenha-o.",
     "explorer.step": "Passo",

@@ -12,7 +12,7 @@ from calcnb.game.cards import rank_name
 from calcnb.game.engine import ALL_MOVES, TURN, Move, State
 from calcnb.game.rules import NEXT, WIN_SCORE, MoveKind
 from calcnb.i18n import message
-from calcnb.players.blind import MORE_ORDERS, Determinized
+from calcnb.players.blind import MOST_ORDERS, Determinized
 from calcnb.players.ladder import MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.players.player import Player
 from calcnb.players.table import FOUNDATION_RANGE, Evaluation, PlayerView, Table
@@ -27,9 +27,9 @@ HINT_SAMPLES_INTERPRETED = 128
 
 
 def hint_player_for(compiled: bool) -> Player:
-    """The hint's player where the solver runs compiled (``Determinized(samples=MORE_ORDERS)``, the strongest
+    """The hint's player where the solver runs compiled (``Determinized(samples=MOST_ORDERS)``, the strongest
     blind player, a fraction of a second a choice compiled) or interpreted (Monte Carlo, about as quick there)."""
-    return Determinized(samples=MORE_ORDERS) if compiled else MonteCarlo(samples=HINT_SAMPLES_INTERPRETED)
+    return Determinized(samples=MOST_ORDERS) if compiled else MonteCarlo(samples=HINT_SAMPLES_INTERPRETED)
 
 
 def hint_player() -> Player:
@@ -46,7 +46,7 @@ def hint_player_sentence(player: Player | None = None) -> str:
     name = message(f"coach.player.{player.name.replace(' ', '_')}")
     if isinstance(player, Determinized):
         return message("hint.player.strongest", player=name)
-    strongest = message("coach.player." + Determinized(samples=MORE_ORDERS).name.replace(" ", "_"))
+    strongest = message("coach.player." + Determinized(samples=MOST_ORDERS).name.replace(" ", "_"))
     return message("hint.player.interpreted", player=name, strongest=strongest)
 
 
