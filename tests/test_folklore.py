@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from calcnb.i18n import set_language
+from calcnb.players.blind import MOST_ORDERS, Determinized
 from calcnb.players.ladder import FirstFit, RandomPlayer
 from calcnb.studies.folklore import (
     ALONE,
     CEILING,
+    FRESH,
+    FRESH_ALONE,
     FRESH_SET_ASIDE,
     SET_ASIDE,
     STUDY,
@@ -16,8 +19,10 @@ from calcnb.studies.folklore import (
     claims,
     compare_players,
     nine_in_ten,
+    same_game,
     score_comment,
     stored_study,
+    study_rows,
     thinking_alone,
     verdict,
     winnability,
@@ -99,6 +104,21 @@ def test_no_stored_game_was_played_on_the_fresh_set_aside_deals():
     for path in (STUDY, CEILING, ALONE):
         played = {seed for player in stored_study(path, paired=False).values() for seed in player.seeds}
         assert played and not played & set(FRESH_SET_ASIDE)
+
+
+def test_the_fresh_study_plays_every_fresh_deal_once_and_nothing_else():
+    # the fresh deals' player and the next-card ceiling, each on all 500 and only on them
+    fresh = stored_study(FRESH, paired=False)
+    assert set(fresh) == {Determinized(samples=MOST_ORDERS).name, "next card"}
+    for player in fresh.values():
+        assert player.seeds == tuple(FRESH_SET_ASIDE)
+    rows = study_rows(FRESH)
+    assert len(rows) == len({(row["player"], row["seed"]) for row in rows}) == 2 * len(FRESH_SET_ASIDE)
+    # each game played again alone made the stored game's moves, on a fresh deal
+    stored = {(row["player"], row["seed"]): row for row in rows}
+    alone = study_rows(FRESH_ALONE)
+    assert alone and all(same_game(row, stored[row["player"], row["seed"]]) for row in alone)
+    assert set(thinking_alone(FRESH_ALONE, FRESH)) == {Determinized(samples=MOST_ORDERS).name}
 
 
 def test_the_set_aside_deals_are_none_a_setting_was_chosen_on():

@@ -35,3 +35,16 @@ def test_a_game_played_again_is_written_only_when_it_made_the_stored_moves(tmp_p
     with pytest.raises(SystemExit, match="seed 4"):
         script._play([("monte carlo", 4)], out, check={("monte carlo", 4): dict(zip(script.COLUMNS, wrong))})
     assert out.read_text(encoding="utf-8").splitlines() == lines  # and nothing was written for it
+
+
+def test_the_study_names_each_player_as_the_player_names_itself():
+    from calcnb.players.blind import MORE_ORDERS, MOST_ORDERS, Determinized
+
+    script = _script()
+    for samples in (MORE_ORDERS, MOST_ORDERS):
+        player = script.make(Determinized(samples=samples).name)
+        assert isinstance(player, Determinized) and player.samples == samples
+        assert player.name == f"determinized with {samples} orders"
+    assert script.make("next card").name == "next card"
+    with pytest.raises(KeyError):
+        script.make("determinized with 48 orders")  # no such player in the study
