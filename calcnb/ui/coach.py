@@ -125,10 +125,10 @@ class CoachPanel(widgets.VBox):
         self.buttons["watch"].on_click(lambda _: self.watch())
         self.buttons["stop"].on_click(lambda _: self.stop())
         self.buttons["stop"].disabled = True
-        wide = {"description_width": "12em"}  # "Segundos por jogada" whole
-        self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="25em"))
+        wide = {"description_width": "11.5em"}  # "Segundos por jogada" whole, and the select as wide as its players
+        self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="28em"))
         # a list of paces rather than a slider: a labelled control the keyboard and screen readers reach
-        self.pace = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="25em"))
+        self.pace = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="28em"))
         # a guard for the longest moves' words: the chart scrolls rather than the page
         self.chart = widgets.HTML(layout=widgets.Layout(width="100%", max_height="15em", overflow="auto"))
         self.chart.add_class("calcnb-coach-chart")
