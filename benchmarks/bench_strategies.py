@@ -45,7 +45,7 @@ from calcnb.players.coach import analyse
 from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.players.player import Player
 from calcnb.solver import solve
-from calcnb.stats import percentile, wilson_interval
+from calcnb.stats import WinRate, percentile, wilson_interval
 from calcnb.studies.folklore import (
     CLAIRVOYANT_NODES,
     FRESH,
@@ -141,9 +141,11 @@ def hint_section(deals: int) -> None:
     )
 
 
-def _rate(wins: int, games: int) -> str:
-    low, high = wilson_interval(wins, games)
-    return f"won {wins} of {games} = {100 * wins / games:.1f}% (95% interval {100 * low:.1f}–{100 * high:.1f}%)"
+def _rate(result: WinRate) -> str:
+    """A win rate as the section prints it: wins, games, percent and the Wilson interval."""
+    low, high = result.interval
+    rate = f"{100 * result.win_rate:.1f}% (95% interval {100 * low:.1f}–{100 * high:.1f}%)"
+    return f"won {result.wins} of {result.games} = {rate}"
 
 
 def fresh_section() -> None:
@@ -155,11 +157,12 @@ def fresh_section() -> None:
     if not fresh:
         print(f"  no games stored yet in {FRESH.name} (scripts/player_study.py --fresh)")
         return
+    rows = study_rows(FRESH)
     for player in fresh.values():
-        print(f"  {player.name}: {_rate(player.wins, player.games)}; thinking per choice, median game:", end=" ")
+        print(f"  {player.name}: {_rate(player)}; thinking per choice, median game:", end=" ")
         print(f"{player.think_median:.2f} s (p95 {player.think_p95:.2f} s), two games at once")
-        rows = [row for row in study_rows(FRESH) if row["player"] == player.name]
-        print(f"    the study's thinking: {sum(float(row['think_seconds']) for row in rows) / 3600:.2f} CPU hours")
+        thinking = sum(float(row["think_seconds"]) for row in rows if row["player"] == player.name)
+        print(f"    the study's thinking: {thinking / 3600:.2f} CPU hours")
     newest = Determinized(samples=MOST_ORDERS).name
     if newest in fresh:
         print(f"  {nine_in_ten(fresh[newest])}")
@@ -170,11 +173,11 @@ def fresh_section() -> None:
         solve, FRESH_SET_ASIDE, executor="serial", budget_nodes=CLAIRVOYANT_NODES, progress=False, name="solver"
     )
     spent = time.process_time() - started
-    print(f"  the solver (sees the stock), now: {_rate(clairvoyant.wins, clairvoyant.games)};", end=" ")
+    print(f"  the solver (sees the stock), now: {_rate(clairvoyant)};", end=" ")
     print(f"unknown {clairvoyant.count('unknown')}, {spent:.1f} CPU s in all")
     present = stored_study(paired=False, seeds=SET_ASIDE).get(Determinized(samples=MORE_ORDERS).name)
     if present is not None:
-        print(f"  beside it, {present.name} on the first set-aside deals: {_rate(present.wins, present.games)}")
+        print(f"  beside it, {present.name} on the first set-aside deals: {_rate(present)}")
 
 
 def wins_section(deals: int, mc_deals: int, mc_samples: int, executor: Executor | str) -> None:
