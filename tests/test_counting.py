@@ -248,7 +248,7 @@ def test_the_worksheet_numbers_the_questions_as_the_screen_does():
 
     from pypdf import PdfReader
 
-    from calcnb.lessons.worksheet import answer_sheet_pdf, worksheet_pdf
+    from calcnb.exercises.worksheet import answer_sheet_pdf, worksheet_pdf
     from calcnb.ui.lesson import Quiz
 
     quiz = Quiz(seed="Ana", class_key="key")

@@ -32,7 +32,7 @@ from calcnb.lessons.evidence import (
     textbook_interval,
     verdict_of,
 )
-from calcnb.lessons.keys import student_digest
+from calcnb.exercises.keys import student_digest
 from calcnb.stats import wilson_interval
 from calcnb.studies.folklore import SET_ASIDE, STUDY
 from calcnb.studies.winnability import TABLE, read_table
@@ -377,7 +377,7 @@ def test_the_worksheet_and_answer_sheet_match_the_screens(language):
 
     from calcnb.lessons.bank import student_items
     from calcnb.lessons.catalogue import lesson
-    from calcnb.lessons.worksheet import answer_sheet_pdf, worksheet_pdf
+    from calcnb.exercises.worksheet import answer_sheet_pdf, worksheet_pdf
     from calcnb.ui.lesson import Quiz
 
     set_language(language)

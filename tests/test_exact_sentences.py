@@ -1,7 +1,7 @@
 """Every sentence the order explorer says is true, for every clock it offers and every step, in both languages.
 
 The truth is worked out here by brute force (count round the clock and look), independently of
-:mod:`calcnb.lessons.orders`, and each sentence's numbers and claims are checked against it.
+:mod:`calcnb.exercises.orders`, and each sentence's numbers and claims are checked against it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 import pytest
 
 from calcnb.i18n import set_language
-from calcnb.lessons.orders import clock_verdict, walk
+from calcnb.exercises.orders import clock_verdict, walk
 from calcnb.ui.explorer import OrderExplorer
 
 CLOCKS = range(2, 25)  # the explorer's Ranks field runs from 2 to 24

@@ -4,7 +4,7 @@ import pytest
 
 from calcnb import Card, Move, State, set_language
 from calcnb.game.cards import DECK
-from calcnb.lessons.examples import Step, worked_example, worked_example_game
+from calcnb.exercises.examples import Step, worked_example, worked_example_game
 
 
 def _rebuilt(state: State) -> State:

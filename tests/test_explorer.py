@@ -1,4 +1,4 @@
-"""The orders on a clock: computations for 13, 12 and 16 ranks (calcnb.lessons.orders), the drawing, and the widget."""
+"""The orders on a clock: computations for 13, 12 and 16 ranks (calcnb.exercises.orders), the drawing, and the widget."""
 
 import math
 import subprocess
@@ -9,12 +9,12 @@ from matplotlib.text import Annotation
 
 from calcnb import set_language
 from calcnb.game.cards import foundation_order, next_rank, position_in_order
-from calcnb.lessons.orders import OrderWalk, broken_steps, rank_label, walk
+from calcnb.exercises.orders import OrderWalk, broken_steps, rank_label, walk
 from calcnb.ui.explorer import OrderExplorer, draw_walk, walk_png
 
 
 def test_the_order_arithmetic_loads_without_widgets_or_matplotlib():
-    code = "import sys, calcnb.lessons.orders; print(sorted({'ipywidgets', 'matplotlib'} & set(sys.modules)))"
+    code = "import sys, calcnb.exercises.orders; print(sorted({'ipywidgets', 'matplotlib'} & set(sys.modules)))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert loaded.strip() == "[]"
 

@@ -169,7 +169,7 @@ def test_a_third_language_is_one_catalogue(marked_language):
 
 
 def test_a_third_language_reaches_the_engine_the_board_and_the_answers(marked_language):
-    from calcnb.lessons.answers import read_answer
+    from calcnb.exercises.answers import read_answer
     from calcnb.ui.board import board_texts, draw
 
     set_language(marked_language)

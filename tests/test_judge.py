@@ -30,9 +30,9 @@ from hypothesis import strategies as st
 
 from calcnb.game.cards import RANK_COUNT, next_rank, rank_name
 from calcnb.i18n import answer_words, set_language
-from calcnb.lessons.answers import DONT_KNOW, echo, read_foundations, read_place, read_rank
+from calcnb.exercises.answers import DONT_KNOW, echo, read_foundations, read_place, read_rank
 from calcnb.lessons.bank import BANK, MISCONCEPTIONS, Item, judge, misconception_name, wrong_answers
-from calcnb.lessons.tables import order_table
+from calcnb.exercises.tables import order_table
 
 LANGUAGES = ("en", "pt")
 RANK_WORDS = {"ace": 1, "ten": 10, "jack": 11, "queen": 12, "king": 13}

@@ -17,22 +17,27 @@ PACKAGE = Path(__file__).resolve().parent.parent / "calcnb"
 
 # Lowest first: a module may import from its own subpackage or any subpackage below it, never above.
 LAYERS: tuple[str, ...] = (
+    "core",  # the base error, text enums, the settings every process reads
     "i18n",  # the lookup and one catalogue per language
     "game",  # the rules core, cards, deals, engine, the game in progress, errors
     "stats",  # intervals and percentiles
     "solver",  # the clairvoyant search and its relaxed game
     "players",  # the lean table, the ladder, the blind player, the coach's analysis, one registry
     "studies",  # studies, folklore, winnability, charts
-    "lessons",  # tables, words, answers, the exercise bank, worked examples, worksheets
+    "exercises",  # items, attempts, the answer reader and judge, keys, tables, worksheets: names no lesson
     "ui",  # the board, the widgets, one palette
     "classroom",  # the class log, its recorder and the class view
+    "lessons",  # the Lesson record and its discovery; one folder per lesson
     "serve",  # the command line, the servers, the kernel manager
 )
 FRONT_DOOR = "calcnb"  # calcnb/__init__.py and __main__.py: above every layer
 LEVEL = {name: level for level, name in enumerate(LAYERS)} | {FRONT_DOOR: len(LAYERS)}
 
 # Imports by a string that are allowed, by module: the i18n package finds its own catalogues by name.
-KNOWN_STRING_IMPORTS = {"calcnb.i18n": "finds its language catalogues, its own modules, by name"}
+KNOWN_STRING_IMPORTS = {
+    "calcnb.i18n": "finds its language catalogues, its own modules, by name",
+    "calcnb.lessons": "finds its lesson folders, its own packages, by name",
+}
 
 LONG_FUNCTION_LIMIT = 150
 

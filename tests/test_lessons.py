@@ -20,7 +20,7 @@ from calcnb.lessons.bank import (
     student_items,
     variant_for,
 )
-from calcnb.lessons.tables import (
+from calcnb.exercises.tables import (
     attempt,
     clock_table,
     coverage_table,
@@ -37,7 +37,7 @@ from calcnb.lessons.tables import (
     replay_lines,
     replay_script,
 )
-from calcnb.lessons.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
+from calcnb.exercises.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
 from calcnb.ui.lesson import Exercise, Quiz, add_answer_listener, remove_answer_listener
 
 

@@ -14,7 +14,7 @@ from calcnb.game.cards import DECK, SUITS, Card, foundation_order
 from calcnb.game.engine import ALL_MOVES
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue
-from calcnb.lessons.examples import worked_example
+from calcnb.exercises.examples import worked_example
 from calcnb.players.advice import hint_player_sentence
 from calcnb.ui.board import DPI, HEIGHT, WIDTH, BoardRenderer, board_labels, board_marks, draw
 from calcnb.ui.play import (

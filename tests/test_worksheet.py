@@ -8,7 +8,7 @@ import pytest
 
 from calcnb import set_language
 from calcnb.lessons.bank import BANK, LESSON_EXERCISES, answer_key, student_items
-from calcnb.lessons.worksheet import PAPERS, answer_sheet_pdf, save_sheets, worksheet_pdf
+from calcnb.exercises.worksheet import PAPERS, answer_sheet_pdf, save_sheets, worksheet_pdf
 from calcnb.ui.lesson import Quiz
 
 # PDF points (1/72 inch): A4 is 210 × 297 mm, Letter 8.5 × 11 inches
@@ -111,7 +111,7 @@ def test_a_class_sheet_shows_suits_and_speaks_portuguese():
 
 
 def test_each_question_has_room_to_work_under_it():
-    from calcnb.lessons.worksheet import _WORKING_ROOM
+    from calcnb.exercises.worksheet import _WORKING_ROOM
 
     for page in _reader(worksheet_pdf(["Ana"], class_key=KEY)).pages:
         lines: list[tuple[float, str]] = []

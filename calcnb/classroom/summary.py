@@ -4,7 +4,7 @@ and the end-of-lesson summary of each student, as CSV for a spreadsheet and as P
 An exercise is numbered by its place in its lesson (:data:`calcnb.lessons.catalogue.LESSONS`) and
 named by a short text in the teacher's language: students each see their own numbers, so the view
 names the question, not one student's variant. The PDF is drawn with fpdf2 and DejaVu Sans, as the
-worksheets are (:mod:`calcnb.lessons.worksheet`).
+worksheets are (:mod:`calcnb.exercises.worksheet`).
 
 >>> summary_pdf([], [])[:5]
 b'%PDF-'

@@ -24,8 +24,10 @@ True
 
 from __future__ import annotations
 
-from enum import Enum, IntEnum
+from enum import IntEnum
 from functools import cache
+
+from calcnb.core.enums import TextEnum
 
 __all__ = [
     "COMPLETE",
@@ -141,14 +143,7 @@ NEED_BY_COUNT: tuple[tuple[int, ...], ...] = tuple((*order, NO_RANK) for order i
 # ---------------------------------------------------------------- moves and outcomes
 
 
-class _TextEnum(str, Enum):
-    """A str enum that prints as its value (``str(Status.WON) == "won"``), so it compares and formats as text."""
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-
-
-class MoveKind(_TextEnum):
+class MoveKind(TextEnum):
     """The four kinds of move. Equal to their text: ``MoveKind.TURN == "turn"``."""
 
     TURN = "turn"
@@ -157,7 +152,7 @@ class MoveKind(_TextEnum):
     WASTE_TO_FOUNDATION = "waste_to_foundation"
 
 
-class Status(_TextEnum):
+class Status(TextEnum):
     """Where a game stands. Equal to their text: ``Status.WON == "won"``."""
 
     PLAYING = "playing"

@@ -16,6 +16,8 @@ import reprlib
 from importlib import import_module
 from types import ModuleType
 
+from calcnb.core.errors import CalcnbError
+
 REFERENCE = "en"
 """The language every other one translates, and the one shown where a translation lacks a key."""
 
@@ -85,14 +87,6 @@ def answer_words(kind: str) -> frozenset[str]:
     A student may answer in any of them, whatever the page's language: "K" and "rei" are both the king.
     """
     return frozenset(word for words in _ANSWER_WORDS.values() for word in words.get(kind, ()))
-
-
-class CalcnbError(ValueError):
-    """Input calcnb refuses: the message says why, in the catalogue's language; nothing was changed.
-
-    It lives here, beside the catalogue that words every refusal, so that the language switch
-    itself refuses in words; :mod:`calcnb.game.errors` holds the kinds of refusal built on it.
-    """
 
 
 class UnknownLanguage(CalcnbError):

@@ -543,7 +543,7 @@ MESSAGES: dict[str, str] = {
     "lessons.and": "{first} and {last}",
     "lessons.save_summary": "saved: {fields} - {moves}",
     "lessons.same_game": "same moves: {moves} - same position: {position}",
-    # calcnb.lessons.examples
+    # calcnb.exercises.examples
     "example.title.position": "The position",
     "example.title.fits": "Why {card} fits foundation {foundation}",
     "example.title.not_fits": "Why {card} does not fit foundation {foundation}",
@@ -556,7 +556,7 @@ MESSAGES: dict[str, str] = {
     "example.played": "{explanation}. {card} goes onto {top} regardless of suit: only ranks matter.",
     "example.awaits": "Foundation {foundation} now needs {top_value} + {step} = {need_value}: a {need} of any suit. Its order so far: {path}.",
     "example.buried": "{buried} in waste {waste} is the {need} that foundation {foundation} needs, but it lies under {top}: only the top of a waste pile may move ({reason}).",
-    # calcnb.lessons.orders
+    # calcnb.exercises.orders
     "explorer.title": "Step {step} on a clock of {ranks} ranks",
     "explorer.visited": "Ranks visited, in order: {ranks}",
     "explorer.every": "Every one of the {ranks} ranks is reached: {count} cards, then the order closes.",
@@ -584,7 +584,7 @@ MESSAGES: dict[str, str] = {
     "catalogue.heading": "The lessons, youngest first. Serve one with its command; add --host 0.0.0.0 for a class's computers, --lang pt for Portuguese. The class view: python -m calcnb class-view lesson.db",
     "catalogue.line": "{number}. {title} ({ages}, {minutes}, {count} exercises)\n   {summary}\n   serve it:        {command}\n   teacher's notes: {teacher}",
     "catalogue.unknown": "there is no lesson {name}: the lessons are {names}",
-    # calcnb.lessons.worksheet
+    # calcnb.exercises.worksheet
     "worksheet.title": "The clock of 13 — worksheet",
     "worksheet.answers_title": "The clock of 13 — answers",
     "worksheet.name": "Name: {name}",

@@ -549,7 +549,7 @@ MESSAGES: dict[str, str] = {
     "lessons.and": "{first} e {last}",
     "lessons.save_summary": "guardado: {fields} - {moves}",
     "lessons.same_game": "mesmas jogadas: {moves} - mesma posição: {position}",
-    # calcnb.lessons.examples
+    # calcnb.exercises.examples
     "example.title.position": "A posição",
     "example.title.fits": "Porque {card} serve na base {foundation}",
     "example.title.not_fits": "Porque {card} não serve na base {foundation}",
@@ -562,7 +562,7 @@ MESSAGES: dict[str, str] = {
     "example.played": "{explanation}. {card} vai sobre {top} seja qual for o naipe: só os valores contam.",
     "example.awaits": "A base {foundation} precisa agora de {top_value} + {step} = {need_value}: um {need} de qualquer naipe. A sua ordem até aqui: {path}.",
     "example.buried": "{buried} no descarte {waste} é o {need} de que a base {foundation} precisa, mas está debaixo de {top}: só o topo de um descarte pode sair ({reason}).",
-    # calcnb.lessons.orders
+    # calcnb.exercises.orders
     "explorer.title": "Passo {step} num relógio de {ranks} valores",
     "explorer.visited": "Valores visitados, por ordem: {ranks}",
     "explorer.every": "Todos os {ranks} valores são alcançados: {count} cartas, e depois a ordem fecha.",
@@ -590,7 +590,7 @@ MESSAGES: dict[str, str] = {
     "catalogue.heading": "As lições, dos alunos mais novos para os mais velhos. Sirva uma com o seu comando; junte --host 0.0.0.0 para os computadores de uma turma, --lang pt para português. A vista da turma: python -m calcnb class-view lesson.db",
     "catalogue.line": "{number}. {title} ({ages}, {minutes}, {count} exercícios)\n   {summary}\n   servir:               {command}\n   notas do professor:   {teacher}",
     "catalogue.unknown": "não há nenhuma lição {name}: as lições são {names}",
-    # calcnb.lessons.worksheet
+    # calcnb.exercises.worksheet
     "worksheet.title": "O relógio de 13 — ficha de trabalho",
     "worksheet.answers_title": "O relógio de 13 — respostas",
     "worksheet.name": "Nome: {name}",

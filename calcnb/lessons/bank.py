@@ -35,9 +35,9 @@ from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import answer_words, message
 from calcnb.lessons import counting, evidence
-from calcnb.lessons.answers import DONT_KNOW, READERS, echo, read_answer
-from calcnb.lessons.keys import student_number
-from calcnb.lessons.tables import lesson_game
+from calcnb.exercises.answers import DONT_KNOW, READERS, echo, read_answer
+from calcnb.exercises.keys import student_number
+from calcnb.exercises.tables import lesson_game
 
 
 class Feedback(NamedTuple):
@@ -423,7 +423,7 @@ def _nth_item(variant: int, place: int, step: int) -> dict:
 
 
 def _visits_item(variant: int, step: int, ranks: int) -> dict:
-    from calcnb.lessons.orders import walk
+    from calcnb.exercises.orders import walk
 
     order = walk(step, ranks)
     count = order.closes_after

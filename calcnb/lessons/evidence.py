@@ -2,7 +2,7 @@
 win rate of a few deals, how far it wanders, a 95% interval, and what a sample can and cannot tell.
 
 - :func:`seed_block`: each student's own block of :data:`BLOCK` deals, chosen by the keyed digest of their
-  nickname (:func:`calcnb.lessons.keys.student_digest`, the one the exercise variants use) among
+  nickname (:func:`calcnb.exercises.keys.student_digest`, the one the exercise variants use) among
   :data:`BLOCKS` blocks that start past every deal the studies use (:data:`FIRST_LESSON_SEED`). Two students
   of a class of 30 share a block once in about 2,300 classes (:func:`collision_chance`); when they do,
   the class's pooled sample counts each deal once (:func:`pool`).
@@ -33,7 +33,7 @@ from functools import cache
 from calcnb.game.game import Game
 from calcnb.game.rules import Status
 from calcnb.i18n import message
-from calcnb.lessons.keys import student_digest
+from calcnb.exercises.keys import student_digest
 from calcnb.players.ladder import MonteCarlo
 from calcnb.stats import Z_95, wilson_interval
 from calcnb.studies.folklore import FRESH_SET_ASIDE, SET_ASIDE, SKILLED, verdict
@@ -97,7 +97,7 @@ assert max(SET_ASIDE.stop, FRESH_SET_ASIDE.stop) <= FIRST_LESSON_SEED, "the less
 def seed_block(seed: object, class_key: str | None = None) -> range:
     """The deals of the student named ``seed`` in the class of ``class_key``: :data:`BLOCK` seeds in a row.
 
-    The block is chosen among :data:`BLOCKS` by :func:`~calcnb.lessons.keys.student_digest` of the nickname
+    The block is chosen among :data:`BLOCKS` by :func:`~calcnb.exercises.keys.student_digest` of the nickname
     (however capitalised or spaced), so it is the same every time, different for each student of a class in
     practice, and cannot be worked out from the nickname without the class's key.
     """

@@ -1,7 +1,7 @@
 """The order explorer: a foundation order drawn on a clock, and the widget to pick one.
 
-The arithmetic lives in :mod:`calcnb.lessons.orders` (:func:`~calcnb.lessons.orders.walk` and its
-:class:`~calcnb.lessons.orders.OrderWalk`; re-exported here for notebooks);
+The arithmetic lives in :mod:`calcnb.exercises.orders` (:func:`~calcnb.exercises.orders.walk` and its
+:class:`~calcnb.exercises.orders.OrderWalk`; re-exported here for notebooks);
 :func:`draw_walk` draws a walk with matplotlib as a path around a clock;
 :class:`OrderExplorer` is the ipywidgets app with a step and a number of ranks to pick.
 """
@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from calcnb.game.cards import RANK_COUNT
 from calcnb.i18n import message
 from calcnb.lessons.bank import explorer_view
-from calcnb.lessons.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
+from calcnb.exercises.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, MID_GREY, VERMILION, WHITE
 
 if TYPE_CHECKING:

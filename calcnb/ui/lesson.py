@@ -32,7 +32,7 @@ from calcnb.game.errors import quote
 from calcnb.game.game import Game
 from calcnb.i18n import get_language, message
 from calcnb.lessons.bank import BANK, Attempt, Feedback, Item, answer_key, judge, variant_for
-from calcnb.lessons.tables import (
+from calcnb.exercises.tables import (
     attempt,
     clock_table,
     coverage_table,
@@ -51,7 +51,7 @@ from calcnb.lessons.tables import (
     replay_script,
     script_text,
 )
-from calcnb.lessons.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
+from calcnb.exercises.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
 from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION
 
 __all__ = [

@@ -28,7 +28,7 @@ from calcnb.game.errors import CalcnbError, quote
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import message
-from calcnb.lessons.examples import Step
+from calcnb.exercises.examples import Step
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
 from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
 
@@ -570,10 +570,10 @@ class PlayBoard(widgets.VBox):
 
 
 class Stepper(widgets.HBox):
-    """Walk through a script of :class:`~calcnb.lessons.examples.Step`: the board and a caption at each step.
+    """Walk through a script of :class:`~calcnb.exercises.examples.Step`: the board and a caption at each step.
 
     ``script`` is a list of steps, or a function returning one (such as
-    :func:`calcnb.lessons.examples.worked_example`); a function is called again by
+    :func:`calcnb.exercises.examples.worked_example`); a function is called again by
     :meth:`refresh`, so the captions follow :func:`calcnb.set_language`.
     ``stepper.buttons`` holds ``prev``, ``next`` and ``reset``; ``stepper.index``
     is the step shown (0-based), ``stepper.step`` that Step, ``stepper.caption`` its caption.

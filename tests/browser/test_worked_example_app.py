@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from calcnb.lessons.examples import worked_example
+from calcnb.exercises.examples import worked_example
 
 from .pages import StepperApp
 

@@ -143,9 +143,9 @@ def positions_check(steps: Sequence[int] = STEPS) -> str:
 def coverage_table(clocks: Sequence[int] = (12, 13, 16), steps: Sequence[int] = STEPS) -> str:
     """For each clock size and step: how many ranks the order reaches, and whether it reaches them all.
 
-    Computed by :func:`calcnb.lessons.orders.walk`, the same computation the OrderExplorer draws.
+    Computed by :func:`calcnb.exercises.orders.walk`, the same computation the OrderExplorer draws.
     """
-    from calcnb.lessons.orders import walk
+    from calcnb.exercises.orders import walk
 
     header = [
         message("lessons.table.ranks"),
@@ -251,7 +251,7 @@ def nearly_won_game() -> Game:
 
 
 def script_text(script: Iterable, *, width: int = 100) -> str:
-    """A script of steps (such as :func:`calcnb.lessons.examples.worked_example`) as numbered, wrapped text."""
+    """A script of steps (such as :func:`calcnb.exercises.examples.worked_example`) as numbered, wrapped text."""
     import textwrap
 
     blocks = []
@@ -273,7 +273,7 @@ def replay_lines(game: Game) -> str:
 
 def replay_script(game: Game) -> list:
     """The game as a script for :class:`calcnb.Stepper`: the start, then one step per move played."""
-    from calcnb.lessons.examples import Step
+    from calcnb.exercises.examples import Step
 
     lines = replay_lines(game).splitlines()
     steps = [Step(game.start, lines[0])]
