@@ -53,6 +53,8 @@ from calcnb.serve.cli import (  # noqa: E402
 )
 from calcnb.stats import percentile  # noqa: E402
 
+WRAPAROUND = lesson("wraparound")  # the clock of 13
+
 ANSWERS = ("zzz", "1")  # an unreadable answer and a readable one: their feedback always differs
 
 # Click Check in the page and time until the feedback shows new text.
@@ -183,7 +185,7 @@ def _unlimited(recorder, attempt) -> None:
 def check_time(location: str | None, checks: int = 300) -> float:
     """Median milliseconds of one Check of a lesson exercise in this process, recorded into ``location`` or not."""
     from calcnb.classroom.recorder import join_class
-    from calcnb.lessons.bank import BANK
+    from calcnb.lessons import BANK
     from calcnb.ui.lesson import Exercise
 
     recorder = join_class(location=location) if location else None
@@ -208,7 +210,7 @@ def fill(location: str, answers: int, students: int = 30) -> None:
     """A class log of ``students`` who joined and ``answers`` checks of the lesson's exercises among them."""
     import random
 
-    from calcnb.lessons.bank import LESSON_EXERCISES, Attempt
+    from calcnb.exercises.items import Attempt
 
     rng = random.Random(answers)
     log = open_class_log(location)
@@ -223,7 +225,7 @@ def fill(location: str, answers: int, students: int = 30) -> None:
         for number in range(first, min(answers, first + 10_000)):
             outcome = rng.choice(outcomes)
             misconception = rng.choice(ideas) if outcome == "wrong" else None
-            exercise = rng.choice(LESSON_EXERCISES)
+            exercise = rng.choice(WRAPAROUND.exercises)
             batch.append(Attempt(exercise, 0, str(number % 14), outcome, misconception, "en", start + number))
         log.record_many(names[first // 10_000 % students], batch)
     log.close()
@@ -247,7 +249,7 @@ def full_reading(location: str) -> None:
 def refresh_times(location: str, repeat: int) -> dict[str, float]:
     """Milliseconds (wall, CPU) of the class view's first reading and median reading after one new answer."""
     from calcnb.classroom.view import ClassView
-    from calcnb.lessons.bank import Attempt
+    from calcnb.exercises.items import Attempt
 
     view = ClassView(open_class_log(location))
     wall, cpu = time.perf_counter(), time.process_time()

@@ -18,7 +18,7 @@ import statistics
 import time
 
 from calcnb.game.game import Game
-from calcnb.lessons.evidence import PLAYER_KEY, play_deal, seed_block
+from calcnb.lessons.evidence.exercises import PLAYER_KEY, play_deal, seed_block
 from calcnb.players.ladder import MonteCarlo
 from calcnb.stats import percentile, wilson_interval
 

@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 
 from calcnb import set_language
+from calcnb.exercises.items import gives_away, judge
 from calcnb.game.cards import RANK_COUNT, foundation_order, next_rank, rank_name
-from calcnb.lessons import counting
-from calcnb.lessons.bank import BANK, LESSON_EXERCISES, MISCONCEPTIONS, gives_away, judge, student_items
-from calcnb.lessons.catalogue import LESSONS, lesson, lesson_for, lesson_index, lesson_of
-from calcnb.ui.counting import CountingClock, clock_at, clock_point, draw_clock
+from calcnb.lessons import BANK, LESSONS, MISCONCEPTIONS, lesson, lesson_for, lesson_index, lesson_of
+from calcnb.lessons.counting import exercises as counting
+from calcnb.lessons.counting.widgets import CountingClock, clock_at, clock_point, draw_clock
+
+WRAPAROUND = lesson("wraparound")  # the clock of 13
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -37,18 +39,20 @@ def _every_item(exercise_id: str):
 
 def test_the_lesson_is_a_list_of_exercises_and_the_clock_of_13_keeps_its_numbering():
     assert [known.name for known in LESSONS] == ["counting", "02_wraparound", "evidence"]
-    assert lesson("02_wraparound").exercises == LESSON_EXERCISES  # 1 to 10, unchanged
-    assert lesson("counting.ipynb").exercises == counting.LESSON_EXERCISES
-    assert len(counting.LESSON_EXERCISES) == 8 and not set(counting.LESSON_EXERCISES) & set(LESSON_EXERCISES)
-    assert lesson_of("count-twos-queen").name == "counting" and lesson_of("fits-buried") is None
+    assert [known.key for known in LESSONS] == ["counting", "wraparound", "evidence"]
+    assert lesson("02_wraparound") is lesson("wraparound") is WRAPAROUND
+    assert WRAPAROUND.exercises[0] == "clock" and len(WRAPAROUND.exercises) == 10  # 1 to 10, unchanged
+    assert lesson("counting.ipynb").exercises == counting.ORDER
+    assert len(counting.ORDER) == 8 and not set(counting.ORDER) & set(WRAPAROUND.exercises)
+    assert lesson_of("count-twos-queen").name == "counting" and lesson_of("fits-buried").key == "rules_example"
     assert lesson_for(["count-on", "count-ones", "clock"]).name == "counting"
-    assert lesson_for(["fits-buried"]) is None
-    with pytest.raises(KeyError, match="counting, 02_wraparound"):
+    assert lesson_for(["no-such-exercise"]) is None
+    with pytest.raises(KeyError, match="counting, wraparound, evidence"):
         lesson("nope")
 
 
 def test_every_answer_is_where_the_rule_lands_and_is_judged_right():
-    for exercise_id in counting.LESSON_EXERCISES:
+    for exercise_id in counting.ORDER:
         for item in _every_item(exercise_id):
             assert judge(item, item.solution).correct is True, item
             assert all(misconception in MISCONCEPTIONS for misconception, _reason in item.wrong.values())
@@ -139,7 +143,7 @@ def test_the_thirteenth_card_feedback_never_says_k():
 def test_no_wrong_answer_feedback_names_the_answer_and_odd_text_is_never_right(language):
     set_language(language)
     try:
-        for exercise_id in counting.LESSON_EXERCISES:
+        for exercise_id in counting.ORDER:
             for item in _every_item(exercise_id):
                 for reading in item.wrong:
                     verdict = judge(item, str(reading))
@@ -230,18 +234,6 @@ def test_the_card_buttons_and_the_step_choice_count_as_the_picture_does():
 # ---------------------------------------------------------------- the worksheet, the notebooks and the index
 
 
-def _shown_exercises(name: str) -> list[str]:
-    """The exercise identifiers the notebook's quiz.show(...) calls show, in order."""
-    notebook = json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
-    code = "\n".join("".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code")
-    return [found for call in re.findall(r"quiz\.show\(([^)]*)\)", code) for found in re.findall(r'"([^"]+)"', call)]
-
-
-@pytest.mark.parametrize("name", ["counting.ipynb", "pt/counting.ipynb"])
-def test_the_screens_ask_the_lessons_exercises_in_its_order(name):
-    assert _shown_exercises(name) == list(counting.LESSON_EXERCISES)
-
-
 def test_the_worksheet_numbers_the_questions_as_the_screen_does():
     pytest.importorskip("pypdf")
     import io
@@ -251,15 +243,15 @@ def test_the_worksheet_numbers_the_questions_as_the_screen_does():
     from calcnb.exercises.worksheet import answer_sheet_pdf, worksheet_pdf
     from calcnb.ui.lesson import Quiz
 
-    quiz = Quiz(seed="Ana", class_key="key")
-    quiz.show(*counting.LESSON_EXERCISES)
+    quiz = Quiz(BANK, seed="Ana", class_key="key")
+    quiz.show(*counting.ORDER)
     screen = [re.sub(r"<[^>]+>", "", exercise.prompt.value) for exercise in quiz.exercises]
-    sheet = worksheet_pdf(["Ana"], class_key="key", lesson="counting")
-    answers = answer_sheet_pdf(["Ana"], class_key="key", lesson="counting")
+    sheet = worksheet_pdf(lesson("counting"), ["Ana"], class_key="key")
+    answers = answer_sheet_pdf(lesson("counting"), ["Ana"], class_key="key")
     text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(sheet)).pages)
     answer_text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(answers)).pages)
     assert "Counting in steps — worksheet" in text and "Counting in steps — answers" in answer_text
-    for number, (shown, item) in enumerate(zip(screen, student_items("Ana", counting.LESSON_EXERCISES, "key")), 1):
+    for number, (shown, item) in enumerate(zip(screen, BANK.student_items("Ana", counting.ORDER, "key")), 1):
         assert shown == f"{number}. {item.question}"
         assert " ".join(shown.split()) in text
         assert f"Answer: {item.solution}." in answer_text

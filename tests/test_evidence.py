@@ -8,16 +8,18 @@ import html
 
 import pytest
 
+from calcnb.exercises.items import judge
+from calcnb.exercises.keys import student_digest
 from calcnb.game.game import Game
 from calcnb.game.rules import Status
 from calcnb.i18n import message, set_language
-from calcnb.lessons.bank import BANK, judge, variant_for
-from calcnb.lessons.evidence import (
+from calcnb.lessons import BANK, lesson
+from calcnb.lessons.evidence.exercises import (
     BLOCK,
     BLOCKS,
     CLAIM,
     FIRST_LESSON_SEED,
-    LESSON_EXERCISES,
+    ORDER,
     OWN_EXERCISE,
     PLAYER_KEY,
     TOLERANCE,
@@ -32,7 +34,6 @@ from calcnb.lessons.evidence import (
     textbook_interval,
     verdict_of,
 )
-from calcnb.exercises.keys import student_digest
 from calcnb.stats import wilson_interval
 from calcnb.studies.folklore import SET_ASIDE, STUDY
 from calcnb.studies.winnability import TABLE, read_table
@@ -277,11 +278,11 @@ def test_a_students_own_deals_get_the_claim_exercise_of_their_own_counts():
         assert item.accepted == {verdict_of(wilson_interval(wins, deals))}
     with pytest.raises(ValueError, match="deals"):
         own_variant(11, 10)
-    assert OWN_EXERCISE not in LESSON_EXERCISES  # not on the printed sheets: its numbers are the student's
+    assert OWN_EXERCISE not in ORDER  # not on the printed sheets: its numbers are the student's
 
 
 def test_the_lessons_variants_differ_between_students():
-    assert len({variant_for("evidence-claim", name, "key") for name in CLASS}) > 10
+    assert len({BANK.variant_for("evidence-claim", name, "key") for name in CLASS}) > 10
 
 
 def test_the_student_pages_carry_no_answer_and_the_teacher_notes_give_the_commands_word_for_word():
@@ -315,7 +316,7 @@ def test_the_app_tells_the_teacher_the_class_views_command_for_the_lesson_it_ser
 
 
 def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(monkeypatch):
-    from calcnb.lessons import evidence
+    from calcnb.lessons.evidence import exercises as evidence
     from calcnb.ui import evidence as lab_module
     from calcnb.ui.lesson import Quiz, add_game_listener, remove_game_listener
 
@@ -329,7 +330,7 @@ def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(mon
     told = []
     add_game_listener(told.append)
     try:
-        quiz = Quiz()
+        quiz = Quiz(BANK)
         lab = lab_module.EvidenceLab(quiz)
         quiz.use_name("Ana", class_key="key")
         assert lab.block == seed_block("Ana", "key")
@@ -354,7 +355,7 @@ def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_an
     import time
 
     from calcnb.classroom.log import open_class_log
-    from calcnb.lessons.bank import Attempt
+    from calcnb.exercises.items import Attempt
     from calcnb.serve.cli import write_summary
 
     log = open_class_log(tmp_path / "lesson.db")
@@ -375,31 +376,30 @@ def test_the_worksheet_and_answer_sheet_match_the_screens(language):
 
     from pypdf import PdfReader
 
-    from calcnb.lessons.bank import student_items
-    from calcnb.lessons.catalogue import lesson
     from calcnb.exercises.worksheet import answer_sheet_pdf, worksheet_pdf
+    from calcnb.lessons import BANK
     from calcnb.ui.lesson import Quiz
 
     set_language(language)
-    quiz = Quiz(seed="Ana", class_key="key")
-    quiz.show(*LESSON_EXERCISES)
+    quiz = Quiz(BANK, seed="Ana", class_key="key")
+    quiz.show(*ORDER)
     screen = [re.sub(r"<[^>]+>", "", exercise.prompt.value) for exercise in quiz.exercises]
-    sheet = worksheet_pdf(["Ana"], class_key="key", lesson="evidence")
-    answers = answer_sheet_pdf(["Ana"], class_key="key", lesson="evidence")
+    sheet = worksheet_pdf(lesson("evidence"), ["Ana"], class_key="key")
+    answers = answer_sheet_pdf(lesson("evidence"), ["Ana"], class_key="key")
     text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(sheet)).pages)
     answer_text = " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(answers)).pages)
     assert lesson("evidence").title in text and "p ± 1" in text
-    for number, (shown, item) in enumerate(zip(screen, student_items("Ana", LESSON_EXERCISES, "key")), 1):
+    for number, (shown, item) in enumerate(zip(screen, BANK.student_items("Ana", ORDER, "key")), 1):
         assert shown.replace("&#x27;", "'") == f"{number}. {item.question}"
         assert " ".join(item.question.split())[:60] in text
         assert item.solution in answer_text
 
 
 def test_with_a_class_log_the_lab_plays_nothing_before_the_student_joins():
-    from calcnb.ui.evidence import EvidenceLab
+    from calcnb.lessons.evidence.widgets import EvidenceLab
     from calcnb.ui.lesson import Quiz
 
-    quiz = Quiz()
+    quiz = Quiz(BANK)
     lab = EvidenceLab(quiz, need_name=True)
     assert lab.play_button.disabled and lab.play_batch() == [] and lab.played == []
     assert "nickname" in lab.said.value
@@ -408,13 +408,13 @@ def test_with_a_class_log_the_lab_plays_nothing_before_the_student_joins():
 
 
 def test_a_log_that_cannot_be_read_on_joining_leaves_the_table_empty_and_says_so():
-    from calcnb.ui.evidence import EvidenceLab
+    from calcnb.lessons.evidence.widgets import EvidenceLab
     from calcnb.ui.lesson import Quiz
 
     def unreadable() -> list:
         raise OSError("the database is not answering")
 
-    quiz = Quiz()
+    quiz = Quiz(BANK)
     lab = EvidenceLab(quiz, need_name=True, history=unreadable)
     quiz.use_name("Ana", class_key="key")
     assert lab.played == [] and not lab.play_button.disabled

@@ -1,4 +1,4 @@
-"""The orders on a clock: computations for 13, 12 and 16 ranks (calcnb.exercises.orders), the drawing, and the widget."""
+"""The orders on a clock: computations for 13, 12 and 16 ranks (calcnb.exercises.orders), drawing, widget."""
 
 import math
 import subprocess
@@ -8,8 +8,8 @@ import pytest
 from matplotlib.text import Annotation
 
 from calcnb import set_language
-from calcnb.game.cards import foundation_order, next_rank, position_in_order
 from calcnb.exercises.orders import OrderWalk, broken_steps, rank_label, walk
+from calcnb.game.cards import foundation_order, next_rank, position_in_order
 from calcnb.ui.explorer import OrderExplorer, draw_walk, walk_png
 
 
@@ -164,10 +164,10 @@ def test_walk_is_a_value():
 
 def test_the_explorer_refuses_a_picture_that_shows_an_unanswered_exercise():
     from calcnb.game.cards import modular_inverse
-    from calcnb.lessons.bank import BANK
+    from calcnb.lessons import BANK
     from calcnb.ui.lesson import Quiz
 
-    quiz = Quiz(seed="Ana")
+    quiz = Quiz(BANK, seed="Ana")
     explorer = OrderExplorer(step=2, quiz=quiz)
     groups = quiz.show("nth-card", "visits", "inverse")
     nth, visits, inverse = groups.exercises

@@ -28,11 +28,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from calcnb.exercises.answers import DONT_KNOW, echo, read_foundations, read_place, read_rank
+from calcnb.exercises.items import Item, judge, misconception_name, wrong_answers
+from calcnb.exercises.tables import order_table
 from calcnb.game.cards import RANK_COUNT, next_rank, rank_name
 from calcnb.i18n import answer_words, set_language
-from calcnb.exercises.answers import DONT_KNOW, echo, read_foundations, read_place, read_rank
-from calcnb.lessons.bank import BANK, MISCONCEPTIONS, Item, judge, misconception_name, wrong_answers
-from calcnb.exercises.tables import order_table
+from calcnb.lessons import BANK, MISCONCEPTIONS
 
 LANGUAGES = ("en", "pt")
 RANK_WORDS = {"ace": 1, "ten": 10, "jack": 11, "queen": 12, "king": 13}

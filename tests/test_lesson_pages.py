@@ -4,7 +4,7 @@ import json
 import re
 from pathlib import Path
 
-from calcnb.lessons.bank import BANK
+from calcnb.lessons import BANK
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -66,7 +66,7 @@ def test_the_rules_notebook_deals_starters_of_different_suits():
 
 
 def test_the_hint_in_the_worked_example_says_something_true():
-    from calcnb.lessons.bank import POSITIONS
+    from calcnb.lessons.rules_example import POSITIONS
     from calcnb.players.advice import hint
 
     game = POSITIONS["two-choices"]()

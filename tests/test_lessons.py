@@ -7,19 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from calcnb import Game, foundation_order, modular_inverse, next_rank, position_in_order, set_language
-from calcnb.game.cards import RANK_COUNT, rank_name
-from calcnb.game.engine import ALL_MOVES
-from calcnb.i18n import catalogue
-from calcnb.lessons.bank import (
-    BANK,
-    LESSON_EXERCISES,
-    MISCONCEPTIONS,
-    POSITIONS,
-    answer_key,
-    judge,
-    student_items,
-    variant_for,
-)
+from calcnb.exercises.items import answer_key, judge
 from calcnb.exercises.tables import (
     attempt,
     clock_table,
@@ -38,7 +26,14 @@ from calcnb.exercises.tables import (
     replay_script,
 )
 from calcnb.exercises.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
+from calcnb.game.cards import RANK_COUNT, rank_name
+from calcnb.game.engine import ALL_MOVES
+from calcnb.i18n import catalogue
+from calcnb.lessons import BANK, MISCONCEPTIONS, lesson
+from calcnb.lessons.rules_example import POSITIONS
 from calcnb.ui.lesson import Exercise, Quiz, add_answer_listener, remove_answer_listener
+
+WRAPAROUND = lesson("wraparound")  # the clock of 13
 
 
 def _body(table: str) -> list[list[str]]:
@@ -233,11 +228,11 @@ def test_every_variant_accepts_its_computed_answer_and_names_only_known_misconce
 
 
 def test_answers_vary_and_two_lesson_items_need_no_wraparound():
-    first = [BANK[exercise_id].item(0) for exercise_id in LESSON_EXERCISES]
+    first = [BANK[exercise_id].item(0) for exercise_id in WRAPAROUND.exercises]
     assert len({item.solution for item in first}) >= 6  # typing one answer every time cannot score
-    plain = [exercise_id for exercise_id in LESSON_EXERCISES if not any(item.wraps for item in _items(exercise_id))]
+    plain = [exercise_id for exercise_id in WRAPAROUND.exercises if not any(item.wraps for item in _items(exercise_id))]
     assert len(plain) >= 2
-    for exercise_id in LESSON_EXERCISES:  # every numeric exercise has variants with different answers
+    for exercise_id in WRAPAROUND.exercises:  # every numeric exercise has variants with different answers
         if exercise_id not in {"next-complete", "last-card", "clock-king"}:
             assert len({item.solution for item in _items(exercise_id)}) > 1, exercise_id
 
@@ -273,7 +268,7 @@ def test_king_misconceptions_zero_and_thirteen_times_k():
     assert judge(last, "0").misconception == "zero_for_king"
     assert judge(last, str(place * step)).misconception == "multiple_for_king"  # 52 for K on foundation +4
     assert judge(last, "52").text.startswith("✗ Not 52: 52 is 13 × 4")
-    king = BANK["clock-king"].item(variant_for("clock-king", "x"))
+    king = BANK["clock-king"].item(BANK.variant_for("clock-king", "x"))
     (total,) = BANK["clock-king"].variants[king.variant]
     assert judge(king, "0").misconception == "zero_for_king"
     assert judge(king, str(total)).misconception == "multiple_for_king"
@@ -377,14 +372,14 @@ def test_each_check_replaces_the_feedback_and_show_answer_waits_for_a_wrong_answ
 
 
 def test_a_quiz_gives_each_name_its_own_variants_with_computed_answers():
-    quiz = Quiz()
-    group = quiz.show(*LESSON_EXERCISES)
+    quiz = Quiz(BANK)
+    group = quiz.show(*WRAPAROUND.exercises)
     assert repr(group).startswith("ExerciseGroup(['clock'")
     quiz.use_name("  Ana   Silva ")
     chosen = [(exercise.exercise_id, exercise.item.variant, exercise.item.question) for exercise in group.exercises]
-    assert chosen == [(item.exercise_id, item.variant, item.question) for item in student_items("ana silva")]
+    assert chosen == [(item.exercise_id, item.variant, item.question) for item in WRAPAROUND.student_items("ana silva")]
     names = ("Ana", "Bruno", "Carla", "Duarte")
-    many = {tuple(item.variant for item in student_items(name)) for name in names}
+    many = {tuple(item.variant for item in WRAPAROUND.student_items(name)) for name in names}
     assert len(many) == 4  # neighbours do not get the same sheet
     first = group.exercises[0]
     _answer(first, "x")
@@ -395,7 +390,7 @@ def test_a_quiz_gives_each_name_its_own_variants_with_computed_answers():
 
 
 def test_show_answer_and_answer_key():
-    items = student_items("Ana", ["inverse", "position"])
+    items = BANK.student_items("Ana", ["inverse", "position"])
     key = answer_key(items)
     assert key.startswith("1. ") and f"Answer: {items[0].solution}." in key and "2. " in key
 
@@ -452,7 +447,7 @@ def test_misconceptions_have_names_and_lesson_messages_exist_in_both_languages()
 
 
 def test_a_board_that_shows_the_answer_appears_only_once_every_question_is_tried():
-    quiz = Quiz(seed="Ana")
+    quiz = Quiz(BANK, seed="Ana")
     group = quiz.show("legal-buried", "fits-buried", board=POSITIONS["buried"]())
     assert group.after in group.children and group.after.layout.display == "none"
     _answer(group.exercises[0], "yes")
@@ -482,9 +477,11 @@ def test_enter_in_the_answer_box_checks_the_answer():
 def _shared_answers_per_pair(names: list[str], class_key: str | None) -> float:
     from itertools import combinations
 
-    from calcnb.lessons.bank import LESSON_EXERCISES, student_items
+    from calcnb.lessons import BANK
 
-    answers = {name: [item.solution for item in student_items(name, LESSON_EXERCISES, class_key)] for name in names}
+    answers = {
+        name: [item.solution for item in BANK.student_items(name, WRAPAROUND.exercises, class_key)] for name in names
+    }
     pairs = list(combinations(names, 2))
     return sum(sum(a == b for a, b in zip(answers[x], answers[y])) for x, y in pairs) / len(pairs)
 
@@ -500,16 +497,17 @@ def test_thirty_random_nicknames_share_at_most_two_answers_a_pair_on_average():
 
 
 def test_no_lesson_exercise_has_one_answer_for_everyone():
-    from calcnb.lessons.bank import BANK, LESSON_EXERCISES
+    from calcnb.lessons import BANK
 
-    for exercise_id in LESSON_EXERCISES:
+    for exercise_id in WRAPAROUND.exercises:
         kind = BANK[exercise_id]
         answers = {kind.item(variant).solution for variant in range(len(kind.variants))}
         assert len(answers) >= 3, exercise_id
 
 
 def test_the_first_number_past_a_start_that_lands_on_k():
-    from calcnb.lessons.bank import BANK, judge
+    from calcnb.exercises.items import judge
+    from calcnb.lessons import BANK
 
     kind = BANK["next-king"]
     for variant, (start,) in enumerate(kind.variants):
@@ -522,8 +520,9 @@ def test_the_first_number_past_a_start_that_lands_on_k():
 
 
 def test_how_many_cards_a_foundation_still_takes():
+    from calcnb.exercises.items import judge
     from calcnb.game.cards import foundation_order
-    from calcnb.lessons.bank import BANK, judge
+    from calcnb.lessons import BANK
 
     kind = BANK["to-complete"]
     for variant, (top, step) in enumerate(kind.variants):

@@ -7,9 +7,12 @@ import pypdf
 import pytest
 
 from calcnb import set_language
-from calcnb.lessons.bank import BANK, LESSON_EXERCISES, answer_key, student_items
+from calcnb.exercises.items import answer_key
 from calcnb.exercises.worksheet import PAPERS, answer_sheet_pdf, save_sheets, worksheet_pdf
+from calcnb.lessons import BANK, lesson
 from calcnb.ui.lesson import Quiz
+
+WRAPAROUND = lesson("wraparound")  # the clock of 13
 
 # PDF points (1/72 inch): A4 is 210 × 297 mm, Letter 8.5 × 11 inches
 PAPER_POINTS = {"A4": (595.28, 841.89), "Letter": (612.0, 792.0)}
@@ -32,7 +35,7 @@ def _flat(text: str) -> str:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_each_student_gets_their_own_questions_numbered_with_room_to_work(paper):
     names = ["Ana", "Bruno", "Carla"]
-    pdf = worksheet_pdf(names, class_key=KEY, paper=paper)
+    pdf = worksheet_pdf(WRAPAROUND, names, class_key=KEY, paper=paper)
     reader = _reader(pdf)
     assert {tuple(round(float(v), 2) for v in page.mediabox[2:]) for page in reader.pages} == {PAPER_POINTS[paper]}
     pages = _pages(pdf)
@@ -40,10 +43,10 @@ def test_each_student_gets_their_own_questions_numbered_with_room_to_work(paper)
     for index, name in enumerate(names):
         sheet = " ".join(pages[2 * index : 2 * index + 2])
         assert pages[2 * index].count(f"Name: {name}") == 1 and pages[2 * index + 1].count(f"Name: {name}") == 1
-        for number, item in enumerate(student_items(name, LESSON_EXERCISES, KEY), start=1):
+        for number, item in enumerate(BANK.student_items(name, WRAPAROUND.exercises, KEY), start=1):
             assert f"{number}. {_flat(item.question)}" in sheet
             assert item.solution not in sheet.split(_flat(item.question))[1].split("Answer")[0]
-        assert sheet.count("Answer: ____") == len(LESSON_EXERCISES) and "Why:" not in sheet
+        assert sheet.count("Answer: ____") == len(WRAPAROUND.exercises) and "Why:" not in sheet
     assert pages[0] != pages[2].replace("Bruno", "Ana")  # neighbours do not share a sheet
 
 
@@ -51,10 +54,10 @@ def test_each_student_gets_their_own_questions_numbered_with_room_to_work(paper)
 def test_the_answer_sheet_is_one_page_a_student_and_matches_the_key(paper):
     # every variant of every exercise appears on some page: the longest reasoning must fit too
     names = [f"student {number}" for number in range(40)]
-    pages = _pages(answer_sheet_pdf(names, class_key=KEY, paper=paper))
+    pages = _pages(answer_sheet_pdf(WRAPAROUND, names, class_key=KEY, paper=paper))
     assert len(pages) == len(names)
     for name, page in zip(names, pages):
-        items = student_items(name, LESSON_EXERCISES, KEY)
+        items = BANK.student_items(name, WRAPAROUND.exercises, KEY)
         key = _flat(answer_key(items))  # the teacher notebook's key: "1. question  (answer) — why" lines
         for number, item in enumerate(items, start=1):
             assert f"{number}. {_flat(item.question)}" in page
@@ -64,12 +67,12 @@ def test_the_answer_sheet_is_one_page_a_student_and_matches_the_key(paper):
 
 
 def test_the_sheets_number_the_questions_as_the_students_screen_does():
-    quiz = Quiz(class_key=KEY)
-    quiz.show(*LESSON_EXERCISES)
+    quiz = Quiz(BANK, class_key=KEY)
+    quiz.show(*WRAPAROUND.exercises)
     quiz.use_name("Ana")
     screen = [exercise.prompt.value for exercise in quiz.exercises]
-    items = student_items("Ana", LESSON_EXERCISES, KEY)
-    sheet = " ".join(_pages(worksheet_pdf(["Ana"], class_key=KEY)))
+    items = BANK.student_items("Ana", WRAPAROUND.exercises, KEY)
+    sheet = " ".join(_pages(worksheet_pdf(WRAPAROUND, ["Ana"], class_key=KEY)))
     for number, (shown, item) in enumerate(zip(screen, items), start=1):
         assert shown == f"<b>{number}. {item.question}</b>".replace("'", "&#x27;")
         assert f"{number}. {_flat(item.question)}" in sheet
@@ -80,16 +83,16 @@ def test_the_sheets_number_the_questions_as_the_students_screen_does():
 
 
 def test_without_the_class_key_the_sheets_show_other_questions():
-    keyed = " ".join(_pages(worksheet_pdf(["Ana"], class_key=KEY)))
-    plain = " ".join(_pages(worksheet_pdf(["Ana"])))
+    keyed = " ".join(_pages(worksheet_pdf(WRAPAROUND, ["Ana"], class_key=KEY)))
+    plain = " ".join(_pages(worksheet_pdf(WRAPAROUND, ["Ana"])))
     assert keyed != plain
 
 
 def test_the_files_are_named_in_the_teachers_language(tmp_path):
-    written = save_sheets(tmp_path / "en", ["Ana"], class_key=KEY, paper="Letter")
+    written = save_sheets(WRAPAROUND, tmp_path / "en", ["Ana"], class_key=KEY, paper="Letter")
     assert [path.name for path in written] == ["worksheet-Letter.pdf", "answers-Letter.pdf"]
     set_language("pt")
-    written = save_sheets(tmp_path / "pt", ["Ana"], class_key=KEY)
+    written = save_sheets(WRAPAROUND, tmp_path / "pt", ["Ana"], class_key=KEY)
     assert [path.name for path in written] == ["ficha-A4.pdf", "respostas-A4.pdf"]
     pages = _pages(written[1].read_bytes())
     assert len(pages) == 1 and "O relógio de 13 — respostas" in pages[0] and "Resposta:" in pages[0]
@@ -97,15 +100,15 @@ def test_the_files_are_named_in_the_teachers_language(tmp_path):
 
 def test_an_unknown_paper_size_is_refused_with_the_sizes_there_are():
     with pytest.raises(ValueError, match="A4, Letter"):
-        worksheet_pdf(["Ana"], paper="A5")
+        worksheet_pdf(WRAPAROUND, ["Ana"], paper="A5")
 
 
 def test_a_class_sheet_shows_suits_and_speaks_portuguese():
     positions = ["fits-past-the-king", "legal-buried"]
-    page = _pages(worksheet_pdf(exercise_ids=positions))[0]
+    page = _pages(worksheet_pdf(WRAPAROUND, exercise_ids=positions))[0]
     assert "A♠" in page and "top card of waste 2 go to foundation 1" in page and "Name: ____" in page
     set_language("pt")
-    page = _pages(answer_sheet_pdf(exercise_ids=["next-complete"]))[0]
+    page = _pages(answer_sheet_pdf(WRAPAROUND, exercise_ids=["next-complete"]))[0]
     assert "O relógio de 13 — respostas" in page and "toda a turma" in page
     assert BANK["next-complete"].item(0).solution == "nenhum" and "Resposta: nenhum" in page
 
@@ -113,7 +116,7 @@ def test_a_class_sheet_shows_suits_and_speaks_portuguese():
 def test_each_question_has_room_to_work_under_it():
     from calcnb.exercises.worksheet import _WORKING_ROOM
 
-    for page in _reader(worksheet_pdf(["Ana"], class_key=KEY)).pages:
+    for page in _reader(worksheet_pdf(WRAPAROUND, ["Ana"], class_key=KEY)).pages:
         lines: list[tuple[float, str]] = []
 
         def seen(text, _matrix, text_matrix, *_rest, lines=lines):

@@ -1,7 +1,7 @@
 """The one keyed digest a lesson draws a student's own things from: exercise variants, and the deals they play.
 
-A student's variants (:func:`calcnb.lessons.bank.variant_for`) and their block of deals
-(:func:`calcnb.lessons.evidence.seed_block`) both follow HMAC-SHA256 under the class's secret key
+A student's variants (:func:`calcnb.exercises.items.ExerciseKind.variant_for`) and the deals a lesson has them
+play both follow HMAC-SHA256 under the class's secret key
 (:meth:`calcnb.classroom.log.ClassLog.class_key`) of a purpose and the nickname, so nobody can work them
 out from a nickname without the teacher's key, and the same nickname always gets the same ones.
 

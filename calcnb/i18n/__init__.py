@@ -9,21 +9,22 @@ English, and ``tests/test_i18n.py`` names every such key.
 
 from __future__ import annotations
 
-import os
 import pkgutil
 import re
 import reprlib
+from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
 
 from calcnb.core.errors import CalcnbError
+from calcnb.core.settings import LANGUAGE
 
 REFERENCE = "en"
 """The language every other one translates, and the one shown where a translation lacks a key."""
 
-# The language a process starts in: ``CALCNB_LANG`` (a language code) when set, so a server started with
-# ``python -m calcnb app --lang pt`` runs its kernels in Portuguese; anything else means English.
-LANGUAGE_VARIABLE = "CALCNB_LANG"
+# The language a process starts in is the setting calcnb.core.settings.LANGUAGE (``CALCNB_LANG``, a language code)
+# when set, so a server started with ``python -m calcnb app --lang pt`` runs its kernels in Portuguese; anything
+# else means English.
 
 _CATALOGUE: dict[str, dict[str, str]] = {}
 _NAMES: dict[str, str] = {}
@@ -49,6 +50,22 @@ def add_language(code: str, name: str, messages: dict[str, str], answer_words: d
     LANGUAGES = (REFERENCE, *sorted(set(_CATALOGUE) - {REFERENCE}))
 
 
+def add_messages(code: str, messages: Mapping[str, str]) -> None:
+    """Add ``messages`` to the language ``code`` (a lesson of another package brings its words this way).
+
+    A key the catalogue has already keeps its text: an added lesson words only its own keys. A language
+    calcnb does not speak is ignored (its words would never be shown).
+    """
+    if code in _CATALOGUE:
+        for key, text in messages.items():
+            _CATALOGUE[code].setdefault(key, text)
+
+
+def has_message(key: str) -> bool:
+    """Whether ``key`` is a message (in English, the reference every language falls back to)."""
+    return key in _CATALOGUE[REFERENCE]
+
+
 def remove_language(code: str) -> None:
     """Stop speaking ``code`` (a language added for a trial); English, the reference, always stays."""
     global LANGUAGES, _current_language
@@ -71,7 +88,7 @@ for _found in pkgutil.iter_modules(__path__):
     if _LANGUAGE_CODE.fullmatch(_found.name):
         _add_catalogue(import_module(f"{__name__}.{_found.name}"))
 
-_current_language = os.environ.get(LANGUAGE_VARIABLE, "").strip().lower()
+_current_language = (LANGUAGE.read() or "").lower()
 if _current_language not in LANGUAGES:
     _current_language = REFERENCE
 

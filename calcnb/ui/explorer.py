@@ -17,7 +17,6 @@ import ipywidgets as widgets
 
 from calcnb.game.cards import RANK_COUNT
 from calcnb.i18n import message
-from calcnb.lessons.bank import explorer_view
 from calcnb.exercises.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, MID_GREY, VERMILION, WHITE
 
@@ -195,7 +194,7 @@ class OrderExplorer(widgets.VBox):
             last = exercise.last
             if (last is not None and last.correct is True) or getattr(exercise, "revealed", False):
                 continue  # answered (or its answer was shown): the picture gives nothing away any more
-            view = explorer_view(exercise.item)
+            view = exercise.item.shows
             if view is None or view[1] != ranks:
                 continue
             if view[0] is None or view[0] % ranks == step % ranks:

@@ -1,25 +1,31 @@
 """The lesson widgets: exercises to answer in a notebook or app, the board as a picture, and the answer listeners.
 
-The content (tables, positions, the exercise bank and its judge) lives in
-:mod:`calcnb.lessons`, which has no widgets; this module shows it. A :class:`Quiz` gives a
-student their own variant of each exercise: drawn per visit, or fixed by the name they type (the
-same name gets the same questions, so a teacher can print that student's answer sheet). Each
+The content (tables, items and their judge) lives in :mod:`calcnb.exercises`, which has no
+widgets; this module shows it. A :class:`Quiz` is handed a bank of exercises and the order a lesson
+asks them in (:meth:`calcnb.lessons.Lesson.quiz` makes it), and gives a student their own variant of
+each exercise: drawn per visit, or fixed by the name they type (the same name gets the same
+questions, so a teacher can print that student's answer sheet). Each
 :class:`Exercise` has an answer box and a Check button that always replaces the feedback; "Show
 answer" appears only after an answer was read and judged wrong (an empty or unreadable one does not
 count), and never when the teacher turned it off (:data:`NO_REVEAL_ENV_VAR`). Every check, and every
 answer shown, is told to the answer listeners (:func:`add_answer_listener`) as an
-:class:`~calcnb.lessons.bank.Attempt`.
+:class:`~calcnb.exercises.items.Attempt`.
 
->>> quiz = Quiz(seed="Ana")
->>> group = quiz.show("next-complete")
->>> group.exercises[0].check("none").correct
-True
+>>> from calcnb.exercises.bank import Bank
+>>> from calcnb.exercises.items import ExerciseKind
+>>> def double(variant, number):
+...     return dict(question=f"{number} + {number}?", kind="number", accepted=frozenset({2 * number}),
+...                 solution=str(2 * number), why=f"{number} + {number} = {2 * number}")
+>>> quiz = Quiz(Bank([ExerciseKind("double", ((2,), (3,)), double)]), ("double",), seed="Ana")
+>>> group = quiz.next()
+>>> group.exercises[0].check(quiz.exercises[0].item.solution).correct, quiz.remaining
+(True, ())
+
 """
 
 from __future__ import annotations
 
 import html
-import os
 import secrets
 import time
 import warnings
@@ -27,11 +33,13 @@ from collections.abc import Callable, Sequence
 
 import ipywidgets as widgets
 
+from calcnb.core.settings import NO_REVEAL
 from calcnb.game.engine import State
 from calcnb.game.errors import quote
 from calcnb.game.game import Game
 from calcnb.i18n import get_language, message
-from calcnb.lessons.bank import BANK, Attempt, Feedback, Item, answer_key, judge, variant_for
+from calcnb.exercises.bank import Bank
+from calcnb.exercises.items import Attempt, Feedback, Item, Outcome, answer_key, judge
 from calcnb.exercises.tables import (
     attempt,
     clock_table,
@@ -100,13 +108,14 @@ _RIGHT_COLOUR = BLUE
 _WRONG_COLOUR = VERMILION
 _UNREAD_COLOUR = DARK_GREY
 
-#: The environment variable through which ``python -m calcnb app --no-reveal`` turns Show answer off in the kernels.
-NO_REVEAL_ENV_VAR = "CALCNB_NO_REVEAL"
+#: The environment variable through which ``python -m calcnb app --no-reveal`` turns Show answer off in the kernels
+#: (the setting :data:`calcnb.core.settings.NO_REVEAL`).
+NO_REVEAL_ENV_VAR = NO_REVEAL.variable
 
 
 def reveal_allowed() -> bool:
     """May a student have an exercise's answer shown? Not when the app was started with ``--no-reveal``."""
-    return os.environ.get(NO_REVEAL_ENV_VAR, "").strip() in ("", "0")
+    return not NO_REVEAL.read()
 
 
 # ---------------------------------------------------------------- answer listeners
@@ -115,7 +124,7 @@ _listeners: list[Callable[[Attempt], object]] = []
 
 
 def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
-    """Call ``callback(attempt)`` with an :class:`~calcnb.lessons.bank.Attempt` after every check of an exercise.
+    """Call ``callback(attempt)`` with an :class:`~calcnb.exercises.items.Attempt` after every check of an exercise.
 
     A listener that raises is ignored (with a warning): the student's feedback is shown first and never breaks.
     A listener that returns a sentence (a str) has it shown under the feedback (a recorder saying the answer
@@ -135,8 +144,8 @@ _game_listeners: list[Callable[[object], object]] = []
 
 
 def add_game_listener(callback: Callable[[object], object]) -> None:
-    """Call ``callback(deal)`` after every deal a lesson's player plays for the student
-    (a :class:`calcnb.lessons.evidence.Deal`): the class recorder keeps each in the class log."""
+    """Call ``callback(deal)`` after every deal a lesson's player plays for the student: the class recorder keeps
+    each in the class log."""
     if callback not in _game_listeners:
         _game_listeners.append(callback)
 
@@ -182,7 +191,7 @@ class Exercise(widgets.VBox):
 
     Type into ``answer_box`` and click ``check_button`` (or call :meth:`check`); the verdict
     always replaces what ``feedback`` said before. ``item`` is the worked-out
-    :class:`~calcnb.lessons.bank.Item`; :meth:`set_item` puts another variant in its place.
+    :class:`~calcnb.exercises.items.Item`; :meth:`set_item` puts another variant in its place.
     ``show_button`` appears once an answer was read and judged wrong, and goes once one is right;
     with ``reveal`` False (default: :func:`reveal_allowed`) it never appears and ``off_note`` says
     Show answer is off instead.
@@ -263,8 +272,8 @@ class Exercise(widgets.VBox):
         self._show_buttons()
         for callback in self._on_attempt:
             callback(verdict)
-        outcome = {True: "right", False: "wrong", None: "unreadable"}[verdict.correct]
-        notes = self._tell(answer, outcome, verdict.misconception if outcome == "wrong" else None)
+        outcome = {True: Outcome.RIGHT, False: Outcome.WRONG, None: Outcome.UNREADABLE}[verdict.correct]
+        notes = self._tell(answer, outcome, verdict.misconception if outcome is Outcome.WRONG else None)
         if notes:
             self._show(verdict, str(self.attempts), notes)
         return verdict
@@ -284,12 +293,12 @@ class Exercise(widgets.VBox):
         self.revealed = True
         text = message("lessons.answer_is", answer=self.item.solution, why=self.item.why)
         self._show(Feedback(None, text), f"{self.attempts}-answer")
-        notes = self._tell("", "revealed", None)
+        notes = self._tell("", Outcome.REVEALED, None)
         if notes:
             self._show(Feedback(None, text), f"{self.attempts}-answer", notes)
         return text
 
-    def _tell(self, answer: str, outcome: str, misconception: str | None) -> list[str]:
+    def _tell(self, answer: str, outcome: Outcome, misconception: str | None) -> list[str]:
         attempt = Attempt(
             self.exercise_id, self.item.variant, answer, outcome, misconception, get_language(), time.time()
         )
@@ -327,12 +336,21 @@ class _NameBox(widgets.VBox):
 class Quiz:
     """One student's exercises: their variants fixed by a seed drawn for this visit, or by the name they type.
 
-    ``name_box`` is the widget asking for the name; :meth:`show` gives the exercises of a section.
-    Typing a name (or :meth:`use_name`) puts that name's variant in every exercise shown. The variants
-    also follow ``class_key``, the class log's secret (:func:`calcnb.lessons.bank.variant_for`).
+    ``bank`` holds the exercises and ``order`` is the order the lesson asks them in: :meth:`next` gives the
+    next ones of a section, so a notebook never writes the order again; :meth:`show` gives exercises by
+    identifier (a page that is no lesson). ``name_box`` is the widget asking for the name. Typing a name
+    (or :meth:`use_name`) puts that name's variant in every exercise shown. The variants also follow
+    ``class_key``, the class log's secret (:meth:`calcnb.exercises.items.ExerciseKind.variant_for`).
     """
 
-    def __init__(self, seed: object = None, *, class_key: str | None = None) -> None:
+    def __init__(
+        self, bank: Bank, order: Sequence[str] = (), seed: object = None, *, class_key: str | None = None
+    ) -> None:
+        self.bank = bank
+        self.order = tuple(order)
+        unknown = [exercise_id for exercise_id in self.order if exercise_id not in bank]
+        if unknown:
+            raise KeyError(message("lessons.unknown_exercises", exercises=", ".join(unknown)))
         self.seed = secrets.token_hex(8) if seed is None else seed
         self.class_key = class_key
         self.exercises: list[Exercise] = []
@@ -369,10 +387,21 @@ class Quiz:
         self._name_listeners.append(callback)
 
     def _item(self, exercise_id: str) -> Item:
-        return BANK[exercise_id].item(variant_for(exercise_id, self.seed, self.class_key))
+        return self.bank[exercise_id].item(self.bank.variant_for(exercise_id, self.seed, self.class_key))
+
+    @property
+    def remaining(self) -> tuple[str, ...]:
+        """The exercises of the order not shown yet."""
+        return self.order[len(self.exercises) :]
+
+    def next(self, count: int = 1, *, board: State | Game | None = None) -> ExerciseGroup:
+        """The next ``count`` exercises of the lesson's order, this student's variants (see :meth:`show`)."""
+        if not 1 <= count <= len(self.remaining):
+            raise ValueError(message("lessons.no_more_exercises", count=count, left=len(self.remaining)))
+        return self.show(*self.remaining[:count], board=board)
 
     def show(self, *exercise_ids: str, board: State | Game | None = None) -> ExerciseGroup:
-        """The exercises ``exercise_ids`` (keys of :data:`~calcnb.lessons.bank.BANK`), this student's variants.
+        """The exercises ``exercise_ids`` (keys of the bank), this student's variants.
 
         With ``board`` (a position), the board is drawn under them once each has been tried: it marks
         where the turned card may go, so it would give the answer away before.

@@ -74,7 +74,7 @@ def _wait_for_rows(database: Path, count: int, timeout: float = 120) -> None:
 
 def _right_answer(database: Path) -> str:
     """The right answer to the exercise and variant of the last check recorded, computed from the lesson's bank."""
-    from calcnb.lessons.bank import BANK
+    from calcnb.lessons import BANK
 
     last = open_class_log(database).attempts()[-1]
     return str(min(BANK[last["exercise_id"]].item(int(last["variant"])).accepted))

@@ -12,10 +12,9 @@ import pytest
 
 from calcnb.classroom.log import class_status, exercise_stats, open_class_log, read_class_key
 from calcnb.classroom.summary import exercise_label, misconception_label
-from calcnb.lessons.bank import BANK, variant_for
-from calcnb.lessons.catalogue import lesson
+from calcnb.lessons import BANK, lesson
+from calcnb.lessons.counting.widgets import clock_point
 from calcnb.serve.cli import LOCALHOST
-from calcnb.ui.counting import clock_point
 
 from .test_class_view import _command, _students_page, _wait_for_rows
 
@@ -60,7 +59,7 @@ def _checks(exercise) -> int:
 
 def _right(database: Path, nickname: str, exercise_id: str) -> str:
     key = read_class_key(database)
-    item = BANK[exercise_id].item(variant_for(exercise_id, nickname, key))
+    item = BANK[exercise_id].item(BANK.variant_for(exercise_id, nickname, key))
     return item.solution
 
 

@@ -15,9 +15,8 @@ import pytest
 
 from calcnb.classroom.log import open_class_log, read_class_key
 from calcnb.i18n import message, set_language
-from calcnb.lessons.bank import BANK, variant_for
-from calcnb.lessons.catalogue import lesson
-from calcnb.lessons.evidence import OWN_EXERCISE, own_variant, percent, pool, seed_block
+from calcnb.lessons import BANK, lesson
+from calcnb.lessons.evidence.exercises import OWN_EXERCISE, own_variant, percent, pool, seed_block
 from calcnb.serve.cli import LOCALHOST
 from calcnb.stats import wilson_interval
 
@@ -103,7 +102,7 @@ def _exercise(page, number: int):
 
 def _solution(database: Path, nickname: str, exercise_id: str) -> str:
     key = read_class_key(database)
-    return BANK[exercise_id].item(variant_for(exercise_id, nickname, key)).solution
+    return BANK[exercise_id].item(BANK.variant_for(exercise_id, nickname, key)).solution
 
 
 def _own_solution(database: Path, nickname: str) -> str:
@@ -197,7 +196,7 @@ def test_a_class_of_three_plays_its_own_deals_and_the_class_view_pools_them(brow
             _join(page, "caio")
             _play(page, database, 1)
             width = _exercise(page, 3)
-            item = BANK["evidence-width"].item(variant_for("evidence-width", "caio", read_class_key(database)))
+            item = BANK["evidence-width"].item(BANK.variant_for("evidence-width", "caio", read_class_key(database)))
             wins, deals = BANK["evidence-width"].variants[item.variant]
             low, high = wilson_interval(wins, deals)
             said = _answer(page, database, width, f"{(high - low) / 4:.3f}")

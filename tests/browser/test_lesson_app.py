@@ -10,7 +10,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from calcnb import set_language
-from calcnb.lessons.bank import BANK, LESSON_EXERCISES, student_items
+from calcnb.lessons import BANK, lesson
+
+WRAPAROUND = lesson("wraparound")  # the clock of 13
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +23,7 @@ SHOTS = os.environ.get("CALCNB_SHOTS")
 def _every_item(language: str = "en"):
     set_language(language)
     try:
-        return [BANK[key].item(variant) for key in LESSON_EXERCISES for variant in range(len(BANK[key].variants))]
+        return [BANK[key].item(variant) for key in WRAPAROUND.exercises for variant in range(len(BANK[key].variants))]
     finally:
         set_language("en")
 
@@ -42,7 +44,7 @@ class LessonApp:
         page.goto(url, wait_until="domcontentloaded")
         self.exercises = page.locator(".calcnb-exercise")
         page.wait_for_function(
-            "count => document.querySelectorAll('.calcnb-exercise').length === count", arg=len(LESSON_EXERCISES)
+            "count => document.querySelectorAll('.calcnb-exercise').length === count", arg=len(WRAPAROUND.exercises)
         )
         self.check = check
 
@@ -105,12 +107,12 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
     # A name gives the student their own questions.
     page.locator("input[placeholder='your nickname']").fill("Ana")
     page.locator("button.jupyter-button", has_text="My questions").click()
-    ana = [item.question for item in student_items("Ana")]
+    ana = [item.question for item in WRAPAROUND.student_items("Ana")]
     page.wait_for_function(f"expected => JSON.stringify(({_QUESTIONS})()) === JSON.stringify(expected)", arg=ana)
     assert app.questions() == ana
-    # numbered as on the worksheet and in the teacher's key: 1 to 10, in the order of LESSON_EXERCISES
-    assert page.evaluate(_NUMBERS) == [str(number) for number in range(1, len(LESSON_EXERCISES) + 1)]
-    clock = student_items("Ana")[0]
+    # numbered as on the worksheet and in the teacher's key: 1 to 10, in the order of WRAPAROUND.exercises
+    assert page.evaluate(_NUMBERS) == [str(number) for number in range(1, len(WRAPAROUND.exercises) + 1)]
+    clock = WRAPAROUND.student_items("Ana")[0]
 
     said = app.answer(0, "0")
     assert said.startswith("✗ Not 0") and "no 0" in said
@@ -128,9 +130,9 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
     said = app.answer(0, clock.solution.split()[0])
     assert said.startswith("✓ Right")
     expect(show).to_be_hidden()  # nothing left to show
-    complete = LESSON_EXERCISES.index("to-complete")
+    complete = WRAPAROUND.exercises.index("to-complete")
     app.exercises.nth(complete).scroll_into_view_if_needed()
-    still = student_items("Ana")[complete]
+    still = WRAPAROUND.student_items("Ana")[complete]
     said = app.answer(complete, "13")  # more cards than any foundation holds
     assert said.startswith("✗ Not 13") and "13 cards" in said
     assert app.answer(complete, still.solution).startswith("✓ Right")
@@ -197,18 +199,18 @@ def test_right_answers_typed_in_several_forms_are_accepted(page, voila_server, l
     items = {item.question: item for item in _every_item(language)}
     questions = app.questions()
     right = {"en": "✓ Right", "pt": "✓ Certo"}[language]
-    clock = items[questions[LESSON_EXERCISES.index("clock")]]
+    clock = items[questions[WRAPAROUND.exercises.index("clock")]]
     (value,) = clock.accepted
     forms = [f"{value}.0", f"x = {value}", f'"{value}"', f"{value}."]
     forms += [f"{value},0"] if language == "pt" else []
     for typed in forms:
         assert app.answer(0, typed).startswith(right), typed
-    place_index = LESSON_EXERCISES.index("position")
+    place_index = WRAPAROUND.exercises.index("position")
     (place,) = items[questions[place_index]].accepted
     app.exercises.nth(place_index).scroll_into_view_if_needed()
     for typed in [_ordinal(place)] if language == "en" else [f"{place}.º", f"{place}º"]:
         assert app.answer(place_index, typed).startswith(right), typed
-    nth_index = LESSON_EXERCISES.index("nth-card")
+    nth_index = WRAPAROUND.exercises.index("nth-card")
     item = items[questions[nth_index]]
     (rank,) = item.accepted
     letter = item.solution.split()[0]  # "J (11)" or "7"

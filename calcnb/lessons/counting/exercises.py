@@ -1,9 +1,8 @@
 """The exercises of the lesson "Counting in steps" (ages 9–11): counting in ones, twos, threes and fours round
 the clock of the 13 cards A to K, with feedback that names the slip.
 
-Each exercise is data for :class:`calcnb.lessons.bank.ExerciseKind` (:data:`EXERCISES`: an identifier,
-its variants, and the function that works a variant out); the bank holds them with every other
-exercise, and :data:`LESSON_EXERCISES` is their order in the lesson. Every landing place comes from
+Each exercise is an :class:`~calcnb.exercises.items.ExerciseKind` (:data:`KINDS`: an identifier, its
+variants, and the function that works a variant out), and :data:`ORDER` is their order in the lesson. Every landing place comes from
 :func:`calcnb.game.cards.next_rank`, the rule of the game. The slips a child makes when counting on
 round a clock are told apart (:func:`slips`):
 
@@ -20,13 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from calcnb.exercises.items import ExerciseKind
 from calcnb.game.cards import RANK_COUNT, next_rank, rank_name
+from calcnb.game.rules import STEPS  # the steps the lesson counts in: the four foundations of the game
 from calcnb.i18n import message
 
-__all__ = ["EXERCISES", "LESSON_EXERCISES", "STEPS", "count_word", "land", "path", "slips"]
-
-#: The steps the lesson counts in: the four foundations of the game.
-STEPS = (1, 2, 3, 4)
+__all__ = ["KINDS", "MISCONCEPTIONS", "ORDER", "STEPS", "count_word", "land", "path", "slips"]
 
 
 def land(start: int, step: int, times: int = 1) -> int:
@@ -204,7 +202,7 @@ def _to_king_item(variant: int, start: int, step: int) -> dict:
 
 # Each exercise: identifier, variants (the arguments of its function after the variant number), function.
 # "After Q in twos" is the lesson's own question, asked of everyone; the other "after" exercises leave it out.
-EXERCISES: tuple[tuple[str, tuple[tuple, ...], Callable[..., dict]], ...] = (
+_EXERCISES: tuple[tuple[str, tuple[tuple, ...], Callable[..., dict]], ...] = (
     ("count-ones", tuple((start, 1) for start in range(8, RANK_COUNT + 1)), _after_item),
     ("count-twos-queen", ((12, 2),), _after_item),
     ("count-twos", tuple((start, 2) for start in (9, 10, 11, 13)), _after_item),
@@ -236,4 +234,8 @@ EXERCISES: tuple[tuple[str, tuple[tuple, ...], Callable[..., dict]], ...] = (
 )
 
 #: The exercises of "Counting in steps", in the order the lesson asks them (its screens, worksheet and key).
-LESSON_EXERCISES = tuple(exercise_id for exercise_id, _variants, _build in EXERCISES)
+KINDS: tuple[ExerciseKind, ...] = tuple(ExerciseKind(*exercise) for exercise in _EXERCISES)
+ORDER: tuple[str, ...] = tuple(kind.exercise_id for kind in KINDS)
+
+#: The wrong ideas this lesson's feedback names (their names are the messages "lessons.mis.<id>").
+MISCONCEPTIONS = ("counting_the_start", "stops_at_king", "no_wraparound", "off_by_one", "wrong_step", "zero_not_on_clock")

@@ -2,7 +2,7 @@
 player, the rate of each batch side by side, and (when asked) the 95% interval of all of them against 80%.
 
 :class:`EvidenceLab` shows it (no code on the page): the block follows the nickname and the class's key
-(:func:`calcnb.lessons.evidence.seed_block`), so it takes the name as a :class:`~calcnb.ui.lesson.Quiz`
+(:func:`calcnb.lessons.evidence.exercises.seed_block`), so it takes the name as a :class:`~calcnb.ui.lesson.Quiz`
 does (:meth:`EvidenceLab.use_name`, which the class recorder calls) and passes it on to the lesson's quiz.
 A lab made with the lesson's quiz follows the quiz's name (:meth:`calcnb.ui.lesson.Quiz.on_name`).
 Every deal played is told to the game listeners (:func:`calcnb.ui.lesson.add_game_listener`), so the class log
@@ -25,10 +25,10 @@ from typing import Any
 import ipywidgets as widgets
 
 from calcnb.i18n import message
-from calcnb.lessons.bank import BANK
-from calcnb.lessons.evidence import (
+from calcnb.lessons.evidence.exercises import (
     BATCH,
     CLAIM,
+    KINDS,
     OWN_EXERCISE,
     PLAYER_KEY,
     Deal,
@@ -43,6 +43,9 @@ from calcnb.stats import wilson_interval
 from calcnb.ui.lesson import Exercise, Quiz, tell_game_listeners
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION
 from calcnb.ui.play import Picture
+
+# The verdict on the student's own deals: asked where they play, after their deals.
+_OWN = next(kind for kind in KINDS if kind.exercise_id == OWN_EXERCISE)
 
 __all__ = ["EvidenceLab", "batches_alt", "draw_batches", "draw_pooled", "png", "pooled_alt"]
 
@@ -110,7 +113,7 @@ def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float
 
 def draw_pooled(path: Sequence[tuple[int, float, float]]):
     """The class's pooled 95% interval against the number of deals (a band narrowing as deals come in), with the
-    claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.pooled_path`. Returns a Figure."""
+    claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.exercises.pooled_path`. Returns a Figure."""
     from matplotlib.ticker import MaxNLocator
 
     figure, ax = _rate_chart()
@@ -153,9 +156,9 @@ def pooled_alt(path: Sequence[tuple[int, float, float]]) -> str:
 
 
 class EvidenceLab(widgets.VBox):
-    """A student's own deals, played :data:`~calcnb.lessons.evidence.BATCH` at a time by the lesson's player.
+    """A student's own deals, played :data:`~calcnb.lessons.evidence.exercises.BATCH` at a time by the lesson's player.
 
-    ``block`` is the student's range of deals; ``played`` the :class:`~calcnb.lessons.evidence.Deal`\\ s so far;
+    ``block`` is the student's range of deals; ``played`` the :class:`~calcnb.lessons.evidence.exercises.Deal`\\ s so far;
     ``play_button`` plays the next batch; ``interval_button`` shows the 95% interval of all of them and asks
     what it can tell about the claim (``own``, an :class:`~calcnb.ui.lesson.Exercise` of the student's counts).
     ``quiz``, when given, gets the nickname too (:meth:`use_name`). With ``need_name`` (a class log records the
@@ -198,7 +201,7 @@ class EvidenceLab(widgets.VBox):
         self.table = widgets.HTML()
         self.table.add_class("calcnb-evidence-table")
         self.picture = Picture(width="576px", max_width="100%")
-        self.own = Exercise(BANK[OWN_EXERCISE].item(own_variant(0, 1)))
+        self.own = Exercise(_OWN.item(own_variant(0, 1)))
         self.own.layout.display = "none"
         self.play_button.on_click(lambda _button: self.play_batch())
         self.interval_button.on_click(lambda _button: self.show_interval())
@@ -211,7 +214,7 @@ class EvidenceLab(widgets.VBox):
 
     @property
     def block(self) -> range:
-        """This student's deals (:func:`~calcnb.lessons.evidence.seed_block`)."""
+        """This student's deals (:func:`~calcnb.lessons.evidence.exercises.seed_block`)."""
         return seed_block(self.seed, self.class_key)
 
     def use_name(self, name: str, *, class_key: str | None = None) -> None:
@@ -327,7 +330,7 @@ class EvidenceLab(widgets.VBox):
             said = message("evidence.lab.interval", wins=wins, deals=deals, low=percent(interval[0]),
                            high=percent(interval[1]))  # fmt: skip
             self.said.value = f"<b>{html.escape(said)}</b>"
-            self.own.set_item(BANK[OWN_EXERCISE].item(own_variant(wins, deals)))
+            self.own.set_item(_OWN.item(own_variant(wins, deals)))
             self.own.layout.display = None
             self.verdict = found
         else:

@@ -4,7 +4,7 @@ in the board's colours, on which a child counts in ones, twos, threes or fours b
 Each right click draws the step as an arc round the clock, from the card the count was on to the card it
 lands on (:func:`calcnb.game.cards.next_rank`, the game's own rule); a wrong click changes nothing and
 says which slip it was (counting the start, stopping at K, counting in ones: the feedback of the
-lesson's exercises, :func:`calcnb.lessons.counting.slips`). The picture is a
+lesson's exercises, :func:`calcnb.lessons.counting.exercises.slips`). The picture is a
 :class:`~calcnb.ui.play.Picture` and takes its clicks as the board does (its box stays while pictures
 change); the thirteen card buttons under it do the same from the keyboard or a screen reader.
 
@@ -28,7 +28,7 @@ from ipyevents import Event
 
 from calcnb.game.cards import RANK_COUNT, next_rank, rank_name
 from calcnb.i18n import message
-from calcnb.lessons.counting import STEPS, count_word, slips
+from calcnb.lessons.counting.exercises import STEPS, count_word, slips
 from calcnb.ui.palette import (
     CARD_EDGE,
     CARD_FACE,

@@ -12,7 +12,7 @@ win rate of a few deals, how far it wanders, a 95% interval, and what a sample c
 - :func:`pool` and :func:`pooled_path`: the class's games as one sample, and its Wilson interval
   (:func:`calcnb.stats.wilson_interval`) after each deal, with the folklore's verdict
   (:func:`calcnb.studies.folklore.verdict`: above, below, or too few deals to tell).
-- :data:`EXERCISES`: estimate a proportion, build an interval, the effect of four times the deals on its
+- :data:`KINDS`: estimate a proportion, build an interval, the effect of four times the deals on its
   width, judge the claim from an interval, and two overlapping intervals; the wrong options name the
   misconceptions (the sample's rate read as the truth, "the interval holds 80%, so 80% is proven",
   overlapping intervals read as "the same" or as "different"). Every tolerance is in :data:`TOLERANCE`.
@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 
+from calcnb.exercises.items import ExerciseKind
 from calcnb.game.game import Game
 from calcnb.game.rules import Status
 from calcnb.i18n import message
@@ -43,9 +44,10 @@ __all__ = [
     "BLOCK",
     "BLOCKS",
     "CLAIM",
-    "EXERCISES",
     "FIRST_LESSON_SEED",
-    "LESSON_EXERCISES",
+    "KINDS",
+    "MISCONCEPTIONS",
+    "ORDER",
     "OWN_EXERCISE",
     "PLAYER_KEY",
     "PLAYER_SAMPLES",
@@ -452,7 +454,7 @@ def _claims() -> tuple[tuple[int, int], ...]:
 def slip_examples(exercise_id: str, variant: int = 0) -> list[str]:
     """Typed answers to variant ``variant`` of ``exercise_id`` that show each misconception its feedback names
     (for the teacher's notes: each judged there, so the feedback shown is the page's own)."""
-    variants = next(found for name, found, _build in EXERCISES if name == exercise_id)
+    variants = next(kind.variants for kind in KINDS if kind.exercise_id == exercise_id)
     arguments = variants[variant % len(variants)]
     if exercise_id == "evidence-rate":
         wins, deals = arguments
@@ -471,7 +473,7 @@ def slip_examples(exercise_id: str, variant: int = 0) -> list[str]:
 
 
 # Each exercise: identifier, variants (the arguments of its function after the variant number), function.
-EXERCISES: tuple[tuple[str, tuple[tuple, ...], Callable[..., dict]], ...] = (
+_EXERCISES: tuple[tuple[str, tuple[tuple, ...], Callable[..., dict]], ...] = (
     (
         "evidence-rate",
         # rates that are whole percentages, so a right answer can be typed exactly
@@ -505,4 +507,22 @@ EXERCISES: tuple[tuple[str, tuple[tuple, ...], Callable[..., dict]], ...] = (
 
 #: The exercises of "Is the 80% true?", in the order the lesson asks them (its screens, worksheet and key).
 #: The verdict on a student's own deals (:data:`OWN_EXERCISE`) is asked where they play, after their deals.
-LESSON_EXERCISES = tuple(exercise_id for exercise_id, _variants, _build in EXERCISES if exercise_id != OWN_EXERCISE)
+KINDS: tuple[ExerciseKind, ...] = tuple(ExerciseKind(*exercise) for exercise in _EXERCISES)
+ORDER: tuple[str, ...] = tuple(kind.exercise_id for kind in KINDS if kind.exercise_id != OWN_EXERCISE)
+
+#: The wrong ideas this lesson's feedback names (their names are the messages "lessons.mis.<id>").
+MISCONCEPTIONS = (
+    "losses_for_wins",
+    "count_for_share",
+    "wrong_whole",
+    "forgot_z",
+    "forgot_n",
+    "rate_outside",
+    "width_linear",
+    "width_not_narrower",
+    "sample_rate_as_truth",
+    "contains_so_proven",
+    "too_few_when_enough",
+    "overlap_means_same",
+    "overlap_means_different",
+)

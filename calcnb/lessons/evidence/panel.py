@@ -1,0 +1,77 @@
+"""The class view's panel of "Is the 80% true?": the class's deals pooled into one sample.
+
+Every student's games as one sample (:func:`~calcnb.lessons.evidence.exercises.pool`), its Wilson interval
+drawn against the number of deals as they came in, and the claim's 80% set against it, with the verdict
+the interval gives (above, below, or too few deals to tell), then each student's deals and wins.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+
+from calcnb.classroom.view import escaped
+from calcnb.i18n import message
+from calcnb.lessons.evidence.exercises import CLAIM, PLAYER_KEY, Evidence, percent, pool, pooled_path
+
+
+def evidence_html(evidence: Evidence, games: Sequence[Mapping[str, object]]) -> str:
+    """The pooled sample in the teacher's words: deals, wins, rate, the interval, the verdict, and each student's
+    deals and wins (nicknames escaped)."""
+    if not evidence.deals:
+        return f"<p>{html.escape(message('classview.evidence.none'))}</p>"
+    low, high = evidence.interval
+    lines = [
+        message(
+            "classview.evidence.pooled",
+            wins=evidence.wins,
+            deals=evidence.deals,
+            rate=percent(evidence.rate),
+            low=percent(low),
+            high=percent(high),
+        ),
+        message(f"classview.evidence.{evidence.verdict}", claim=percent(CLAIM), low=percent(low), high=percent(high)),
+    ]
+    if evidence.repeated:
+        lines.append(message("classview.evidence.repeated", count=evidence.repeated))
+    said = "".join(f"<p class='calcnb-evidence-{index}'><b>{html.escape(line)}</b></p>" if index < 2 else
+                   f"<p>{html.escape(line)}</p>" for index, line in enumerate(lines))  # fmt: skip
+    deals, wins = Counter(), Counter()
+    for game in games:
+        if game["player"] == PLAYER_KEY:
+            deals[game["nickname"]] += 1
+            wins[game["nickname"]] += bool(game["won"])
+    head = "".join(f"<th>{html.escape(message(key))}</th>" for key in ("classview.evidence.student",
+                   "classview.evidence.deals", "classview.evidence.wins"))  # fmt: skip
+    rows = "".join(f"<tr><td>{escaped(name)}</td><td>{deals[name]}</td><td>{wins[name]}</td></tr>" for name in deals)
+    return said + f"<table class='calcnb-evidence-students'><tr>{head}</tr>{rows}</table>"
+
+
+class EvidencePanel:
+    """The pooled deals of the class: a heading, the sentence and the picture, hidden until there are games."""
+
+    def __init__(self) -> None:
+        from calcnb.ui.play import Picture
+
+        self.evidence: Evidence | None = None  # the class's pooled deals at the last reading
+        self.title = widgets.HTML(f"<h4>{html.escape(message('classview.evidence.title'))}</h4>")
+        self.text = widgets.HTML()
+        self.text.add_class("calcnb-evidence-pooled")
+        self.picture = Picture(width="576px", max_width="100%")
+        self.widget = widgets.VBox([self.title, self.text, self.picture])
+        self.widget.layout.display = "none"
+
+    def show(self, games: list[dict[str, Any]]) -> None:
+        """Pool ``games`` (the class log's) and show the sample, its interval and the verdict."""
+        from calcnb.lessons.evidence.widgets import draw_pooled, png, pooled_alt  # matplotlib, only when drawn
+
+        self.evidence = pool(games)
+        path = pooled_path(games)
+        # the picture first: a page whose sentence has changed already shows the picture of those deals
+        self.picture.show(png(draw_pooled(path)), pooled_alt(path))
+        self.text.value = evidence_html(self.evidence, games)
+        self.widget.layout.display = None
