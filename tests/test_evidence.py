@@ -317,7 +317,7 @@ def test_the_app_tells_the_teacher_the_class_views_command_for_the_lesson_it_ser
 
 def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(monkeypatch):
     from calcnb.lessons.evidence import exercises as evidence
-    from calcnb.ui import evidence as lab_module
+    from calcnb.lessons.evidence import widgets as lab_module
     from calcnb.ui.lesson import Quiz, add_game_listener, remove_game_listener
 
     played = []
@@ -354,7 +354,7 @@ def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(mon
 def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_answers(tmp_path):
     import time
 
-    from calcnb.classroom.log import open_class_log
+    from calcnb.classroom.store import open_class_log
     from calcnb.exercises.items import Attempt
     from calcnb.serve.cli import write_summary
 

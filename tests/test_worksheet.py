@@ -90,10 +90,10 @@ def test_without_the_class_key_the_sheets_show_other_questions():
 
 def test_the_files_are_named_in_the_teachers_language(tmp_path):
     written = save_sheets(WRAPAROUND, tmp_path / "en", ["Ana"], class_key=KEY, paper="Letter")
-    assert [path.name for path in written] == ["worksheet-Letter.pdf", "answers-Letter.pdf"]
+    assert [path.name for path in written] == ["wraparound-worksheet-Letter.pdf", "wraparound-answers-Letter.pdf"]
     set_language("pt")
     written = save_sheets(WRAPAROUND, tmp_path / "pt", ["Ana"], class_key=KEY)
-    assert [path.name for path in written] == ["ficha-A4.pdf", "respostas-A4.pdf"]
+    assert [path.name for path in written] == ["wraparound-ficha-A4.pdf", "wraparound-respostas-A4.pdf"]
     pages = _pages(written[1].read_bytes())
     assert len(pages) == 1 and "O relógio de 13 — respostas" in pages[0] and "Resposta:" in pages[0]
 
@@ -105,7 +105,7 @@ def test_an_unknown_paper_size_is_refused_with_the_sizes_there_are():
 
 def test_a_class_sheet_shows_suits_and_speaks_portuguese():
     positions = ["fits-past-the-king", "legal-buried"]
-    page = _pages(worksheet_pdf(WRAPAROUND, exercise_ids=positions))[0]
+    page = _pages(worksheet_pdf(lesson("rules_example"), exercise_ids=positions))[0]
     assert "A♠" in page and "top card of waste 2 go to foundation 1" in page and "Name: ____" in page
     set_language("pt")
     page = _pages(answer_sheet_pdf(WRAPAROUND, exercise_ids=["next-complete"]))[0]

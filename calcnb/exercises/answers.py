@@ -6,12 +6,19 @@ means "I don't know" (``-``, ``?``, "idk", "não sei"), or None for text that is
 
 A right answer is read however a student would reasonably write it: in quotes, with a full stop
 or an exclamation mark after it, as ``7.0`` or ``7,0``, as ``x = 7``, as ``K``, ``king``, ``rei``,
-``K (13)`` or ``13 (K)``, a place as ``12th`` or ``12.º``.
+``K (13)`` or ``13 (K)``, in words ("thirteen", "treze", text2num reads them), with an article, a noun or
+a unit that changes nothing ("the 7", "o 7", "card J", "4 steps"), in the lesson's own notation ("8 (mod
+13)", "≡ 8", "x ≡ 8"), a place as ``12th``, ``12.º`` or "a 12.ª carta". Two answers at once ("A K", "7 or 8")
+are :class:`Several`, never one of them; a card's name where a count is asked is :data:`CARD_FOR_COUNT`.
 
 >>> [read_rank(text) for text in ("7.0", "7,0", "x = 10", "“K”", "13 (K)", "none.", "1/4", "0.25", "—", "sei lá")]
 [7, 7, 10, 13, 13, 'none', 'fraction', 'fraction', 'dont_know', 'dont_know']
->>> [read_place(text) for text in ("12th", "12.º", "12ª", "twelfth", "place 12")]
-[12, 12, 12, 12, 12]
+>>> [read_rank(text) for text in ("thirteen", "treze", "the 4", "o 7", "card J", "8 (mod 13)", "x ≡ 8", "≡ 3")]
+[13, 13, 4, 7, 11, 8, 8, 3]
+>>> read_rank("A K"), read_count("4 steps"), read_count("ás")
+(Several(typed=('a', 'k')), 4, 'card_for_count')
+>>> [read_place(text) for text in ("12th", "12.º", "12ª", "twelfth", "place 12", "a 12.ª carta")]
+[12, 12, 12, 12, 12, 12]
 >>> [read_foundations(text) for text in ("foundation 3", "base 3", "F3", "1 and 4", "ambas", "no card")]
 [frozenset({3}), frozenset({3}), frozenset({3}), frozenset({1, 4}), 'both', 'waste']
 """
@@ -21,10 +28,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from text_to_num import alpha2digit
 
 from calcnb.game.cards import RANK_COUNT
 from calcnb.game.rules import STEPS
-from calcnb.i18n import answer_words, message
+from calcnb.i18n import LANGUAGES, answer_words, message
 
 # ---------------------------------------------------------------- reading answers
 
@@ -63,6 +73,33 @@ _RANK_KINDS = {"ace": 1, "ten": 10, "jack": 11, "queen": 12, "king": 13}
 
 DONT_KNOW = "dont_know"
 """The reading of a mark or words that mean "I don't know": never right, never wrong."""
+
+CARD_FOR_COUNT = "card_for_count"
+"""The reading of a card's name (A, J, Q, K, "ace", "ás") where a count is asked: no count, never right."""
+
+
+@dataclass(frozen=True)
+class Several:
+    """Two answers or more at once ("A K", "7 or 8"): a hedge, never right, whichever of them is."""
+
+    typed: tuple[str, ...]
+
+
+# The lesson's own notation after an answer: "(mod 13)", "mod 13", "(módulo 13)".
+_MODULO = re.compile(r"\s*\(?\s*(?:mod|modulo|módulo)\s*\d{1,3}\s*\)?")
+# What separates two answers typed at once: a space, a comma, a slash, "or"/"ou", "and"/"e".
+_HEDGE_SPLIT = re.compile(r"\s*(?:,|;|/|\s)\s*")
+
+
+def _in_digits(text: str) -> str:
+    """``text`` with its number words as digits, in every language calcnb speaks that text2num reads
+    ("thirteen" and "treze" are 13, "twelfth" is 12th, "décima segunda" is 12ª)."""
+    for language in LANGUAGES:
+        try:
+            text = alpha2digit(text, language, threshold=0)
+        except Exception:  # a language text2num does not read: its words stay words
+            continue
+    return text
 
 
 def _rank_words() -> dict[str, int]:
@@ -124,9 +161,6 @@ def _read_term(cleaned: str) -> int | str | None:
     if number:
         return int(number[1].replace("−", "-"))
     words = _rank_words()
-    first, _space, rest = cleaned.partition(" ")
-    if cleaned not in words and first in answer_words("article"):
-        cleaned = rest  # "the king", "o rei", "a dama": the article changes nothing
     rank = words.get(cleaned)
     if rank is not None:
         return rank
@@ -135,6 +169,58 @@ def _read_term(cleaned: str) -> int | str | None:
     if _FRACTION.fullmatch(cleaned) or any(_is_fraction_sign(char) for char in cleaned):
         return "fraction"
     return None
+
+
+def _without_fillers(cleaned: str) -> str:
+    """``cleaned`` without the words round an answer that change nothing: an article ("the 7", "o 7", "a dama"),
+    a noun or a unit ("card J", "carta J", "4 steps", "4 passos"), and the lesson's notation ("8 (mod 13)",
+    "≡ 8", "40 ≡ 1": what stands after the last ≡ is the answer)."""
+    cleaned = cleaned.rpartition("≡")[2].strip() if "≡" in cleaned else cleaned
+    cleaned = _MODULO.sub("", cleaned).strip()
+    tokens = cleaned.split()
+    # "a K" is two cards (ace or king); "a 7", "a dama", "the K" are one with its article
+    if len(tokens) == 2 and tokens[0] in answer_words("article") and tokens[0] in _rank_words():
+        if tokens[1] in _rank_words() and len(tokens[1]) == 1:
+            return cleaned
+    cleaned = _strip_words(cleaned, answer_words("filler"))  # "card J", "4 steps"
+    first, _space, rest = cleaned.partition(" ")
+    if rest and first in answer_words("article"):  # an article comes first: "the 7", "o 7", "the card 7"
+        cleaned = _strip_words(rest, answer_words("filler"))
+    return cleaned
+
+
+def _several(cleaned: str, read: Callable[[str], object]) -> Several | None:
+    """Two answers or more in ``cleaned`` ("a k", "7 or 8", "q/k"), each readable alone, or None."""
+    if _NUMBER.fullmatch(cleaned) or _FRACTION.fullmatch(cleaned):
+        return None  # "7,0" and "1/4" are one number
+    joining = answer_words("or") | answer_words("and")
+    tokens = [token for token in _HEDGE_SPLIT.split(cleaned) if token and token not in joining]
+    ranks = _rank_words()
+    # an article before one answer ("a 7", "a dama", "the K") is no answer; "a k" is two cards, ace and king
+    if tokens and tokens[0] in answer_words("article"):
+        two_cards = len(tokens) == 2 and tokens[0] in ranks and tokens[1] in ranks and len(tokens[1]) == 1
+        if not two_cards:
+            tokens = tokens[1:]
+    if len(tokens) < 2:
+        return None
+    readings = [read(token) for token in tokens]
+    if all(isinstance(reading, int) or reading in ("none",) for reading in readings) and len(set(readings)) > 1:
+        return Several(tuple(tokens))
+    return None
+
+
+def _read_one(cleaned: str, read: Callable[[str], object]) -> object:
+    """``cleaned`` read by ``read`` as typed, else after its words became digits and its fillers went;
+    :class:`Several` for two answers at once."""
+    typed = _read_pair(cleaned, read)
+    if typed is not None:
+        return typed  # the catalogues' own words first: "decima primeira" without its accent
+    cleaned = _in_digits(cleaned)
+    several = _several(cleaned, read)
+    if several is not None:
+        return several
+    as_typed = _read_pair(cleaned, read)  # "a (1)" is the ace: its "a" is no article
+    return as_typed if as_typed is not None else _read_pair(_without_fillers(cleaned), read)
 
 
 def _is_fraction_sign(char: str) -> bool:
@@ -146,10 +232,10 @@ def _read_pair(cleaned: str, read: Callable[[str], object]) -> object:
     """``cleaned`` read by ``read``, also as "x = …" and as two agreeing readings, one in brackets ("13 (K)")."""
     unknown = _UNKNOWN.fullmatch(cleaned)
     if unknown and unknown[0].partition("=")[0].strip() not in _rank_words():
-        return read(_unwrap(unknown[1]))
+        return read(_without_fillers(_unwrap(unknown[1])))
     shown = _BRACKETED.fullmatch(cleaned) or re.fullmatch(r"(.+?)\s*=\s*(.+)", cleaned)  # "K (13)", "K = 13"
     if shown:
-        first, second = read(shown[1]), read(shown[2])
+        first, second = read(_without_fillers(shown[1])), read(_without_fillers(shown[2]))
         return first if isinstance(first, int) and first == second else None
     return read(cleaned)
 
@@ -160,7 +246,23 @@ def read_rank(text: str) -> int | str | None:
     cleaned = _clean(text)
     if cleaned is None or cleaned == DONT_KNOW:
         return cleaned
-    return _read_pair(cleaned, _read_term)
+    return _read_one(cleaned, _read_term)
+
+
+def _read_count_term(cleaned: str) -> int | str | None:
+    """One reading of a count: a whole number, 'none', 'fraction', or :data:`CARD_FOR_COUNT` for a card's name."""
+    if cleaned in _rank_words() and not _NUMBER.fullmatch(cleaned):
+        return CARD_FOR_COUNT
+    return _read_term(cleaned)
+
+
+def read_count(text: str) -> int | str | None:
+    """How many: a whole number (in digits or words), 'none', 'fraction', :data:`CARD_FOR_COUNT` for a card's
+    name ("A" is a card, not the count 1), :data:`DONT_KNOW` or None."""
+    cleaned = _clean(text)
+    if cleaned is None or cleaned == DONT_KNOW:
+        return cleaned
+    return _read_one(cleaned, _read_count_term)
 
 
 def _strip_words(text: str, words: frozenset[str]) -> str:
@@ -194,7 +296,7 @@ def read_place(text: str) -> int | str | None:
     cleaned = _clean(text)
     if cleaned is None or cleaned == DONT_KNOW:
         return cleaned
-    return _read_pair(cleaned, _read_place_term)
+    return _read_one(cleaned, _read_place_term)
 
 
 def read_foundations(text: str) -> frozenset[int] | str | None:
@@ -234,11 +336,13 @@ def read_yes_no(text: str) -> str | None:
 
 # A decimal number, with a point or a comma ("0.7", "0,7", ".7", "70"), perhaps with a percent sign after it.
 _DECIMAL = re.compile(r"(\d{0,6}(?:[.,]\d{1,6})?)\s*(%?)")
-_SHARE_OF = re.compile(r"(\d{1,6})\s*(?:/|\s+(?:of|in|out of|de|em|em cada)\s+)\s*(\d{1,6})")
+_SHARE_OF = re.compile(r"(\d{1,6})\s*(?:/|÷|:|\s+(?:of|in|out of|de|em|em cada)\s+)\s*(\d{1,6})")
 # What may stand between and round the two bounds of an interval: brackets, a dash, "to", "and", "a", "e"...
 _INTERVAL_GLUE = re.compile(r"[\s\[\]()\-‐‑‒–—−;:,]*")
 _NUMBER_IN = re.compile(r"\d{1,6}(?:[.,]\d{1,6})?|[.,]\d{1,6}")
 # The textbook form of an interval, a centre and its margin: "0.7 ± 0.14", "70% +/- 14%", "70 +- 14"
+# An interval written as an inequality: "0.63 < p < 0.81", "63% ≤ p ≤ 81%" (p, or x, the unknown rate).
+_INEQUALITY = frozenset({"<", "≤", "<=", ">", "≥", ">=", "p", "x"})
 _PLUS_MINUS = re.compile(r"(.+?)\s*(?:±|\+\s*/\s*[\-−]|\+\s*[\-−])\s*(.+)")
 
 
@@ -259,7 +363,7 @@ def read_rate(text: str) -> float | str | None:
     cleaned = _clean(text)
     if cleaned is None or cleaned == DONT_KNOW:
         return cleaned
-    cleaned = _strip_words(cleaned, answer_words("rate_word") | answer_words("article"))
+    cleaned = _strip_words(_in_digits(cleaned), answer_words("rate_word") | answer_words("article"))
     unknown = _UNKNOWN.fullmatch(cleaned)
     if unknown:
         cleaned = _unwrap(unknown[1])
@@ -284,6 +388,7 @@ def read_interval(text: str) -> tuple[float, float] | str | None:
     cleaned = _clean(text)
     if cleaned is None or cleaned == DONT_KNOW:
         return cleaned
+    cleaned = _in_digits(cleaned)
     centred = _PLUS_MINUS.fullmatch(cleaned)
     if centred:  # p ± margin, as the textbook formula is written: its bounds cut to [0, 1], as the formula's are
         centre, margin = read_rate(centred[1]), read_rate(centred[2])
@@ -305,8 +410,9 @@ def read_interval(text: str) -> tuple[float, float] | str | None:
         if percents[-1]:
             between[index + 1] = after[1:]
         shares.append(number[0])
-    glue = answer_words("interval_word") | answer_words("article")
+    glue = answer_words("interval_word") | answer_words("article") | _INEQUALITY
     for part in between:
+        part = re.sub(r"(<=|>=|[<>≤≥])", r" \1 ", part)  # "0.63<p<0.81": each sign a word of its own
         words = [word for word in re.split(r"[\s\[\]()\-‐‑‒–—−;:,]+", part) if word]
         if any(word not in glue for word in words):
             return None
@@ -360,6 +466,9 @@ READERS: dict[str, tuple[Callable[[str], object], str]] = {
     "rank": (read_rank, "lessons.read_rank"),
     "rank_or_none": (read_rank, "lessons.read_rank_or_none"),
     "number": (read_rank, "lessons.read_number"),
+    "card": (read_rank, "lessons.read_card"),
+    "count": (read_count, "lessons.read_count"),
+    "count_or_none": (read_count, "lessons.read_count_or_none"),
     "place": (read_place, "lessons.read_place"),
     "foundation": (read_foundations, "lessons.read_foundation"),
     "yes_no": (read_yes_no, "lessons.read_yes_no"),

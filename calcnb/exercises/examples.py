@@ -91,14 +91,20 @@ def worked_example() -> list[Step]:
     """
     game = worked_example_game()
     start = game.state
-    card = start.pending
     fits, misses = STOCK_TO_FOUNDATION[1], STOCK_TO_FOUNDATION[0]
+    game.play(fits)
+    after = game.state
+    return [*_before_the_move(start, fits, misses), *_after_the_move(start, after, fits), _buried_step(after)]
+
+
+def _before_the_move(start: State, fits: Move, misses: Move) -> list[Step]:
+    """The first three steps, on the start position: the position, why the card fits, why it does not fit."""
+    card = start.pending
     step2, step1 = fits.foundation, misses.foundation
     top2, top1 = start.foundations[fits.foundation_index][-1], start.foundations[misses.foundation_index][-1]
     need1 = start.needs()[misses.foundation_index]
     need2 = start.needs()[fits.foundation_index]
-
-    steps = [
+    return [
         Step(
             start,
             message(
@@ -143,20 +149,20 @@ def worked_example() -> list[Step]:
         ),
     ]
 
-    explanation = start.explain(fits)
-    game.play(fits)
-    after = game.state
-    steps.append(
+
+def _after_the_move(start: State, after: State, fits: Move) -> list[Step]:
+    """The two steps once the card is played (``start`` to ``after``): the move, and what its foundation awaits."""
+    card = start.pending
+    step2 = fits.foundation
+    top2 = start.foundations[fits.foundation_index][-1]
+    awaited = after.needs()[fits.foundation_index]
+    return [
         Step(
             after,
-            message("example.played", explanation=explanation, card=card, top=top2),
+            message("example.played", explanation=start.explain(fits), card=card, top=top2),
             last_move=fits,
             title=message("example.title.played", card=card, top=top2),
-        )
-    )
-
-    awaited = after.needs()[fits.foundation_index]
-    steps.append(
+        ),
         Step(
             after,
             message(
@@ -170,25 +176,25 @@ def worked_example() -> list[Step]:
             ),
             last_move=fits,
             title=message("example.title.awaits", foundation=step2, need=rank_name(awaited)),
-        )
-    )
+        ),
+    ]
 
+
+def _buried_step(after: State) -> Step:
+    """The last step: a card some foundation needs, buried under a waste top, may not be taken."""
     buried, waste, foundation, waste_top = _buried_fit(after)
     blocked = WASTE_TO_FOUNDATION[waste - 1][foundation - 1]
-    steps.append(
-        Step(
-            after,
-            message(
-                "example.buried",
-                buried=buried,
-                waste=waste,
-                need=rank_name(buried.rank),
-                foundation=foundation,
-                top=waste_top,
-                reason=after.why_illegal(blocked),
-            ),
-            highlight=(blocked,),
-            title=message("example.title.buried"),
-        )
+    return Step(
+        after,
+        message(
+            "example.buried",
+            buried=buried,
+            waste=waste,
+            need=rank_name(buried.rank),
+            foundation=foundation,
+            top=waste_top,
+            reason=after.why_illegal(blocked),
+        ),
+        highlight=(blocked,),
+        title=message("example.title.buried"),
     )
-    return steps

@@ -293,6 +293,11 @@ MESSAGES: dict[str, str] = {
     "lessons.mis.overlap_means_different": 'overlapping intervals read as "different"',
     "lessons.mis.unreadable": "answer could not be read",
     "lessons.read_rank": "Write a rank: A, 2 to 10, J, Q or K (or a number 1 to 13).",
+    "lessons.read_card": "Write a card: A, 2, 3 and so on to 10, then J, Q or K.",
+    "lessons.read_count": "Write how many, as a number such as 3.",
+    "lessons.read_count_or_none": "Write how many, as a number such as 3 (or 0 if none).",
+    "lessons.several": "One answer, please: you wrote {answers}.",
+    "lessons.card_for_count": "That is the name of a card, not a number. {reason}",
     "lessons.read_number": "Write a whole number, like 7.",
     "lessons.read_place": "Write a place: a whole number from 1 to 13 (like 7, or 7th).",
     "lessons.read_rank_or_none": "Write a rank (A, 2 to 10, J, Q, K), or 'none' if no card may go on.",
@@ -999,6 +1004,8 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     "king": ("k", "king"),
     # an article before a rank name or a foundation ("the king") changes nothing
     "article": ("the", "a", "an"),
+    # words round an answer that change nothing: a noun or a unit ("card J", "4 steps")
+    "filler": ("card", "cards", "the card", "step", "steps", "more", "more steps", "more cards", "jumps", "jump"),
     # "no card fits"
     "none": (
         "none",

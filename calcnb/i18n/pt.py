@@ -299,6 +299,11 @@ MESSAGES: dict[str, str] = {
     "lessons.mis.overlap_means_different": 'intervalos sobrepostos lidos como "diferentes"',
     "lessons.mis.unreadable": "resposta ilegível",
     "lessons.read_rank": "Escreva um valor: A, 2 a 10, J, Q ou K (ou um número de 1 a 13).",
+    "lessons.read_card": "Escreve uma carta: A, 2, 3 e assim por diante até 10, depois J, Q ou K.",
+    "lessons.read_count": "Escreve quantas, com um número como 3.",
+    "lessons.read_count_or_none": "Escreve quantas, com um número como 3 (ou 0 se não houver nenhuma).",
+    "lessons.several": "Só uma resposta, por favor: escreveste {answers}.",
+    "lessons.card_for_count": "Isso é o nome de uma carta, não um número. {reason}",
     "lessons.read_number": "Escreva um número inteiro, como 7.",
     "lessons.read_place": "Escreva um lugar: um número inteiro de 1 a 13 (como 7, ou 7.º).",
     "lessons.read_rank_or_none": "Escreva um valor (A, 2 a 10, J, Q, K), ou 'nenhum' se nenhuma carta pode ir.",
@@ -1003,6 +1008,8 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     "queen": ("dama",),
     "king": ("rei",),
     "article": ("o", "a", "um", "uma"),
+    # palavras à volta de uma resposta que nada mudam: um nome ou uma unidade ("carta J", "4 passos")
+    "filler": ("carta", "cartas", "a carta", "passo", "passos", "mais", "mais passos", "mais cartas", "saltos", "salto"),
     "none": (
         "nenhum",
         "nenhuma",

@@ -109,7 +109,7 @@ def _after_item(variant: int, start: int, step: int) -> dict:
     wrong = slips(start, step)
     return dict(
         question=message("lessons.count.after", by=count_word(step), start=rank_name(start)),
-        kind="rank",
+        kind="card",
         accepted=frozenset({land(start, step)}),
         solution=rank_name(land(start, step)),
         why=_why(start, step, 1),
@@ -126,7 +126,7 @@ def _on_item(variant: int, start: int, step: int, times: int) -> dict:
     wrong = slips(start, step, times)
     return dict(
         question=message("lessons.count.on", start=rank_name(start), by=count_word(step), times=times),
-        kind="rank",
+        kind="card",
         accepted=frozenset({answer}),
         solution=rank_name(answer),
         why=_why(start, step, times),
@@ -152,7 +152,7 @@ def _thirteenth_item(variant: int, step: int) -> dict:
     wrong.pop(answer, None)
     return dict(
         question=message("lessons.count.thirteenth", by=count_word(step), first=first, start=rank_name(step)),
-        kind="rank",
+        kind="card",
         accepted=frozenset({answer}),
         solution=rank_name(answer),
         why=message("lessons.count.why_thirteenth", path=_cards(cards, ", "), answer=rank_name(answer)),
@@ -189,7 +189,7 @@ def _to_king_item(variant: int, start: int, step: int) -> dict:
     wrong.pop(0, None)
     return dict(
         question=message("lessons.count.to_king", by=count_word(step), start=rank_name(start)),
-        kind="number",
+        kind="count",
         accepted=frozenset({answer}),
         solution=str(answer),
         why=message("lessons.count.why_to_king", path=_cards(cards), count=answer),

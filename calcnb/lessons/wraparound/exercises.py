@@ -178,7 +178,7 @@ def _to_complete_item(variant: int, top: int, step: int) -> dict:
     key = "lessons.to_complete.why" if answer else "lessons.to_complete.why_king"
     return dict(
         question=message("lessons.to_complete.question", step=step, top=rank_name(top)),
-        kind="rank_or_none",
+        kind="count_or_none",
         # "none" (no card) says 0 in words: right exactly when the foundation is complete
         accepted=frozenset({answer, "none"} if not answer else {answer}),
         solution=str(answer),
