@@ -47,11 +47,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find 
 
 from browser.pages import PlayApp, Server, live_move, open_app, voila_on_a_copy  # noqa: E402
 
-from calcnb.serve.cli import (  # noqa: E402
-    CHROMIUM_ARGS,
-    CHROMIUM_PATH,
-    LOCALHOST,
-)
+from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
 
 PLAY_SEED = 2026
 TARGET_MS = 150.0

@@ -60,7 +60,9 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' move chooser and b
 
 from browser.pages import live_move  # noqa: E402
 
-from calcnb.serve.cli import (  # noqa: E402
+from calcnb.serve.notebooks import notebooks_dir  # noqa: E402
+from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving  # noqa: E402
+from calcnb.serve.settings import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     CULL_IDLE_SECONDS,
@@ -68,11 +70,6 @@ from calcnb.serve.cli import (  # noqa: E402
     DEFAULT_APP_NOTEBOOK,
     LOCALHOST,
     MAX_PAGES,
-    free_port,
-    notebooks_dir,
-    start_server,
-    stop_server,
-    wait_until_serving,
 )
 from calcnb.stats import percentile  # noqa: E402
 from calcnb.ui.play import css_class  # noqa: E402

@@ -42,18 +42,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from calcnb.classroom.log import open_class_log  # noqa: E402
-from calcnb.serve.cli import (  # noqa: E402
-    CHROMIUM_ARGS,
-    CHROMIUM_PATH,
-    LOCALHOST,
-    free_port,
-    stop_server,
-    wait_until_serving,
-)
+from calcnb.classroom.store import open_class_log  # noqa: E402
+from calcnb.lessons import BANK, DEFAULT_LESSON  # noqa: E402
+from calcnb.serve.process import free_port, stop_server, wait_until_serving  # noqa: E402
+from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
 from calcnb.stats import percentile  # noqa: E402
-
-WRAPAROUND = lesson("wraparound")  # the clock of 13
 
 ANSWERS = ("zzz", "1")  # an unreadable answer and a readable one: their feedback always differs
 
@@ -225,7 +218,7 @@ def fill(location: str, answers: int, students: int = 30) -> None:
         for number in range(first, min(answers, first + 10_000)):
             outcome = rng.choice(outcomes)
             misconception = rng.choice(ideas) if outcome == "wrong" else None
-            exercise = rng.choice(WRAPAROUND.exercises)
+            exercise = rng.choice(DEFAULT_LESSON.exercises)
             batch.append(Attempt(exercise, 0, str(number % 14), outcome, misconception, "en", start + number))
         log.record_many(names[first // 10_000 % students], batch)
     log.close()
@@ -233,7 +226,8 @@ def fill(location: str, answers: int, students: int = 30) -> None:
 
 def full_reading(location: str) -> None:
     """What the class view did at every reading before it read only new answers."""
-    from calcnb.classroom.log import class_status, csv_text, exercise_stats, student_summaries
+    from calcnb.classroom.export import csv_text
+    from calcnb.classroom.readings import class_status, exercise_stats, student_summaries
     from calcnb.classroom.summary import summary_csv
 
     log = open_class_log(location)
@@ -241,7 +235,7 @@ def full_reading(location: str) -> None:
     class_status(students, rows)
     summaries = student_summaries(students, rows)
     exercise_stats(rows)
-    summary_csv(summaries)
+    summary_csv(summaries, DEFAULT_LESSON.exercises, BANK)
     csv_text(rows).encode("utf-8-sig")
     log.close()
 
@@ -251,7 +245,7 @@ def refresh_times(location: str, repeat: int) -> dict[str, float]:
     from calcnb.classroom.view import ClassView
     from calcnb.exercises.items import Attempt
 
-    view = ClassView(open_class_log(location))
+    view = ClassView(open_class_log(location), order=DEFAULT_LESSON.exercises, bank=BANK)
     wall, cpu = time.perf_counter(), time.process_time()
     assert view.refresh()
     first = ((time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000)

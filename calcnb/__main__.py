@@ -1,4 +1,4 @@
-"""``python -m calcnb app|lab``: serve the notebooks (see :mod:`calcnb.serve.cli`)."""
+"""``python -m calcnb app|lab|lessons|class-view``: serve the notebooks (see :mod:`calcnb.serve.cli`)."""
 
 import sys
 

@@ -17,7 +17,8 @@ Two parts:
   students' notebooks, made in :data:`STUDENT_NOTEBOOKS`), so the teacher's answers are on no student's server.
   Its kernels talk over Unix sockets, and its pages are capped as the app's are (a few per device, and
   what the machine's memory holds in all).
-  The settings come from :mod:`calcnb.serve.cli`, the same as ``python -m calcnb app`` uses.
+  The settings come from :mod:`calcnb.serve.settings` and :mod:`calcnb.serve.commands` (and the notebooks from
+  :mod:`calcnb.serve.notebooks`), the same as ``python -m calcnb app`` uses.
 * **a trial on one machine**: students log in with any name and the password ``calcnb``
   (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
   home folder under the hub's working folder. That is for a trial or a test only: on a real hub keep
@@ -34,18 +35,12 @@ import os
 import sys
 from pathlib import Path
 
-from calcnb.i18n import LANGUAGE_VARIABLE, LANGUAGES
-from calcnb.serve.cli import (
-    CLASSROOM_KERNEL_MANAGER,
-    DEFAULT_APP_NOTEBOOK,
-    cap_options,
-    culling_options,
-    kernel_options,
-    notebooks_dir,
-    server_environment,
-    voila_options,
-)
+from calcnb.core.settings import HUB_NOTEBOOKS, HUB_PASSWORD, LANGUAGE
+from calcnb.i18n import LANGUAGES, REFERENCE
+from calcnb.serve.commands import cap_options, culling_options, kernel_options, server_environment, voila_options
 from calcnb.serve.hub import student_notebooks, student_server_options
+from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK
 
 c = get_config()
 
@@ -55,17 +50,17 @@ STUDENT_NOTEBOOKS = Path.cwd() / "hub-homes" / "_notebooks"
 
 # ------------------------------------------------------------ calcnb settings (any hub)
 
-language = os.environ.get(LANGUAGE_VARIABLE, "en")
-language = language if language in LANGUAGES else "en"
+language = (LANGUAGE.read() or REFERENCE).lower()
+language = language if language in LANGUAGES else REFERENCE
 # The students' servers run this Python (the environment calcnb is installed in), whatever their PATH.
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
-source = Path(os.environ.get("CALCNB_HUB_NOTEBOOKS") or notebooks_dir())
+source = Path(HUB_NOTEBOOKS.read() or notebooks_dir())
 c.Spawner.notebook_dir = str(student_notebooks(source, STUDENT_NOTEBOOKS))
 # Each student lands on the play app; the other notebooks are at /voila/render/<name>.ipynb beside it.
 c.Spawner.default_url = f"/voila/render/{DEFAULT_APP_NOTEBOOK}"
 # Where Voila finds the calcnb page, and the language of every kernel.
 environment = server_environment(language=language)
-c.Spawner.environment = {key: environment[key] for key in ("JUPYTER_PATH", LANGUAGE_VARIABLE)}
+c.Spawner.environment = {key: environment[key] for key in ("JUPYTER_PATH", LANGUAGE.variable)}
 c.Spawner.args = [
     *voila_options(),
     *culling_options(),
@@ -87,7 +82,7 @@ c.Spawner.args = [
 c.JupyterHub.ip = "127.0.0.1"
 c.JupyterHub.port = 8000
 c.JupyterHub.authenticator_class = "dummy"
-c.DummyAuthenticator.password = os.environ.get("CALCNB_HUB_PASSWORD", "calcnb")
+c.DummyAuthenticator.password = HUB_PASSWORD.read() or "calcnb"
 c.Authenticator.allow_all = True
 c.JupyterHub.spawner_class = "simple"  # every server runs as this user: a trial, not a school
 c.SimpleLocalProcessSpawner.home_dir_template = str(Path.cwd() / "hub-homes" / "{username}")

@@ -29,10 +29,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find 
 
 from browser.pages import PlayApp, Server, StepperApp, live_move, voila_on_a_copy  # noqa: E402
 
-from calcnb.serve.cli import (  # noqa: E402
-    CHROMIUM_ARGS,
-    CHROMIUM_PATH,
-)
+from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH  # noqa: E402
 
 DOCS = REPO / "docs"
 PLAY_SEED = 2026

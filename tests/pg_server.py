@@ -19,7 +19,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from calcnb.serve.cli import LOCALHOST, free_port
+from calcnb.serve.process import free_port
+from calcnb.serve.settings import LOCALHOST
 
 USER = "calcnb"  # the database superuser of the throwaway cluster
 

@@ -4,12 +4,19 @@ the class code check, the pages that say why a visit was refused, and the comman
 from __future__ import annotations
 
 import re
+import tempfile
 
 import pytest
 from tornado import web
 
+from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import set_language
-from calcnb.serve import caps, cli, gate
+from calcnb.serve import caps, gate
+from calcnb.serve.address import address_page, print_for_the_class, with_class_code
+from calcnb.serve.commands import voila_command
+from calcnb.serve.environments import class_code_environment
+from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.parser import build_parser
 
 
 def test_the_default_cap_leaves_room_for_the_system_and_fits_the_memory():
@@ -93,7 +100,7 @@ def test_the_cookie_proves_the_code_without_holding_it_and_only_for_this_run():
 def test_a_class_code_too_short_too_long_or_not_letters_and_digits_is_refused(code):
     assert caps.code_problem(code) is not None
     with pytest.raises(SystemExit):
-        cli.build_parser().parse_args(["app", "--class-code", code])
+        build_parser().parse_args(["app", "--class-code", code])
 
 
 def test_the_pages_of_a_refused_visit_say_why_in_the_class_language():
@@ -140,25 +147,25 @@ def test_the_gated_handlers_take_the_place_of_voilas_in_any_application():
 
 
 def test_the_app_command_caps_pages_and_keeps_the_code_off_its_command_line():
-    parsed = cli.build_parser().parse_args(
+    parsed = build_parser().parse_args(
         ["app", "--max-kernels", "30", "--max-pages-per-device", "3", "--class-code", "4821"]
     )
     assert (parsed.max_kernels, parsed.max_pages_per_device, parsed.class_code) == (30, 3, "4821")
-    command = cli.voila_command(cli.notebooks_dir(), max_kernels=30, pages_per_device=3)
+    command = voila_command(notebooks_dir(), max_kernels=30, pages_per_device=3)
     assert "--ClassroomGate.max_kernels=30" in command and "--ClassroomGate.max_pages_per_device=3" in command
     assert "--KernelManager.transport=ipc" in command and not any("4821" in part for part in command)
-    defaults = cli.voila_command(cli.notebooks_dir())
+    defaults = voila_command(notebooks_dir())
     assert not any("ClassroomGate" in part for part in defaults)  # the server's own defaults
-    environment = cli.class_code_environment({caps.CLASS_CODE_VARIABLE: "stale"}, " 48-21 ")
-    assert environment[caps.CLASS_CODE_VARIABLE] == "4821"
-    assert caps.CLASS_CODE_VARIABLE not in cli.class_code_environment({caps.CLASS_CODE_VARIABLE: "stale"}, None)
+    environment = class_code_environment({CLASS_CODE.variable: "stale"}, " 48-21 ")
+    assert environment[CLASS_CODE.variable] == "4821"
+    assert CLASS_CODE.variable not in class_code_environment({CLASS_CODE.variable: "stale"}, None)
     for bad in ("0", "-1", "many", "10001"):
         with pytest.raises(SystemExit):
-            cli.build_parser().parse_args(["app", "--max-pages-per-device", bad])
+            build_parser().parse_args(["app", "--max-pages-per-device", bad])
 
 
 def test_the_help_names_the_caps_and_the_class_code():
-    text = cli.build_parser()._subparsers._group_actions[0].choices["app"].format_help()
+    text = build_parser()._subparsers._group_actions[0].choices["app"].format_help()
     text = re.sub(r"\s+", " ", text)
     assert "--max-kernels N" in text and "--max-pages-per-device N" in text and "--class-code CODE" in text
     assert f"{caps.default_max_kernels()} here" in text and f"(default {caps.DEFAULT_PAGES_PER_DEVICE})" in text
@@ -168,14 +175,14 @@ def test_the_projected_page_shows_the_code_big_and_the_qr_code_carries_it(capsys
     import segno
 
     url = "http://10.0.0.7:8866/"
-    page = cli.address_page(url, "ab-12")
+    page = address_page(url, "ab-12")
     assert "Class code:" in page and ">AB12</p>" in page and "font-size:12vh" in page
-    monkeypatch.setattr(cli.tempfile, "tempdir", str(tmp_path))
-    path = cli.print_for_the_class(url, open_browser=False, class_code="ab-12")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    path = print_for_the_class(url, open_browser=False, class_code="ab-12")
     printed = capsys.readouterr().out
     assert "Class code: A B 1 2" in printed and path.read_text(encoding="utf-8") == page
     # The page's QR code is the one of the address with the code after '#' (never sent to the server).
-    assert cli.with_class_code(url, "ab-12") == "http://10.0.0.7:8866/#code=ab12"
+    assert with_class_code(url, "ab-12") == "http://10.0.0.7:8866/#code=ab12"
     symbol = segno.make("http://10.0.0.7:8866/#code=ab12", error="m").svg_inline(scale=12, dark="#000", light="#fff")
     assert symbol in page
-    assert cli.address_page(url) == cli.address_page(url, None) and "Class code" not in cli.address_page(url)
+    assert address_page(url) == address_page(url, None) and "Class code" not in address_page(url)

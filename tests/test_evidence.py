@@ -303,12 +303,15 @@ def test_the_student_pages_carry_no_answer_and_the_teacher_notes_give_the_comman
 
 def test_the_app_tells_the_teacher_the_class_views_command_for_the_lesson_it_serves(tmp_path, capsys, monkeypatch):
     from calcnb.serve import cli
+    from calcnb.serve.environments import class_log_environment
+    from calcnb.serve.notebooks import resolve_target
+    from calcnb.serve.runners import lesson_name
 
     monkeypatch.chdir(tmp_path)
-    cli.class_log_environment({}, "lesson.db", lesson="evidence")
+    class_log_environment({}, "lesson.db", lesson="evidence")
     assert "python -m calcnb class-view lesson.db --lesson evidence" in capsys.readouterr().out
-    assert cli._lesson_name(cli.resolve_target("evidence", None)) == "evidence"
-    assert cli._lesson_name(cli.resolve_target("play", None)) is None
+    assert lesson_name(resolve_target("evidence", None)) == "evidence"
+    assert lesson_name(resolve_target("play", None)) is None
     assert cli.main(["class-view", "other.db", "--lesson", "nope"]) == 2
     said = capsys.readouterr().err
     assert "there is no lesson nope" in said and "evidence" in said
@@ -356,7 +359,7 @@ def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_an
 
     from calcnb.classroom.store import open_class_log
     from calcnb.exercises.items import Attempt
-    from calcnb.serve.cli import write_summary
+    from calcnb.serve.runners import write_summary
 
     log = open_class_log(tmp_path / "lesson.db")
     log.join("ana")

@@ -212,6 +212,7 @@ def _wrong_texts(item: Item) -> list[str]:
     return [*typed, *map(str, range(101)), "A", "J", "Q", "K", "1/2", "0.5", "waste", "yes", "no", "both", "1 2 3 4"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_feedback_on_a_wrong_answer_names_the_answer_of_its_exercise(language):
     set_language(language)
@@ -372,7 +373,8 @@ def test_the_teachers_list_of_misconceptions_names_the_zero_misconception():
 
 
 def test_the_page_and_the_class_view_name_the_same_misconception_for_zero(tmp_path):
-    from calcnb.classroom.log import ClassLog, exercise_stats
+    from calcnb.classroom.readings import exercise_stats
+    from calcnb.classroom.store import ClassLog
     from calcnb.classroom.summary import misconception_label
     from calcnb.ui.lesson import Exercise, add_answer_listener, remove_answer_listener
 
@@ -386,7 +388,7 @@ def test_the_page_and_the_class_view_name_the_same_misconception_for_zero(tmp_pa
     (stats,) = exercise_stats(log.attempts())
     assert stats.misconceptions == {"zero_not_on_clock": 1}  # not "other"
     assert page.text.startswith("✗ Not 0: there is no 0 on the clock")
-    assert misconception_label("zero_not_on_clock") == misconception_name(page.misconception)
+    assert misconception_label("zero_not_on_clock", BANK) == misconception_name(page.misconception)
     log.close()
 
 

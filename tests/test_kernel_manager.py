@@ -15,9 +15,10 @@ from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from nbformat.sign import NotebookNotary
 
+from calcnb.core.settings import VOILA_PREHEAT
 from calcnb.serve import kernels as serving
-from calcnb.serve.cli import notebooks_dir
-from calcnb.serve.kernels import PAGE_LOAD_SECONDS, PREHEAT_VARIABLE, ClassroomKernelManager
+from calcnb.serve.kernels import PAGE_LOAD_SECONDS, ClassroomKernelManager
+from calcnb.serve.notebooks import notebooks_dir
 from calcnb.serve.voila_app import trust_shipped_notebooks
 
 
@@ -83,7 +84,7 @@ def test_kernels_warm_up_in_turns_students_before_pool_refills(monkeypatch):
     async def a_class_arrives() -> None:
         manager = ClassroomKernelManager(warm_up_slots=2)
         _starting(manager, log, monkeypatch)
-        pooled = {"env": {PREHEAT_VARIABLE: "True"}}
+        pooled = {"env": {VOILA_PREHEAT.variable: "True"}}
         # The pool's first filling, before any page: at a student's pace.
         await asyncio.gather(*(manager.start_kernel(kernel_name=f"pool-{i}", **pooled) for i in range(2)))
         manager.notify_connect("pool-0")  # a student took a pooled kernel: from now on the pool refills

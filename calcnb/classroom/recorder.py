@@ -1,44 +1,31 @@
 """The students' side of a class log: a plain notice, a nickname, and every check of an exercise recorded.
 
 When the teacher starts the lesson app with ``--class-log`` (see :mod:`calcnb.serve.cli`), the
-kernels find the log in the environment variable :data:`calcnb.classroom.log.ENV_VAR`, and
+kernels find the log in the setting :data:`calcnb.core.settings.CLASS_LOG` (``CALCNB_CLASS_LOG``), and
 :func:`join_class` shows, at the top of the lesson, what is collected and a box for a
 nickname. From the moment a student joins, every check of an exercise and every press of Show
 answer (see :func:`calcnb.ui.lesson.add_answer_listener`) is kept in the kernel and written to the log, in
-order and once each, by a thread of its own that tries again until the log takes it. A log that cannot be
-written never stops the exercises, and the page says whether the answers are saved (``docs/design.md``).
+order and once each, by a thread of its own that tries again until the log takes it (:mod:`calcnb.classroom.saving`).
+A log that cannot be written never stops the exercises, and the page says whether the answers are saved
+(``docs/design.md``). This module is the page: the notice, the nickname and its rejoin code, the save line.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
-import os
-import secrets
 import sys
-import threading
-import time
 import warnings
 from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from calcnb.classroom.log import (
-    DEFAULT_TIMEOUT,
-    ENV_VAR,
-    RATE_LIMITS,
-    REFUSED,
-    WRITER_MAX,
-    ClassLog,
-    ClassLogError,
-    ClassLogMoved,
-    open_class_log,
-    within_rate,
-)
 from calcnb.classroom.names import codes_match, rejoin_code
+from calcnb.classroom.saving import Saving
+from calcnb.classroom.schema import ClassLogError, ClassLogMoved
+from calcnb.classroom.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
+from calcnb.core.settings import CLASS_LOG
 from calcnb.i18n import get_language, message
-from calcnb.lessons.bank import Attempt
 from calcnb.ui.lesson import add_answer_listener, add_game_listener, remove_answer_listener, remove_game_listener
 from calcnb.ui.palette import ERROR_TEXT
 
@@ -54,23 +41,15 @@ class NamedQuiz(Protocol):
 
 
 def class_log_location() -> str | None:
-    """The class log the teacher started the app with (``CALCNB_CLASS_LOG``), or None: record nothing."""
-    location = os.environ.get(ENV_VAR, "").strip()
-    return location or None
+    """The class log the teacher started the app with (:data:`calcnb.core.settings.CLASS_LOG`), or None: record
+    nothing."""
+    return CLASS_LOG.read()
 
 
-#: Seconds before the first retry of a write that failed; each failure in a row doubles it, up to RETRY_MAX.
-RETRY_FIRST = 0.25
-#: Longest wait between two tries (the database back, answers arrive within this).
-RETRY_MAX = 8.0
-#: Seconds between two heartbeats of a page's health row while nothing else is written.
-HEARTBEAT = 15.0
-
-
-class ClassRecorder(widgets.VBox):
+class ClassRecorder(Saving, widgets.VBox):
     """The notice, the nickname box and the status lines; saves every check once the student joined.
 
-    ``log`` is an open :class:`~calcnb.classroom.log.ClassLog` (None: the log could not be
+    ``log`` is an open :class:`~calcnb.classroom.store.ClassLog` (None: the log could not be
     opened, and the recorder only says so). ``quiz``, when given, takes the nickname
     as the name that picks this student's variants, so one name does both.
     The recorder listens to every exercise of the kernel until :meth:`close`.
@@ -89,25 +68,7 @@ class ClassRecorder(widgets.VBox):
         self.quiz = quiz
         self.nickname: str | None = None
         self.stopped = log is None  # no log to record into: nothing is ever saved
-        self.writer_key = secrets.token_hex(WRITER_MAX // 2)  # this page's, for the log's unique keys
-        self.error: BaseException | None = None  # the last failed write, while checks wait because of it
-        self.failures = 0  # failed writes so far
-        self.last_write: float | None = None
-        self.last_failure: float | None = None
-        self._checks: list[Attempt] = []  # every check since joining, in order; number = index + 1
-        self._written = 0  # checks the log has answered for (all before this index): in it, or refused
-        self._games: list[Any] = []  # every deal played since joining, in order (calcnb.lessons.evidence.Deal)
-        self._games_written = 0  # deals the log has (all before this index)
-        self._refused: set[int] = set()  # indices of checks the log refused (their student over RATE_LIMITS)
-        self.refused_here = 0  # checks this page refused before sending them (over RATE_LIMITS on its own)
-        self._rejoin = False  # the log's file was replaced: join it again before sending the checks again
-        self._closing = False
-        self._condition = threading.Condition()
-        self._writer: threading.Thread | None = None
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()  # a kernel's
-        except RuntimeError:
-            self._loop = None
+        self._init_saving()
         self.notice = widgets.HTML(f"<p><b>{html.escape(message('classroom.notice'))}</b></p>")
         # The description is the box's own <label>, so a screen reader names the box.
         self.nickname_box = widgets.Text(
@@ -201,8 +162,7 @@ class ClassRecorder(widgets.VBox):
         self.status.value = html.escape(said)
         if self.quiz is not None:  # the class's own key: the variants cannot be worked out from the name alone
             self.quiz.use_name(self.nickname, class_key=class_key)
-        self._writer = threading.Thread(target=self._save, name="calcnb-class-log", daemon=True)
-        self._writer.start()
+        self._start_saving()
         return True
 
     def _code_is_right(self, taken: str, code: str) -> bool:
@@ -228,175 +188,7 @@ class ClassRecorder(widgets.VBox):
         self.code_box.value = ""
         self.same_student.layout.display = None
 
-    # ------------------------------------------------------------ saving
-
-    @property
-    def waiting(self) -> int:
-        """How many checks are kept here, not yet known to be in the log."""
-        return len(self._checks) - self._written
-
-    @property
-    def recorded(self) -> int:
-        """How many checks are in the log."""
-        return self._written - len(self._refused)
-
-    @property
-    def refused(self) -> int:
-        """How many checks were not stored because they came too fast (:data:`~calcnb.classroom.log.RATE_LIMITS`)."""
-        return self.refused_here + len(self._refused)
-
-    def record(self, attempt: Attempt) -> str | None:
-        """Keep one check for the log (an answer listener): returns at once, never raises.
-
-        The saver thread writes it; until it is in, the page says "Saving…". A check that comes too fast
-        after this page's others (over :data:`~calcnb.classroom.log.RATE_LIMITS`) is not kept, and the
-        sentence returned says so under the exercise's feedback; the log refuses the same, counting every
-        page of the student.
-        """
-        if self.stopped or self.nickname is None:
-            return None
-        widest = max(seconds for seconds, _ in RATE_LIMITS)
-        with self._condition:
-            recent = [check.timestamp for check in self._checks[-100:] if attempt.timestamp - check.timestamp < widest]
-            kept = within_rate(recent, attempt.timestamp)
-            if kept:
-                self._checks.append(attempt)
-                self._condition.notify_all()
-            else:
-                self.refused_here += 1
-        self._show()
-        return None if kept else message("classroom.too_fast")
-
-    @property
-    def games_waiting(self) -> int:
-        """How many deals played are kept here, not yet known to be in the log."""
-        return len(self._games) - self._games_written
-
-    @property
-    def games_recorded(self) -> int:
-        """How many deals played are in the log."""
-        return self._games_written
-
-    def games_played(self) -> list[dict[str, Any]]:
-        """This student's games already in the log (as :meth:`ClassLog.games` gives them), for a page that joins
-        again after a reload; empty before joining. Raises the database's error."""
-        if self.stopped or self.nickname is None:
-            return []
-        return self.class_log.games(self.nickname)
-
-    def record_game(self, deal: Any) -> None:
-        """Keep one deal the lesson's player played (a game listener) for the log: returns at once, never raises.
-
-        The saver thread writes it after the checks waiting, once each (the log keeps one row per student,
-        deal and player). Nothing is kept before the student joins: their deals follow their nickname.
-        """
-        if self.stopped or self.nickname is None:
-            return
-        with self._condition:
-            self._games.append(deal)
-            self._condition.notify_all()
-
-    def _pending(self) -> int:
-        return self.waiting + self.games_waiting
-
-    def _save(self) -> None:
-        """The saver thread: write what waits, in order; on failure wait (doubling) and try again."""
-        delay = RETRY_FIRST
-        beat = 0.0
-        while True:
-            with self._condition:
-                while not self._closing and self._pending() == 0 and time.monotonic() - beat < HEARTBEAT:
-                    self._condition.wait(timeout=HEARTBEAT)
-                if self._closing and (self._pending() == 0 or self.error is not None):
-                    return  # closing: one last try was made (or nothing waits)
-            try:
-                self._send_waiting()
-            except Exception as error:  # whatever the database says: the checks stay here, in order
-                if isinstance(error, ClassLogMoved) and self._take_new_file():
-                    continue  # a log is at the path again: send everything to it, at once
-                self._failed(error)
-                with self._condition:
-                    if not self._closing:
-                        self._condition.wait(timeout=delay)
-                delay = min(2 * delay, RETRY_MAX)
-                continue
-            delay = RETRY_FIRST
-            beat = time.monotonic()
-
-    def _send_waiting(self) -> None:
-        if self._rejoin:
-            if not self.class_log.has_joined(self.nickname):
-                self.class_log.join(self.nickname, get_language())
-            self._rejoin = False
-        sent = False
-        while self.waiting:
-            index = self._written
-            done = self.class_log.record_keyed(self.writer_key, index + 1, self.nickname, self._checks[index])
-            with self._condition:
-                if done == REFUSED:
-                    self._refused.add(index)
-                else:
-                    self._refused.discard(index)
-                self._written = index + 1
-                self.last_write = time.time()
-                self._condition.notify_all()
-            sent = True
-        while self.games_waiting:
-            deal = self._games[self._games_written]
-            self.class_log.record_game(self.nickname, deal.seed, deal.player, deal.won, deal.score)
-            with self._condition:
-                self._games_written += 1
-                self._condition.notify_all()
-        was_failing, self.error = self.error is not None, None
-        if sent or was_failing:
-            self._announce()
-        self._report()
-
-    def _take_new_file(self) -> bool:
-        """The log's file was deleted or replaced: take the one at the path now, if any, and send all again."""
-        try:
-            if not self.class_log.reopen():
-                return False
-        except Exception:
-            return False
-        with self._condition:
-            self._written = 0  # the new file holds none of them; the keys skip any it already has
-            self._games_written = 0
-            self._refused.clear()
-            self._rejoin = True
-        return True
-
-    def _failed(self, error: BaseException) -> None:
-        with self._condition:
-            self.error = error
-            self.failures += 1
-            self.last_failure = time.time()
-            self._condition.notify_all()
-        with contextlib.suppress(Exception):
-            self.class_log.engine.dispose()  # fresh connections next time: a restarted server, a new session
-        self._announce()
-        self._report()
-
-    def _report(self) -> None:
-        """The page's health row in the log, for the class view; when the log cannot take it, nothing."""
-        reason = None if self.error is None else str(getattr(self.error, "orig", None) or self.error).splitlines()
-        with contextlib.suppress(Exception):
-            self.class_log.report(
-                self.writer_key,
-                self.nickname,
-                waiting=self.waiting,
-                written=self.recorded,
-                last_write=self.last_write,
-                last_failure=self.last_failure,
-                failure=reason[0] if reason else None,
-            )
-
-    def _announce(self) -> None:
-        """Update the save line from the saver thread: widgets change on the kernel's own thread."""
-        if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._show)
-        else:
-            self._show()
+    # ------------------------------------------------------------ the save line
 
     def _show(self) -> None:
         waiting = self.waiting
@@ -413,18 +205,6 @@ class ClassRecorder(widgets.VBox):
         if line:
             self.save_status.value = line
 
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every check kept so far is in the log, or a write has failed since; True if all are in.
-
-        The save line is then brought up to date on the caller's thread (a loop may not be turning).
-        """
-        with self._condition:
-            failures = self.failures
-            self._condition.wait_for(lambda: self._pending() == 0 or self.failures > failures, timeout=timeout)
-            done = self._pending() == 0
-        self._show()
-        return done
-
     def _say(self, key: str) -> None:
         self.status.value = f'<p style="color:{ERROR_TEXT}"><b>{html.escape(message(key))}</b></p>'
 
@@ -432,12 +212,7 @@ class ClassRecorder(widgets.VBox):
         """Stop listening, make one last try at what waits, close the log's connections (and the widgets)."""
         remove_answer_listener(self.record)
         remove_game_listener(self.record_game)
-        if self._writer is not None:
-            with self._condition:
-                self._closing = True
-                self._condition.notify_all()
-            self._writer.join(timeout=30)
-            self._writer = None
+        self._stop_saving()
         if self.class_log is not None:
             self.class_log.close()
         super().close()
@@ -456,12 +231,12 @@ def tell_the_teacher(key: str, nickname: str) -> None:
     The nickname has no control or format characters once the log has it (classroom.names); anything
     unprintable left is shown as "?", so no nickname can move the cursor or colour the terminal.
     """
-    shown = "".join(character if character.isprintable() else "?" for character in nickname)
+    printable = "".join(character if character.isprintable() else "?" for character in nickname)
     terminal = sys.__stderr__
     if terminal is None:  # a kernel started without a terminal: nothing to tell
         return
     with contextlib.suppress(OSError, ValueError):
-        print(f"[calcnb] {message(key, nickname=shown)}", file=terminal, flush=True)
+        print(f"[calcnb] {message(key, nickname=printable)}", file=terminal, flush=True)
 
 
 def join_class(

@@ -1,12 +1,15 @@
 """The class log in the teacher's words: exercises by number and short text, misconceptions and outcomes by name,
 and the end-of-lesson summary of each student, as CSV for a spreadsheet and as PDF to print.
 
-An exercise is numbered by its place in its lesson (:data:`calcnb.lessons.catalogue.LESSONS`) and
-named by a short text in the teacher's language: students each see their own numbers, so the view
-names the question, not one student's variant. The PDF is drawn with fpdf2 and DejaVu Sans, as the
-worksheets are (:mod:`calcnb.exercises.worksheet`).
+An exercise is numbered by its place in the lesson's ``order`` (the exercises' identifiers, as the lesson asks
+them) and named by a short text in the teacher's language; the ``bank`` of the lesson's exercises
+(:class:`calcnb.exercises.bank.Bank`) gives the question of an exercise of one variant and the names of
+its misconceptions. The caller (a lesson's class view, the command line) passes both: nothing here knows
+a lesson. Students each see their own numbers, so the view names the question, not one student's variant.
+The PDF is drawn with fpdf2 and DejaVu Sans, as the worksheets are (:mod:`calcnb.exercises.worksheet`).
 
->>> summary_pdf([], [])[:5]
+>>> from calcnb.exercises.bank import Bank
+>>> summary_pdf([], (), Bank())[:5]
 b'%PDF-'
 """
 
@@ -18,10 +21,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from calcnb.classroom.log import OTHER, STUCK_AFTER, StudentSummary, _csv_cell
+from calcnb.classroom.export import csv_cell
+from calcnb.classroom.readings import OTHER, STUCK_AFTER, StudentSummary
+from calcnb.exercises.bank import Bank
+from calcnb.exercises.items import OUTCOMES, Outcome
 from calcnb.i18n import get_language, message
-from calcnb.lessons.bank import BANK, LESSON_EXERCISES, MISCONCEPTIONS, OUTCOMES, misconception_name
-from calcnb.lessons.catalogue import lesson_of
 
 __all__ = [
     "MARKS",
@@ -36,41 +40,46 @@ __all__ = [
 ]
 
 #: How the PDF marks each exercise's outcome for a student (the legend, message "classview.summary.marks", says so).
-MARKS = {"right": "✓", "wrong": "✗", "unreadable": "?", "revealed": "◉"}
-#: The summary's columns, each a message "classview.summary.<name>" (then one column per exercise in the CSV).
-SUMMARY_COLUMNS = ("nickname", "right", "wrong", "unreadable", "revealed", "not_tried", "stuck")
+MARKS = {Outcome.RIGHT: "✓", Outcome.WRONG: "✗", Outcome.UNREADABLE: "?", Outcome.REVEALED: "◉"}
+#: The summary's columns, each a message "classview.summary.<name>" (then one column per exercise in the CSV):
+#: the nickname, how many exercises ended with each outcome, how many were not tried, and the exercise stuck on.
+SUMMARY_COLUMNS = ("nickname", *(outcome.value for outcome in OUTCOMES), "not_tried", "stuck")
 
 
-def exercise_number(exercise_id: str) -> int | None:
-    """The exercise's number in its lesson (1 for the first; :func:`calcnb.lessons.catalogue.lesson_of`), or None
-    for an exercise no lesson asks."""
-    found = lesson_of(exercise_id)
-    return None if found is None else found.exercises.index(exercise_id) + 1
+def exercise_number(exercise_id: str, order: Sequence[str]) -> int | None:
+    """The exercise's number in the lesson: its place in ``order`` (1 for the first), or None for an exercise the
+    lesson does not ask.
+
+    >>> exercise_number("clock", ("next", "clock")), exercise_number("other", ("next", "clock"))
+    (2, None)
+    """
+    return order.index(exercise_id) + 1 if exercise_id in order else None
 
 
-def exercise_label(exercise_id: str) -> str:
-    """The exercise as the teacher reads it: its number in the lesson and a short text ("3. Foundation +3: …").
+def exercise_label(exercise_id: str, order: Sequence[str], bank: Bank) -> str:
+    """The exercise as the teacher reads it: its number in ``order`` and a short text ("3. Foundation +3: …").
 
-    An exercise of one variant is named by its very question; an identifier the bank does not know is shown as is.
+    An exercise of one variant is named by its very question (from ``bank``); an identifier with no short
+    text that ``bank`` does not know is shown as is.
     """
     try:
         text = message(f"classview.ex.{exercise_id}")
     except KeyError:  # no short text: a one-variant exercise's question is the same for everyone
-        if exercise_id not in BANK or len(BANK[exercise_id].variants) != 1:
+        if exercise_id not in bank or len(bank[exercise_id].variants) != 1:
             return exercise_id
-        text = BANK[exercise_id].item(0).question
-    number = exercise_number(exercise_id)
+        text = bank[exercise_id].item(0).question
+    number = exercise_number(exercise_id, order)
     return text if number is None else message("classview.numbered", number=number, text=text)
 
 
-def misconception_label(name: str) -> str:
-    """A misconception's name in the teacher's language ("off by one"); one the bank does not know, as recorded."""
+def misconception_label(name: str, bank: Bank) -> str:
+    """A misconception's name in the teacher's language ("off by one"); one ``bank`` does not know, as recorded."""
     if name == OTHER:
         return message("classview.other")
-    return misconception_name(name) if name in MISCONCEPTIONS else name
+    return bank.misconception_text(name)
 
 
-def outcome_name(outcome: str) -> str:
+def outcome_name(outcome: Outcome) -> str:
     """An outcome in the teacher's language, as the summary's columns name it ("Right", "Answer shown")."""
     return message(f"classview.summary.{outcome}")
 
@@ -81,7 +90,7 @@ def _exercises(summaries: Sequence[StudentSummary], order: Sequence[str]) -> lis
     return [*order, *(exercise for exercise in tried if exercise not in order)]
 
 
-def summary_rows(summaries: Sequence[StudentSummary], order: Sequence[str] = LESSON_EXERCISES) -> list[list[object]]:
+def summary_rows(summaries: Sequence[StudentSummary], order: Sequence[str], bank: Bank) -> list[list[object]]:
     """One row per student, in :data:`SUMMARY_COLUMNS` order: nickname, counts, and the exercise they are stuck on."""
     count = len(_exercises(summaries, order))
     return [
@@ -89,23 +98,22 @@ def summary_rows(summaries: Sequence[StudentSummary], order: Sequence[str] = LES
             summary.nickname,
             *(summary.count(outcome) for outcome in OUTCOMES),
             count - len(summary.outcomes),
-            exercise_label(summary.stuck_on) if summary.stuck_on else "",
+            exercise_label(summary.stuck_on, order, bank) if summary.stuck_on else "",
         ]
         for summary in summaries
     ]
 
 
-def summary_csv(summaries: Sequence[StudentSummary], order: Sequence[str] = LESSON_EXERCISES) -> str:
+def summary_csv(summaries: Sequence[StudentSummary], order: Sequence[str], bank: Bank) -> str:
     """The summary as CSV in the teacher's language: the counts, then each exercise's outcome (blank: not tried)."""
     exercises = _exercises(summaries, order)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(
-        [*(message(f"classview.summary.{name}") for name in SUMMARY_COLUMNS), *map(exercise_label, exercises)]
-    )
-    for summary, row in zip(summaries, summary_rows(summaries, order)):
+    labels = [exercise_label(name, order, bank) for name in exercises]
+    writer.writerow([*(message(f"classview.summary.{name}") for name in SUMMARY_COLUMNS), *labels])
+    for summary, row in zip(summaries, summary_rows(summaries, order, bank)):
         ended = [outcome_name(summary.outcomes[name]) if name in summary.outcomes else "" for name in exercises]
-        writer.writerow([_csv_cell(cell) for cell in [*row, *ended]])
+        writer.writerow([csv_cell(cell) for cell in [*row, *ended]])
     return buffer.getvalue()
 
 
@@ -129,7 +137,8 @@ def _document(paper: str):
 
 def summary_pdf(
     summaries: Sequence[StudentSummary],
-    order: Sequence[str] = LESSON_EXERCISES,
+    order: Sequence[str],
+    bank: Bank,
     *,
     location: str = "",
     paper: str = "A4",
@@ -152,7 +161,7 @@ def summary_pdf(
     pdf.multi_cell(0, 4.5, legend, align="L", new_x="LMARGIN", new_y="NEXT")
     pdf.cell(0, 6, message("classview.summary.marks"), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(1)
-    numbers = [str(exercise_number(name) or "·") for name in exercises]
+    numbers = [str(exercise_number(name, order) or "·") for name in exercises]
     heading = [message(f"classview.summary.{name}") for name in SUMMARY_COLUMNS]
     # The counts' columns fit their headings in both languages; "stuck on" takes what is left of the page.
     fixed = (32, 16, 16, 22, 24, 18)
@@ -161,14 +170,14 @@ def summary_pdf(
     pdf.set_font(_FONT, "", 8.5)
     with pdf.table(col_widths=widths, width=sum(widths), align="LEFT", text_align="LEFT", line_height=5) as table:
         table.row([*heading, *numbers])
-        for summary, row in zip(summaries, summary_rows(summaries, order)):
-            ended = [MARKS.get(summary.outcomes.get(name, ""), "") for name in exercises]
+        for summary, row in zip(summaries, summary_rows(summaries, order, bank)):
+            ended = [MARKS[summary.outcomes[name]] if name in summary.outcomes else "" for name in exercises]
             table.row([str(cell) for cell in [*row, *ended]])
     pdf.ln(4)
     pdf.set_font(_FONT, "B", 10)
     pdf.cell(0, 6, message("classview.summary.exercises"), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(_FONT, "", 9)
     for name in exercises:
-        pdf.multi_cell(0, 4.5, exercise_label(name), align="L", new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 4.5, exercise_label(name, order, bank), align="L", new_x="LMARGIN", new_y="NEXT")
     pdf.set_lang(get_language())
     return bytes(pdf.output())

@@ -1,9 +1,9 @@
 """The class view's figures kept up to date answer by answer, so a reading of the log costs what is new in it.
 
-A :class:`Tally` takes the checks of :meth:`ClassLog.attempts_after <calcnb.classroom.log.ClassLog.attempts_after>`
+A :class:`Tally` takes the checks of :meth:`ClassLog.attempts_after <calcnb.classroom.store.ClassLog.attempts_after>`
 (each with its ``id``, in the order they were written) and keeps, per exercise and per student, what
-:func:`~calcnb.classroom.log.exercise_stats`, :func:`~calcnb.classroom.log.class_status` and
-:func:`~calcnb.classroom.log.student_summaries` compute from every row: the same figures, in the same order.
+:func:`~calcnb.classroom.readings.exercise_stats`, :func:`~calcnb.classroom.readings.class_status` and
+:func:`~calcnb.classroom.readings.student_summaries` compute from every row: the same figures, in the same order.
 Counts are sums and do not care about order; what does (where each student ended on each exercise, their
 last answers judged) is folded in the order of the answers' times. A check that arrives after a later one
 of the same student (two pages of one student, one of them sending answers that waited) makes that one
@@ -17,16 +17,17 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from calcnb.classroom.log import (
+from calcnb.classroom.readings import (
     JUDGED,
     OTHER,
     STUCK_AFTER,
     ClassStatus,
     ExerciseStats,
     StudentSummary,
-    row_outcome,
     settle,
 )
+from calcnb.classroom.schema import row_outcome
+from calcnb.exercises.items import Outcome
 
 __all__ = ["Tally"]
 
@@ -39,7 +40,7 @@ class _Student:
 
     first: Key
     last: Key
-    outcomes: dict[str, str] = field(default_factory=dict)  # exercise -> where it ended (log.settle)
+    outcomes: dict[str, Outcome] = field(default_factory=dict)  # exercise -> where it ended (readings.settle)
     judged: deque = field(default_factory=deque)  # (outcome, exercise) of the last answers judged
 
 
@@ -64,7 +65,7 @@ class Tally:
         """Take in new checks (ids above :attr:`seen`, in id order); returns how many.
 
         ``history(nickname, up_to)`` reads one student's checks with ids up to ``up_to`` in the order of
-        their times (:meth:`ClassLog.student_attempts <calcnb.classroom.log.ClassLog.student_attempts>`):
+        their times (:meth:`ClassLog.student_attempts <calcnb.classroom.store.ClassLog.student_attempts>`):
         asked for only when a check of that student arrives after a later one.
         """
         again: set[str] = set()
@@ -79,12 +80,12 @@ class Tally:
             self._tried[exercise].add(name)
             if exercise not in self._exercise_first or key < self._exercise_first[exercise]:
                 self._exercise_first[exercise] = key
-            if outcome != "revealed":
+            if outcome is not Outcome.REVEALED:
                 self.checks += 1
                 self._answers[exercise] += 1
-                if outcome == "unreadable":
+                if outcome is Outcome.UNREADABLE:
                     self._unreadable[exercise] += 1
-                elif outcome == "wrong":
+                elif outcome is Outcome.WRONG:
                     self._wrong[exercise][row["misconception"] or OTHER] += 1
             if name in again:
                 continue
@@ -109,7 +110,7 @@ class Tally:
         return _Student(first=key, last=key, judged=deque(maxlen=self.stuck_after))
 
     @staticmethod
-    def _fold(student: _Student, key: Key, exercise: str, outcome: str) -> None:
+    def _fold(student: _Student, key: Key, exercise: str, outcome: Outcome) -> None:
         student.last = key
         settle(student.outcomes, exercise, outcome)
         if outcome in JUDGED:
@@ -123,12 +124,12 @@ class Tally:
         stuck = {}
         for name in self._in_order():
             last = list(self._students[name].judged)[-self.stuck_after :]
-            if len(last) == self.stuck_after and all(outcome == "wrong" for outcome, _ in last):
+            if len(last) == self.stuck_after and all(outcome is Outcome.WRONG for outcome, _ in last):
                 stuck[name] = last[-1][1]
         return stuck
 
     def stats(self, order: Sequence[str] = ()) -> list[ExerciseStats]:
-        """What :func:`~calcnb.classroom.log.exercise_stats` says of every check seen."""
+        """What :func:`~calcnb.classroom.readings.exercise_stats` says of every check seen."""
         ended = Counter(
             (exercise, outcome) for student in self._students.values() for exercise, outcome in student.outcomes.items()
         )
@@ -138,9 +139,9 @@ class Tally:
             ExerciseStats(
                 name,
                 tried=len(self._tried[name]),
-                right=ended[name, "right"],
+                right=ended[name, Outcome.RIGHT],
                 attempts=self._answers[name],
-                revealed=ended[name, "revealed"],
+                revealed=ended[name, Outcome.REVEALED],
                 unreadable=self._unreadable[name],
                 misconceptions=dict(self._wrong[name]),
             )
@@ -148,12 +149,12 @@ class Tally:
         ]
 
     def status(self, students: Iterable[str]) -> ClassStatus:
-        """What :func:`~calcnb.classroom.log.class_status` says of ``students`` and every check seen."""
+        """What :func:`~calcnb.classroom.readings.class_status` says of ``students`` and every check seen."""
         not_started = [name for name in dict.fromkeys(students) if name not in self._students]
         return ClassStatus(not_started, self._stuck(), len(self._students))
 
     def summaries(self, students: Iterable[str]) -> list[StudentSummary]:
-        """What :func:`~calcnb.classroom.log.student_summaries` says of ``students`` and every check seen."""
+        """What :func:`~calcnb.classroom.readings.student_summaries` says of ``students`` and every check seen."""
         stuck = self._stuck()
         names = list(dict.fromkeys([*students, *self._in_order()]))
         return [

@@ -6,7 +6,10 @@ could not be read (never counted as wrong), and the share of each misconception 
 answers, as a bar chart, every name in the teacher's language. Then who joined and has not
 checked anything yet, and who is stuck (their last three answers judged wrong), with the
 exercise they are stuck on. Last, the end-of-lesson summary of each student, to export as CSV or
-print as PDF (:mod:`calcnb.classroom.summary`); a link exports every recorded check as CSV.
+print as PDF (:mod:`calcnb.classroom.summary`); a link exports every recorded check as CSV. The view
+is handed the lesson's exercise order and bank: a lesson's own view (:mod:`calcnb.lessons`) knows
+which lesson, this module knows none. Whether each page's answers reach the log is worked out in
+:mod:`calcnb.classroom.health`.
 
 ``python -m calcnb class-view lesson.db`` serves ``notebooks/teacher/class_view.ipynb``
 with Voila on 127.0.0.1 (this machine only) on a server and port of its own: the
@@ -21,25 +24,17 @@ import asyncio
 import base64
 import contextlib
 import html
-import os
 import time
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import ipywidgets as widgets
 
-from calcnb.classroom.log import (
-    STUCK_AFTER,
-    VIEW_ENV_VAR,
-    ClassLog,
-    ClassLogMoved,
-    ClassStatus,
-    ExerciseStats,
-    StudentSummary,
-    csv_text,
-    open_class_log,
-)
+from calcnb.classroom.export import csv_text
+from calcnb.classroom.health import StudentHealth, in_class_order, student_health
+from calcnb.classroom.readings import STUCK_AFTER, ClassStatus, ExerciseStats, StudentSummary
+from calcnb.classroom.schema import ClassLogMoved
+from calcnb.classroom.store import ClassLog, open_class_log
 from calcnb.classroom.summary import (
     SUMMARY_COLUMNS,
     exercise_label,
@@ -49,20 +44,19 @@ from calcnb.classroom.summary import (
     summary_rows,
 )
 from calcnb.classroom.tally import Tally
+from calcnb.core.settings import CLASS_VIEW
+from calcnb.exercises.bank import Bank
 from calcnb.i18n import message
-from calcnb.lessons.bank import LESSON_EXERCISES
 from calcnb.ui.palette import ALARM_BACKGROUND, BAR_COLOURS, BLUE, ERROR_TEXT, LIGHT_GREY, VERMILION, WHITE
 
 __all__ = [
     "ClassView",
-    "StudentHealth",
     "class_view",
     "download_link",
+    "escaped",
     "exercises_html",
     "health_html",
     "isolated",
-    "shown",
-    "student_health",
     "students_html",
     "summary_html",
 ]
@@ -71,19 +65,19 @@ __all__ = [
 REFRESH_SECONDS = 3.0
 
 
-def shown(text: object) -> str:
+def escaped(text: object) -> str:
     """Text a student typed, safe inside HTML: control characters as ``\\x..`` escapes, markup escaped."""
     visible = "".join(f"\\x{ord(char):02x}" if unicodedata.category(char) == "Cc" else char for char in str(text))
     return html.escape(visible, quote=True)
 
 
 def isolated(text: object) -> str:
-    """A student's text as :func:`shown` makes it, in a ``<bdi>`` of its own: whatever its direction, it cannot
+    """A student's text as :func:`escaped` makes it, in a ``<bdi>`` of its own: whatever its direction, it cannot
     reorder or mirror the text around it (a nickname of right-to-left letters in a list, say)."""
-    return f"<bdi>{shown(text)}</bdi>"
+    return f"<bdi>{escaped(text)}</bdi>"
 
 
-def _bars(item: ExerciseStats) -> str:
+def _bars(item: ExerciseStats, bank: Bank) -> str:
     shares = item.shares()
     if not shares:
         return f"<i>{html.escape(message('classview.none_wrong'))}</i>"
@@ -94,13 +88,14 @@ def _bars(item: ExerciseStats) -> str:
         lines.append(
             '<div class="calcnb-bar" style="display:flex;align-items:center;gap:0.5em;margin:1px 0">'
             f'<span style="display:inline-block;width:{share * 12:.2f}em;height:0.9em;background:{colour}"></span>'
-            f"<span>{shown(misconception_label(name))}: {share:.0%} ({count})</span></div>"
+            f"<span>{escaped(misconception_label(name, bank))}: {share:.0%} ({count})</span></div>"
         )
     return "".join(lines)
 
 
-def exercises_html(stats: Sequence[ExerciseStats]) -> str:
-    """The exercise table: tried, right, answer shown, answers, unreadable, and a bar per misconception."""
+def exercises_html(stats: Sequence[ExerciseStats], order: Sequence[str], bank: Bank) -> str:
+    """The exercise table: tried, right, answer shown, answers, unreadable, and a bar per misconception; each exercise
+    named by its number in ``order`` and its short text, each misconception by its name in ``bank``."""
     if not stats:
         return f"<p>{html.escape(message('classview.nothing_yet'))}</p>"
     head = "".join(
@@ -109,33 +104,29 @@ def exercises_html(stats: Sequence[ExerciseStats]) -> str:
                     "classview.checks", "classview.unreadable", "classview.wrong_ideas")
     )  # fmt: skip
     rows = "".join(
-        f'<tr class="calcnb-exercise" data-exercise="{shown(item.exercise_id)}"'
+        f'<tr class="calcnb-exercise" data-exercise="{escaped(item.exercise_id)}"'
         f' style="border-top:1px solid {LIGHT_GREY}">'
         f'<th scope="row" style="text-align:left;padding:2px 8px;max-width:24em">'
-        f"{shown(exercise_label(item.exercise_id))}</th>"
+        f"{escaped(exercise_label(item.exercise_id, order, bank))}</th>"
         + "".join(
             f'<td style="padding:2px 8px">{count}</td>'
             for count in (item.tried, item.right, item.revealed, item.attempts, item.unreadable)
         )
-        + f'<td style="padding:2px 8px">{_bars(item)}</td></tr>'
+        + f'<td style="padding:2px 8px">{_bars(item, bank)}</td></tr>'
         for item in stats
     )
     return f'<table class="calcnb-class-exercises" style="border-collapse:collapse"><tr>{head}</tr>{rows}</table>'
 
 
-def students_html(status: ClassStatus) -> str:
-    """Who has not started, and who is stuck and on which exercise."""
+def students_html(status: ClassStatus, order: Sequence[str], bank: Bank) -> str:
+    """Who has not started, and who is stuck and on which exercise (named as :func:`exercises_html` names it)."""
     nobody = f"<i>{html.escape(message('classview.nobody'))}</i>"
     waiting = ", ".join(isolated(name) for name in status.not_started) or nobody
-    stuck = (
-        "".join(
-            "<li>{}</li>".format(
-                message("classview.stuck_on", nickname=isolated(name), exercise=shown(exercise_label(exercise)))
-            )
-            for name, exercise in status.stuck.items()
-        )
-        or f"<li>{nobody}</li>"
-    )
+    said = [
+        message("classview.stuck_on", nickname=isolated(name), exercise=escaped(exercise_label(exercise, order, bank)))
+        for name, exercise in status.stuck.items()
+    ]
+    stuck = "".join(f"<li>{line}</li>" for line in said) or f"<li>{nobody}</li>"
     return (
         f"<h4>{html.escape(message('classview.not_started', count=len(status.not_started)))}</h4>"
         f'<p class="calcnb-not-started">{waiting}</p>'
@@ -160,18 +151,18 @@ def download_link(data: bytes, filename: str, label: str, css_class: str, mime: 
     )
 
 
-def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str] = LESSON_EXERCISES) -> str:
+def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str], bank: Bank) -> str:
     """The end-of-lesson summary: one row per student (right, wrong, unreadable, answer shown, not tried, stuck on)."""
     if not summaries:
         return ""
     heading = [html.escape(message(f"classview.summary.{name}")) for name in SUMMARY_COLUMNS]
     head = "".join(f'<th scope="col" style="text-align:left;padding:2px 8px">{name}</th>' for name in heading)
     rows = "".join(
-        f'<tr class="calcnb-student" data-nickname="{shown(row[0])}" style="border-top:1px solid {LIGHT_GREY}">'
+        f'<tr class="calcnb-student" data-nickname="{escaped(row[0])}" style="border-top:1px solid {LIGHT_GREY}">'
         f'<th scope="row" style="text-align:left;padding:2px 8px">{isolated(row[0])}</th>'
-        + "".join(f'<td style="padding:2px 8px">{shown(cell)}</td>' for cell in row[1:])
+        + "".join(f'<td style="padding:2px 8px">{escaped(cell)}</td>' for cell in row[1:])
         + "</tr>"
-        for row in summary_rows(summaries, order)
+        for row in summary_rows(summaries, order, bank)
     )
     legend = message("classview.summary_legend", count=len(order), stuck=STUCK_AFTER)
     return (
@@ -181,9 +172,6 @@ def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str] = LES
     )
 
 
-#: Seconds without a word from a page that has answers waiting before the view says they are not arriving
-#: (a page reports at least every :data:`calcnb.classroom.recorder.HEARTBEAT` seconds while it can).
-QUIET_AFTER = 45.0
 #: Seconds the view's own trial write waits for a lock: a lock held longer already stops the students' writes.
 PROBE_TIMEOUT = 1.0
 
@@ -206,67 +194,11 @@ def _banner(text: str) -> str:
     )
 
 
-@dataclass(frozen=True)
-class StudentHealth:
-    """One student's pages, as their health rows in the log say: answers waiting, the last write and failure."""
-
-    nickname: str
-    waiting: int
-    written: int
-    last_write: float | None
-    last_failure: float | None
-    failure: str | None
-    heard: float  # the last word from any of the student's pages (seconds since the epoch)
-    stuck: bool  # answers wait and are not arriving: a failure since the last write, or the page fell quiet
-
-
-def student_health(writers: Sequence[dict], now: float | None = None) -> list[StudentHealth]:
-    """Each student's pages (:meth:`ClassLog.writers <calcnb.classroom.log.ClassLog.writers>`) summed up.
-
-    A page's answers are not arriving when some wait and its last failure is newer than its last write,
-    or when it has not been heard from for :data:`QUIET_AFTER` seconds.
-    """
-    now = time.time() if now is None else now
-    pages: dict[str, list[dict]] = {}
-    for row in writers:
-        pages.setdefault(row["nickname"], []).append(row)
-    found = []
-    for name, rows in pages.items():
-        stuck = any(
-            row["waiting"]
-            and (
-                (row["last_failure"] is not None and row["last_failure"] >= (row["last_write"] or 0))
-                or now - row["heartbeat"] > QUIET_AFTER
-            )
-            for row in rows
-        )
-        failed = max(rows, key=lambda row: row["last_failure"] or 0)
-        found.append(
-            StudentHealth(
-                name,
-                waiting=sum(row["waiting"] for row in rows),
-                written=sum(row["written"] for row in rows),
-                last_write=max((row["last_write"] for row in rows if row["last_write"]), default=None),
-                last_failure=failed["last_failure"],
-                failure=failed["failure"] if failed["last_failure"] else None,
-                heard=max(row["heartbeat"] for row in rows),
-                stuck=stuck,
-            )
-        )
-    return found
-
-
-def _in_class_order(health: Sequence[StudentHealth], students: Sequence[str]) -> list[StudentHealth]:
-    """In the order the students joined (pages of nicknames that never joined last)."""
-    rank = {name: number for number, name in enumerate(dict.fromkeys(students))}
-    return sorted(health, key=lambda item: rank.get(item.nickname, len(rank)))
-
-
 def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -> str:
     """The table of each student's saving: answers waiting on their pages, the last write, the last failure."""
     if not health:
         return ""
-    ordered = sorted(_in_class_order(health, students), key=lambda item: not item.stuck)
+    ordered = sorted(in_class_order(health, students), key=lambda item: not item.stuck)
     head = "".join(
         f'<th scope="col" style="text-align:left;padding:2px 8px">{html.escape(message(key))}</th>'
         for key in ("classview.summary.nickname", "classview.health.waiting", "classview.health.last_write",
@@ -277,10 +209,10 @@ def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -
         failure = ""
         if item.last_failure:
             failure = html.escape(message("classview.health.failure", time=_clock(item.last_failure)))
-            failure += f" <small>{shown(item.failure or '')}</small>"
+            failure += f" <small>{escaped(item.failure or '')}</small>"
         style = f"color:{ERROR_TEXT};font-weight:bold" if item.stuck else ""
         rows.append(
-            f'<tr class="calcnb-health" data-nickname="{shown(item.nickname)}" data-stuck="{int(item.stuck)}"'
+            f'<tr class="calcnb-health" data-nickname="{escaped(item.nickname)}" data-stuck="{int(item.stuck)}"'
             f' style="border-top:1px solid {LIGHT_GREY};{style}">'
             f'<th scope="row" style="text-align:left;padding:2px 8px">{isolated(item.nickname)}</th>'
             f'<td style="padding:2px 8px">{item.waiting}</td>'
@@ -296,7 +228,9 @@ def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -
 class ClassView(widgets.VBox):
     """The live class view of one class log: call :meth:`refresh`, or :meth:`start` to refresh by itself.
 
-    ``order`` lists exercise identifiers to show first, in that order (the others follow as first answered).
+    ``order`` lists the lesson's exercise identifiers, in the order the lesson asks them: they are shown first,
+    numbered by their place in it (the others follow as first answered). ``bank`` holds the lesson's exercises
+    (:class:`calcnb.exercises.bank.Bank`), for their questions and the names of their misconceptions.
     Each reading asks the log only for the answers written since the last one (:class:`~calcnb.classroom.tally.Tally`),
     tries a write (taken back) to know whether the students' answers can be saved, and reads each page's health
     row: a banner says loudly when the log is gone, replaced, unreadable or cannot be written, and when some
@@ -307,11 +241,13 @@ class ClassView(widgets.VBox):
         self,
         log: ClassLog | None,
         *,
-        order: Sequence[str] = LESSON_EXERCISES,
+        order: Sequence[str],
+        bank: Bank,
         refresh_seconds: float = REFRESH_SECONDS,
     ) -> None:
         self.class_log = log
         self.order = tuple(order)
+        self.bank = bank
         self.refresh_seconds = refresh_seconds
         self.tally = Tally()
         self.read_at: float | None = None  # the last reading that worked
@@ -384,16 +320,16 @@ class ClassView(widgets.VBox):
             alarms.append(message("classview.cannot_write", reason=_reason(error)))
             log.engine.dispose()  # fresh connections next time (a session opened read-only stays so)
         health = student_health(writers, self.read_at)
-        stuck = [item for item in _in_class_order(health, students) if item.stuck]
+        stuck = [item for item in in_class_order(health, students) if item.stuck]
         if stuck:
             names = ", ".join(f"{item.nickname} ({item.waiting})" for item in stuck)
             alarms.append(message("classview.not_reaching", count=len(stuck), students=names))
         status = self.tally.status(students)
         self._summaries = self.tally.summaries(students)
-        self.exercises.value = exercises_html(self.tally.stats(self.order))
-        self.students.value = students_html(status)
-        self.summary.value = summary_html(self._summaries, self.order)
-        csv = summary_csv(self._summaries, self.order).encode("utf-8-sig")
+        self.exercises.value = exercises_html(self.tally.stats(self.order), self.order, self.bank)
+        self.students.value = students_html(status, self.order, self.bank)
+        self.summary.value = summary_html(self._summaries, self.order, self.bank)
+        csv = summary_csv(self._summaries, self.order, self.bank).encode("utf-8-sig")
         filename = f"{message('classview.summary_file')}.csv"
         self.summary_csv.value = download_link(csv, filename, message("classview.summary_csv"), "calcnb-summary-csv")
         self.health.value = health_html(health, students)
@@ -455,7 +391,7 @@ class ClassView(widgets.VBox):
     def make_pdf(self, paper: str = "A4") -> bytes:
         """Draw the summary as of the last reading as PDF, offer it as a download link, and return it."""
         location = self.class_log.location if self.class_log is not None else ""
-        pdf = summary_pdf(self._summaries, self.order, location=location, paper=paper)
+        pdf = summary_pdf(self._summaries, self.order, self.bank, location=location, paper=paper)
         label = message("classview.summary_pdf_ready", time=time.strftime("%H:%M:%S"))
         filename = f"{message('classview.summary_file')}.pdf"
         self.pdf_link.value = download_link(pdf, filename, label, "calcnb-summary-pdf", mime="application/pdf")
@@ -497,15 +433,20 @@ class ClassView(widgets.VBox):
 
 
 def class_view(
-    location: str | None = None, *, order: Sequence[str] = LESSON_EXERCISES, refresh_seconds: float = REFRESH_SECONDS
+    location: str | None = None,
+    *,
+    order: Sequence[str],
+    bank: Bank,
+    refresh_seconds: float = REFRESH_SECONDS,
 ) -> ClassView:
-    """The live class view of ``location`` (default: the log named by ``python -m calcnb class-view``).
+    """The live class view of ``location`` (default: the log named by ``python -m calcnb class-view``), its
+    exercises in ``order`` and named from ``bank``.
 
     Without a log it says how to name one. The view refreshes itself every ``refresh_seconds``.
-    The default log comes from ``CALCNB_CLASS_VIEW``, which only the class-view command sets:
-    the students' app never does, so a student page can never show the class.
+    The default log comes from ``CALCNB_CLASS_VIEW`` (:data:`calcnb.core.settings.CLASS_VIEW`), which only
+    the class-view command sets: the students' app never does, so a student page can never show the class.
     """
-    location = location or os.environ.get(VIEW_ENV_VAR, "").strip() or None
+    location = location or CLASS_VIEW.read()
     if location is None:
-        return ClassView(None)
-    return ClassView(open_class_log(location), order=order, refresh_seconds=refresh_seconds).start()
+        return ClassView(None, order=order, bank=bank)
+    return ClassView(open_class_log(location), order=order, bank=bank, refresh_seconds=refresh_seconds).start()

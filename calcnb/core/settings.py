@@ -21,6 +21,8 @@ __all__ = [
     "CLASS_LOG",
     "CLASS_VIEW",
     "CLASS_VIEW_LESSON",
+    "HUB_NOTEBOOKS",
+    "HUB_PASSWORD",
     "INTERPRETED",
     "LANGUAGE",
     "NO_REVEAL",
@@ -73,9 +75,22 @@ NO_REVEAL = Setting("CALCNB_NO_REVEAL", True, "Show answer is never offered (the
 INTERPRETED = Setting("CALCNB_INTERPRETED", True, "the solver runs interpreted even where it was compiled")
 CLASS_CODE = Setting("CALCNB_CLASS_CODE", False, "the class code a server asks for (read once, then removed)")
 VOILA_PREHEAT = Setting("VOILA_PREHEAT", True, "set by Voila in the kernels it starts ahead of any visitor")
+HUB_NOTEBOOKS = Setting("CALCNB_HUB_NOTEBOOKS", False, "the notebooks a trial hub gives its students (else calcnb's)")
+HUB_PASSWORD = Setting("CALCNB_HUB_PASSWORD", False, "every student's password on a trial hub (else calcnb)")
 
 #: Every setting, by its environment variable.
 SETTINGS: dict[str, Setting] = {
     setting.variable: setting
-    for setting in (LANGUAGE, CLASS_LOG, CLASS_VIEW, CLASS_VIEW_LESSON, NO_REVEAL, INTERPRETED, CLASS_CODE, VOILA_PREHEAT)
+    for setting in (
+        LANGUAGE,
+        CLASS_LOG,
+        CLASS_VIEW,
+        CLASS_VIEW_LESSON,
+        NO_REVEAL,
+        INTERPRETED,
+        CLASS_CODE,
+        VOILA_PREHEAT,
+        HUB_NOTEBOOKS,
+        HUB_PASSWORD,
+    )
 }

@@ -179,9 +179,10 @@ def _without_fillers(cleaned: str) -> str:
     cleaned = _MODULO.sub("", cleaned).strip()
     tokens = cleaned.split()
     # "a K" is two cards (ace or king); "a 7", "a dama", "the K" are one with its article
-    if len(tokens) == 2 and tokens[0] in answer_words("article") and tokens[0] in _rank_words():
-        if tokens[1] in _rank_words() and len(tokens[1]) == 1:
-            return cleaned
+    ranks = _rank_words()
+    two_cards = len(tokens) == 2 and tokens[0] in ranks and len(tokens[1]) == 1 and tokens[1] in ranks
+    if two_cards and tokens[0] in answer_words("article"):
+        return cleaned
     cleaned = _strip_words(cleaned, answer_words("filler"))  # "card J", "4 steps"
     first, _space, rest = cleaned.partition(" ")
     if rest and first in answer_words("article"):  # an article comes first: "the 7", "o 7", "the card 7"

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from calcnb.core.enums import TextEnum
-from calcnb.game.cards import rank_name
-from calcnb.i18n import answer_words, message
 from calcnb.exercises.answers import CARD_FOR_COUNT, DONT_KNOW, READERS, Several, echo, read_answer
 from calcnb.exercises.keys import student_number
+from calcnb.game.cards import rank_name
+from calcnb.i18n import answer_words, message
+
 
 class Feedback(NamedTuple):
     """What a check says: ``correct`` is True, False, or None when the answer could not be read.
@@ -134,9 +135,9 @@ def judge(item: Item, text: str) -> Feedback:
     if isinstance(reading, Several):  # a hedge is never right, whichever of its answers is
         typed = [echo(answer).upper() if len(answer) == 1 else echo(answer) for answer in reading.typed]
         said = message("lessons.and", first=", ".join(typed[:-1]), last=typed[-1])
-        return Feedback(None, message("lessons.several", answers=said))
+        return Feedback(None, message("lessons.unread", reason=message("lessons.several", answers=said)))
     if reading == CARD_FOR_COUNT:
-        return Feedback(None, message("lessons.card_for_count", reason=expected))
+        return Feedback(None, message("lessons.unread", reason=message("lessons.card_for_count", reason=expected)))
     if reading in item.unclear:
         return Feedback(None, message("lessons.unread", reason=item.unclear[reading]))
     if reading in item.accepted or (item.accepts is not None and item.accepts(reading)):

@@ -1,10 +1,10 @@
 """The errors calcnb refuses input with, how they quote it, and how much input it reads.
 
 Every refusal is a :class:`CalcnbError` (a ``ValueError``, defined in :mod:`calcnb.core.errors`),
-worded from the message catalogue in the current language, and changes nothing. A message quotes at most :data:`QUOTE_LIMIT` characters of what it
-refuses (:func:`quote`), so a 10 MB paste gives a one-line message, and texts longer
-than any real one (:data:`MAX_DEAL_CHARS`, :data:`MAX_SAVE_CHARS`, :data:`MAX_SEED_CHARS`)
-are refused before they are read (:func:`check_length`).
+worded from the message catalogue in the current language, and changes nothing. A message quotes at
+most :data:`QUOTE_LIMIT` characters of what it refuses (:func:`quote`), so a 10 MB paste gives a
+one-line message, and texts longer than any real one (:data:`MAX_DEAL_CHARS`, :data:`MAX_SAVE_CHARS`,
+:data:`MAX_SEED_CHARS`) are refused before they are read (:func:`check_length`).
 
 "Case-insensitive" means ASCII letters only: ``s`` reads as ``S``, but no other code
 point is folded (``ſ``, U+017F, upper-cases to ``S`` in Python and is refused here).

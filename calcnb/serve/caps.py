@@ -2,7 +2,7 @@
 
 :func:`default_max_kernels` says how many kernels the machine's memory holds; :class:`PageCaps`
 counts the pages holding a kernel, overall and by client address; :class:`CodeCheck` checks typed
-class codes and limits wrong ones per address. The command line (:mod:`calcnb.serve.cli`) checks a
+class codes and limits wrong ones per address. The command line (:mod:`calcnb.serve.parser`) checks a
 teacher's code with :func:`code_problem` without loading the server.
 """
 
@@ -27,7 +27,6 @@ HEADROOM_FRACTION = 0.25  # of the memory, kept for the system, the server and t
 MIN_HEADROOM_MEGABYTES = 1024
 DEFAULT_PAGES_PER_DEVICE = 4  # a lesson and the play app open, and a reload or two
 
-CLASS_CODE_VARIABLE = "CALCNB_CLASS_CODE"
 CODE_COOKIE = "calcnb_class"
 CODE_FIELD = "code"
 CODE_TRIES = 5

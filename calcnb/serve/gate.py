@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import html
-import os
 
 from jupyter_core.utils import ensure_async
 from tornado import web
@@ -23,9 +22,9 @@ from traitlets.config import LoggingConfigurable
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
+from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import get_language, message
 from calcnb.serve.caps import (
-    CLASS_CODE_VARIABLE,
     CODE_COOKIE,
     CODE_FIELD,
     DEFAULT_PAGES_PER_DEVICE,
@@ -52,7 +51,7 @@ class ClassroomGate(LoggingConfigurable):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.caps = PageCaps(self.max_kernels or default_max_kernels(), max(1, self.max_pages_per_device))
-        code = os.environ.pop(CLASS_CODE_VARIABLE, "")  # read once; the kernels, started later, never see it
+        code = CLASS_CODE.pop()  # read once; the kernels, started later, never see it
         self.code = CodeCheck(code) if code else None
 
 

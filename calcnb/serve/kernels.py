@@ -5,7 +5,7 @@ student would wait as long as the last one. This manager (Voila's
 ``VoilaConfiguration.multi_kernel_manager_class``) lets at most two kernels per processor core
 warm up at once, in the order the students came; pool refills (``--preheat N``) wait behind every
 student and warm up one at a time. The server culls kernels no page is connected to
-(:mod:`calcnb.serve.cli`), but not one waiting in Voila's pool, nor one whose page is still
+(:func:`calcnb.serve.commands.culling_options`), but not one waiting in Voila's pool, nor one whose page is still
 loading (:data:`PAGE_LOAD_SECONDS`). Why: ``docs/design.md``; measured: ``docs/performance.md``.
 """
 
@@ -27,12 +27,13 @@ from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from traitlets import Integer
 
+from calcnb.core.settings import VOILA_PREHEAT
+
 # A kernel no page has connected to yet is left this long idle for its page to load (see the module notes).
 PAGE_LOAD_SECONDS = 120
 # A warming kernel holds its turn until it has been quiet (no message) this long, or at most WARM_UP_LIMIT.
 WARM_UP_QUIET_SECONDS = 0.5
 WARM_UP_LIMIT_SECONDS = 60.0
-PREHEAT_VARIABLE = "VOILA_PREHEAT"  # Voila sets it to "True" in the environment of the kernels it pools
 # The longest name of a kernel's Unix socket in its connection folder (--KernelManager.transport=ipc).
 IPC_SOCKET_NAME = "/kernel-00000000-0000-0000-0000-000000000000-ipc-4"
 
@@ -151,7 +152,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         A pool refill is a kernel Voila starts for its pool once a page has connected to any
         kernel; the pool's first filling, before any student, goes at a student's pace.
         """
-        refill = self._a_page_came and (kwargs.get("env") or {}).get(PREHEAT_VARIABLE) == "True"
+        refill = self._a_page_came and VOILA_PREHEAT.read(kwargs.get("env") or {})  # a kernel Voila pools
         await self._take_turn(refill)
         try:
             kernel_id = await super().start_kernel(*args, **kwargs)

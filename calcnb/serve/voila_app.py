@@ -1,6 +1,6 @@
 """The app's server: Voila, with the two routes Voila answers with an error of its own answering as they should.
 
-``python -m calcnb.serve.voila_app`` takes Voila's command line (:func:`calcnb.serve.cli.voila_command`
+``python -m calcnb.serve.voila_app`` takes Voila's command line (:func:`calcnb.serve.commands.voila_command`
 builds it). Voila's standalone server answers ``GET /logout`` by rendering a page its templates do
 not have, and any address under ``/voila/templates/`` that is not a template's static file
 (``/voila/templates/calcnb/conf.json``) by failing to split it: both were HTTP 500, the answer of
@@ -31,8 +31,8 @@ from voila.app import Voila
 from voila.static_file_handler import TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
-from calcnb.serve.cli import notebooks_dir
 from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate
+from calcnb.serve.notebooks import notebooks_dir
 
 __all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "ServerKernelWebsocket", "TemplateFiles", "TornadoPingOff"]
 __all__ += ["main", "trust_shipped_notebooks"]
@@ -45,7 +45,7 @@ def _digest(path: Path) -> str:
 def trust_shipped_notebooks(served: Path) -> list[Path]:
     """Sign as trusted the notebooks in ``served`` (a notebook or a folder) that are calcnb's own; return them.
 
-    A notebook is calcnb's own when its bytes are those of a notebook in :func:`~calcnb.serve.cli.notebooks_dir`:
+    A notebook is calcnb's own when its bytes are those of a notebook in :func:`~calcnb.serve.notebooks.notebooks_dir`:
     a copy a teacher changed, or any other notebook, is left as it is. The signature goes to the user's
     Jupyter signature store, where Jupyter Server checks it when a page opens the notebook.
     """

@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from calcnb.core.settings import INTERPRETED
 from calcnb.game.cards import RANK_COUNT
 from calcnb.game.engine import (
     STOCK_TO_FOUNDATION,
@@ -43,8 +44,9 @@ from calcnb.game.engine import (
 from calcnb.game.errors import CalcnbError, quote
 from calcnb.i18n import message
 
-INTERPRETED_VARIABLE = "CALCNB_INTERPRETED"
-"""Set to 1 in the environment, the solver's modules run from their Python source even where compiled."""
+INTERPRETED_VARIABLE = INTERPRETED.variable
+"""Set to 1 in the environment, the solver's modules run from their Python source even where compiled (the setting
+:data:`calcnb.core.settings.INTERPRETED`)."""
 
 
 class _SourceFinder(importlib.machinery.PathFinder):
@@ -61,7 +63,7 @@ class _SourceFinder(importlib.machinery.PathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
-if os.environ.get(INTERPRETED_VARIABLE, "") not in ("", "0"):
+if INTERPRETED.read():
     sys.meta_path.insert(0, _SourceFinder)
 
 from . import search as _search_module  # noqa: E402 (after the finder: it decides which form is loaded)

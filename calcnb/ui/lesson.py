@@ -34,10 +34,6 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 
 from calcnb.core.settings import NO_REVEAL
-from calcnb.game.engine import State
-from calcnb.game.errors import quote
-from calcnb.game.game import Game
-from calcnb.i18n import get_language, message
 from calcnb.exercises.bank import Bank
 from calcnb.exercises.items import Attempt, Feedback, Item, Outcome, answer_key, judge
 from calcnb.exercises.tables import (
@@ -60,6 +56,10 @@ from calcnb.exercises.tables import (
     script_text,
 )
 from calcnb.exercises.words import game_summary, played_again, same_game, save_summary, status_summary, took_back
+from calcnb.game.engine import State
+from calcnb.game.errors import quote
+from calcnb.game.game import Game
+from calcnb.i18n import get_language, message
 from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION
 
 __all__ = [

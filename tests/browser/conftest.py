@@ -3,7 +3,7 @@
 The servers serve a temporary copy of ``notebooks/`` (plus the harness's own
 notebooks in ``fixtures/``), so notebooks that save files write nowhere in the
 checkout. Each server is started once per test session and stopped at its end,
-whatever the tests did (:func:`calcnb.serve.cli.stop_server` ends the server, its
+whatever the tests did (:func:`calcnb.serve.process.stop_server` ends the server, its
 process group and its kernels). Playwright drives ``/usr/bin/chromium``; no
 browser is ever downloaded.
 """
@@ -20,19 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.serve.cli import (
-    CHROMIUM_ARGS,
-    CHROMIUM_PATH,
-    LOCALHOST,
-    MAX_PAGES,
-    free_port,
-    lab_command,
-    notebooks_dir,
-    start_server,
-    stop_server,
-    voila_command,
-    wait_until_serving,
-)
+from calcnb.serve.commands import lab_command, voila_command
+from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST, MAX_PAGES
 
 from .pages import Server
 

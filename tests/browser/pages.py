@@ -276,16 +276,10 @@ def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) 
     ``prepare(root)`` may add notebooks to the copy before the server starts. Used by the
     scripts that drive the app outside pytest (the screenshots and the latency benchmark).
     """
-    from calcnb.serve.cli import (
-        LOCALHOST,
-        MAX_PAGES,
-        free_port,
-        notebooks_dir,
-        start_server,
-        stop_server,
-        voila_command,
-        wait_until_serving,
-    )
+    from calcnb.serve.commands import voila_command
+    from calcnb.serve.notebooks import notebooks_dir
+    from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
+    from calcnb.serve.settings import LOCALHOST, MAX_PAGES
 
     with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
         root = Path(scratch) / "notebooks"

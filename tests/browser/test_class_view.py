@@ -22,10 +22,16 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calcnb.classroom.log import class_status, csv_text, exercise_stats, open_class_log, student_summaries
+from calcnb.classroom.export import csv_text
+from calcnb.classroom.readings import class_status, exercise_stats, student_summaries
+from calcnb.classroom.store import open_class_log
 from calcnb.classroom.summary import exercise_label, misconception_label, summary_csv
-from calcnb.serve.cli import LOCALHOST, MAX_PAGES, _network_address, free_port, stop_server, wait_until_serving
+from calcnb.lessons import BANK, lesson
+from calcnb.serve.address import network_address as _network_address
+from calcnb.serve.process import free_port, stop_server, wait_until_serving
+from calcnb.serve.settings import LOCALHOST, MAX_PAGES
 
+WRAPAROUND = lesson("wraparound")  # the clock of 13
 RIGHT = object()
 REVEAL = object()
 
@@ -181,18 +187,19 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
             view.get_by_text(f"4 joined, 3 answering, {checked} answers checked").wait_for()
             for item in stats:
                 row = view.locator(f"tr.calcnb-exercise[data-exercise='{item.exercise_id}']")
-                assert row.locator("th").inner_text().strip() == exercise_label(item.exercise_id)  # "1. On the…"
+                label = exercise_label(item.exercise_id, WRAPAROUND.exercises, BANK)  # "1. On the…"
+                assert row.locator("th").inner_text().strip() == label
                 cells = [text.strip() for text in row.locator("td").all_inner_texts()]
                 counts = (item.tried, item.right, item.revealed, item.attempts, item.unreadable)
                 assert cells[:5] == [str(count) for count in counts]
                 for name, share in item.shares().items():
-                    assert f"{misconception_label(name)}: {share:.0%} ({item.misconceptions[name]})" in cells[5]
+                    assert f"{misconception_label(name, BANK)}: {share:.0%} ({item.misconceptions[name]})" in cells[5]
             # Ana typed the right answer after Show answer: the view counts her exercise as revealed, not right.
             ana = view.locator("tr.calcnb-student[data-nickname='ana']")
             assert [text.strip() for text in ana.locator("td").all_inner_texts()][:4] == ["0", "0", "0", "1"]
             assert view.locator(".calcnb-not-started").inner_text().strip() == "caio"
             stuck = view.locator(".calcnb-stuck").inner_text()
-            exercise = exercise_label(status.stuck["bia <b>&amp;"])
+            exercise = exercise_label(status.stuck["bia <b>&amp;"], WRAPAROUND.exercises, BANK)
             assert f"bia <b>&amp;, on {exercise}" in stuck  # the markup shown as typed
             assert view.locator(".calcnb-stuck b").count() == 0  # ...and never rendered
             assert "eva" not in stuck
@@ -204,7 +211,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
             with page.expect_download() as download:
                 view.locator("a.calcnb-summary-csv").click()
             saved = Path(download.value.path()).read_bytes().decode("utf-8-sig")
-            assert saved == summary_csv(student_summaries(students, rows))
+            assert saved == summary_csv(student_summaries(students, rows), WRAPAROUND.exercises, BANK)
             view.get_by_role("button", name="Print the summary (PDF)").click()
             with page.expect_download() as download:
                 view.locator("a.calcnb-summary-pdf").click()

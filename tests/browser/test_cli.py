@@ -15,8 +15,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb.serve import cli as app_module
-from calcnb.serve.cli import AppError, build_parser, free_port, notebooks_dir, resolve_target
+from calcnb.serve import notebooks as app_module
+from calcnb.serve.errors import AppError
+from calcnb.serve.notebooks import notebooks_dir, resolve_target
+from calcnb.serve.parser import build_parser
+from calcnb.serve.process import free_port
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -306,7 +309,7 @@ def test_the_language_option_refuses_a_language_calcnb_does_not_speak(capsys):
 
 
 def test_a_notebook_may_be_named_without_its_folder_or_extension():
-    from calcnb.serve.cli import notebooks_dir, resolve_target
+    from calcnb.serve.notebooks import notebooks_dir, resolve_target
 
     expected = (notebooks_dir() / "03_worked_example.ipynb").resolve()
     assert resolve_target("03_worked_example") == expected

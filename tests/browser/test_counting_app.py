@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.classroom.log import class_status, exercise_stats, open_class_log, read_class_key
+from calcnb.classroom.readings import class_status, exercise_stats
+from calcnb.classroom.store import open_class_log, read_class_key
 from calcnb.classroom.summary import exercise_label, misconception_label
 from calcnb.lessons import BANK, lesson
 from calcnb.lessons.counting.widgets import clock_point
-from calcnb.serve.cli import LOCALHOST
+from calcnb.serve.settings import LOCALHOST
 
 from .test_class_view import _command, _students_page, _wait_for_rows
 
@@ -157,12 +158,12 @@ def test_a_class_of_three_counts_on_the_clock_answers_and_the_class_view_shows_t
             view.get_by_text("3 joined, 3 answering, 8 answers checked").wait_for()
             queen = view.locator("tr.calcnb-exercise[data-exercise='count-twos-queen']")
             label = queen.locator("th").inner_text().strip()
-            assert label == exercise_label("count-twos-queen")
+            assert label == exercise_label("count-twos-queen", lesson("counting").exercises, BANK)
             assert label == "2. Count in twos round the clock. Which card comes after Q?"
             cells = [text.strip() for text in queen.locator("td").all_inner_texts()]
             assert cells[:5] == ["3", "1", "1", "7", "3"]  # tried, right, answer shown, checks, unreadable
-            assert f"{misconception_label('no_wraparound')}: 67% (2)" in cells[5]
-            assert f"{misconception_label('stops_at_king')}: 33% (1)" in cells[5]
+            assert f"{misconception_label('no_wraparound', BANK)}: 67% (2)" in cells[5]
+            assert f"{misconception_label('stops_at_king', BANK)}: 33% (1)" in cells[5]
             ones = view.locator("tr.calcnb-exercise[data-exercise='count-ones'] th").inner_text()
             assert ones.startswith("1. Counting in ones")
             summary = view.locator("tr.calcnb-student[data-nickname='ana']")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.classroom.log import open_class_log, read_class_key
+from calcnb.classroom.store import open_class_log, read_class_key
 from calcnb.i18n import message, set_language
 from calcnb.lessons import BANK, lesson
 from calcnb.lessons.evidence.exercises import OWN_EXERCISE, own_variant, percent, pool, seed_block
-from calcnb.serve.cli import LOCALHOST
+from calcnb.serve.settings import LOCALHOST
 from calcnb.stats import wilson_interval
 
 from .test_class_view import _command, _wait_for_rows

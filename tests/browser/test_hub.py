@@ -18,17 +18,9 @@ import psutil
 import pytest
 
 from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE
-from calcnb.serve.cli import (
-    CLASSROOM_KERNEL_MANAGER,
-    DEFAULT_APP_NOTEBOOK,
-    LOCALHOST,
-    free_port,
-    kernel_options,
-    server_environment,
-    start_server,
-    stop_server,
-    wait_until_serving,
-)
+from calcnb.serve.commands import kernel_options, server_environment
+from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK, LOCALHOST
 
 from .conftest import _serve_copy
 from .pages import PlayApp, Server

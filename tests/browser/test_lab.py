@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from calcnb.serve.cli import notebooks_dir
+from calcnb.serve.notebooks import notebooks_dir
 
 pytestmark = pytest.mark.browser
 

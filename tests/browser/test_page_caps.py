@@ -12,20 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from calcnb.serve.address import with_class_code
 from calcnb.serve.caps import CODE_TRIES
-from calcnb.serve.cli import (
-    DEFAULT_APP_NOTEBOOK,
-    LOCALHOST,
-    class_code_environment,
-    free_port,
-    notebooks_dir,
-    server_environment,
-    start_server,
-    stop_server,
-    voila_command,
-    wait_until_serving,
-    with_class_code,
-)
+from calcnb.serve.commands import server_environment, voila_command
+from calcnb.serve.environments import class_code_environment
+from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
 
 from .pages import Server
 from .test_serving import _kernels_serving

@@ -21,7 +21,7 @@ from calcnb import Game, Move
 from calcnb.game.rules import MoveKind
 from calcnb.players.coach import describe_move
 from calcnb.players.ladder import ReverseNeed
-from calcnb.serve.cli import free_port
+from calcnb.serve.process import free_port
 from calcnb.ui.board import BoardRenderer
 
 from .pages import MOVE_NAMES, PlayApp, css_name, live_move

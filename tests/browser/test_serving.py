@@ -13,20 +13,10 @@ import psutil
 import pytest
 from jupyter_server.base.websocket import WS_PING_INTERVAL
 
-from calcnb.serve.cli import (
-    CULL_IDLE_SECONDS,
-    CULL_INTERVAL_SECONDS,
-    DEFAULT_APP_NOTEBOOK,
-    LOCALHOST,
-    MAX_PAGES,
-    free_port,
-    notebooks_dir,
-    server_environment,
-    start_server,
-    stop_server,
-    voila_command,
-    wait_until_serving,
-)
+from calcnb.serve.commands import server_environment, voila_command
+from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.settings import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS, DEFAULT_APP_NOTEBOOK, LOCALHOST, MAX_PAGES
 
 from .pages import PlayApp, Server, live_move, open_app
 
@@ -39,7 +29,7 @@ LOCAL_SCHEMES = {"data", "blob", "about"}
 
 # The only version warnings a page may log: Voila's page is built on one JupyterLab release and the widget
 # extensions on a later one, so module federation reports the page's own @jupyterlab/* modules as older than
-# asked and uses them (see calcnb/serve/cli.py). A warning about the widgets' own modules would be a real mismatch.
+# asked and uses them (see calcnb/serve/settings.py). A warning about the widgets' own modules would be a real mismatch.
 
 
 def _kernels_serving(root: Path) -> list[psutil.Process]:

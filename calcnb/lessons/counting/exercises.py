@@ -2,9 +2,9 @@
 the clock of the 13 cards A to K, with feedback that names the slip.
 
 Each exercise is an :class:`~calcnb.exercises.items.ExerciseKind` (:data:`KINDS`: an identifier, its
-variants, and the function that works a variant out), and :data:`ORDER` is their order in the lesson. Every landing place comes from
-:func:`calcnb.game.cards.next_rank`, the rule of the game. The slips a child makes when counting on
-round a clock are told apart (:func:`slips`):
+variants, and the function that works a variant out), and :data:`ORDER` is their order in the lesson.
+Every landing place comes from :func:`calcnb.game.cards.next_rank`, the rule of the game. The slips a child
+makes when counting on round a clock are told apart (:func:`slips`):
 
 - counting the start: saying the card you stand on as the first step, and landing one card short;
 - stopping at 13: not going on past K, as if the clock ended there;
@@ -238,4 +238,11 @@ KINDS: tuple[ExerciseKind, ...] = tuple(ExerciseKind(*exercise) for exercise in 
 ORDER: tuple[str, ...] = tuple(kind.exercise_id for kind in KINDS)
 
 #: The wrong ideas this lesson's feedback names (their names are the messages "lessons.mis.<id>").
-MISCONCEPTIONS = ("counting_the_start", "stops_at_king", "no_wraparound", "off_by_one", "wrong_step", "zero_not_on_clock")
+MISCONCEPTIONS = (
+    "counting_the_start",
+    "stops_at_king",
+    "no_wraparound",
+    "off_by_one",
+    "wrong_step",
+    "zero_not_on_clock",
+)

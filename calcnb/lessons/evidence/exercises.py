@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from functools import cache
 
 from calcnb.exercises.items import ExerciseKind
+from calcnb.exercises.keys import student_digest
 from calcnb.game.game import Game
 from calcnb.game.rules import Status
 from calcnb.i18n import message
-from calcnb.exercises.keys import student_digest
 from calcnb.players.ladder import MonteCarlo
 from calcnb.stats import Z_95, wilson_interval
 from calcnb.studies.folklore import FRESH_SET_ASIDE, SET_ASIDE, SKILLED, verdict

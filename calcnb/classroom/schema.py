@@ -1,0 +1,220 @@
+"""The class log's schema, in one place: its tables, its version, and what may be stored in them.
+
+Every table a class log has is declared here (:data:`METADATA`, versioned by :data:`SCHEMA_VERSION`), with the
+limits of what a column keeps and the cleaning every text goes through before it is stored (:func:`clean_text`,
+:func:`clean_nickname`). Nothing here opens a database: :mod:`calcnb.classroom.store` does, and
+:mod:`calcnb.classroom.log` writes and reads the rows. Kept apart so the shape of a log, which every
+version of calcnb must read the same, changes only here.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+import sqlalchemy as sa
+
+from calcnb.classroom.names import visible_nickname
+from calcnb.exercises.items import Outcome
+from calcnb.game.errors import quote
+from calcnb.i18n import message
+
+__all__ = [
+    "ANSWER_MAX",
+    "ATTEMPTS",
+    "ATTEMPT_COLUMNS",
+    "CLASS_KEY",
+    "FAILURE_MAX",
+    "GAMES",
+    "GAME_COLUMNS",
+    "METADATA",
+    "NAME_MAX",
+    "NICKNAME_MAX",
+    "OUTCOME_MAX",
+    "SCHEMA_TABLE",
+    "SCHEMA_VERSION",
+    "STUDENTS",
+    "WRITERS",
+    "WRITER_MAX",
+    "WRITES",
+    "ClassLogError",
+    "ClassLogMoved",
+    "clean_nickname",
+    "clean_text",
+    "row_outcome",
+]
+
+#: Version of the schema below; a log written with a newer version is refused, never silently mixed,
+#: and one of version 1 (no ``outcome`` column) is brought up to date when opened.
+SCHEMA_VERSION = 2
+#: Longest nickname kept, in characters.
+NICKNAME_MAX = 40
+#: Longest answer kept, in characters (a typed answer is a few characters; anything longer is cut).
+ANSWER_MAX = 200
+#: Longest exercise identifier, variant, misconception name or language code kept.
+NAME_MAX = 80
+#: Longest outcome (one of :data:`calcnb.exercises.items.OUTCOMES`).
+OUTCOME_MAX = 16
+#: Length of a page's writer key (:meth:`ClassLog.record_keyed <calcnb.classroom.store.ClassLog.record_keyed>`).
+WRITER_MAX = 32
+#: Longest reason of a failed write kept in a writer's health row.
+FAILURE_MAX = 200
+
+
+class ClassLogError(ValueError):
+    """A class log that cannot be used as asked (a bad location, another schema version, a bad nickname)."""
+
+
+class ClassLogMoved(ClassLogError):
+    """The SQLite file of the log was deleted or replaced since it was opened: nothing is written to it."""
+
+
+# ---------------------------------------------------------------- the tables
+
+METADATA = sa.MetaData()
+
+SCHEMA_TABLE = sa.Table(
+    "calcnb_schema",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one row
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+STUDENTS = sa.Table(
+    "calcnb_students",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("joined_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+    sa.Column("language", sa.String(NAME_MAX), nullable=False),
+)
+
+ATTEMPTS = sa.Table(
+    "calcnb_attempts",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("recorded_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("exercise_id", sa.String(NAME_MAX), nullable=False),
+    sa.Column("variant", sa.String(NAME_MAX), nullable=False),
+    sa.Column("answer", sa.String(ANSWER_MAX), nullable=False),
+    sa.Column("correct", sa.Boolean, nullable=False),  # outcome == "right", kept for readers of version 1
+    sa.Column("outcome", sa.String(OUTCOME_MAX), nullable=False),
+    sa.Column("misconception", sa.String(NAME_MAX), nullable=True),
+    sa.Column("language", sa.String(NAME_MAX), nullable=False),
+    sa.Index("calcnb_attempts_by_student", "nickname", "recorded_at"),
+)
+
+# The class's secret (one row): the exercises' variants follow it and the nickname, so nobody can
+# work out a student's answers from the nickname alone (calcnb.exercises.bank.Bank.variant_for).
+CLASS_KEY = sa.Table(
+    "calcnb_class_key",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one row
+    sa.Column("secret", sa.String(64), nullable=False),
+)
+
+# Every answer a page sends carries the page's writer key and its number, written in the answer's own
+# transaction: a retry after a write whose outcome was unknown finds the key taken and writes nothing twice.
+WRITES = sa.Table(
+    "calcnb_writes",
+    METADATA,
+    sa.Column("writer", sa.String(WRITER_MAX), primary_key=True),
+    sa.Column("sequence", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("attempt_id", sa.Integer, nullable=False),
+)
+
+# One row per page that records (a writer): its health, for the class view. Written when the log can be
+# written; a row whose heartbeat stops, or that says answers are waiting, is a page whose answers do not arrive.
+WRITERS = sa.Table(
+    "calcnb_writers",
+    METADATA,
+    sa.Column("writer", sa.String(WRITER_MAX), primary_key=True),
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("waiting", sa.Integer, nullable=False),  # answers checked and not yet in the log
+    sa.Column("written", sa.Integer, nullable=False),
+    sa.Column("last_write", sa.Float, nullable=True),  # seconds since the epoch, UTC
+    sa.Column("last_failure", sa.Float, nullable=True),
+    sa.Column("failure", sa.String(FAILURE_MAX), nullable=True),
+    sa.Column("heartbeat", sa.Float, nullable=False),
+)
+
+# The deals a lesson's player played for a student ("Is the 80% true?"): each deal's seed, the player (its
+# name and setting), whether the engine's replay of its game was won, and its score. One row per student,
+# deal and player (a retry writes nothing twice); the class view pools them (calcnb.lessons.evidence).
+GAMES = sa.Table(
+    "calcnb_games",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("recorded_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+    sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("player", sa.String(NAME_MAX), nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.UniqueConstraint("nickname", "seed", "player", name="calcnb_games_once"),
+)
+
+#: The columns of a game, in the order :meth:`ClassLog.games <calcnb.classroom.store.ClassLog.games>` gives them.
+GAME_COLUMNS = ("recorded_at", "nickname", "seed", "player", "won", "score")
+
+#: The columns of an attempt, in the order of the CSV export.
+ATTEMPT_COLUMNS = (
+    "recorded_at",
+    "nickname",
+    "exercise_id",
+    "variant",
+    "answer",
+    "correct",
+    "outcome",
+    "misconception",
+    "language",
+)
+
+
+def row_outcome(row: dict[str, Any]) -> Outcome:
+    """The outcome of a row of :meth:`ClassLog.attempts <calcnb.classroom.store.ClassLog.attempts>`; a row without
+    one (version 1) is read from what it kept.
+
+    Version 1 logged an unreadable answer as wrong, with the misconception ``"unreadable"``, and never a reveal.
+
+    >>> row_outcome({"outcome": "revealed", "correct": False}) is Outcome.REVEALED
+    True
+    >>> row_outcome({"correct": False, "misconception": "unreadable"})
+    <Outcome.UNREADABLE: 'unreadable'>
+    """
+    outcome = row.get("outcome")
+    if outcome:
+        return Outcome(outcome)
+    if row["correct"]:
+        return Outcome.RIGHT
+    return Outcome.UNREADABLE if row.get("misconception") == "unreadable" else Outcome.WRONG
+
+
+# ---------------------------------------------------------------- text kept as text
+
+
+def clean_text(text: object, limit: int) -> str:
+    """``text`` as a string any database stores: cut to ``limit`` characters, NUL and lone surrogates replaced.
+
+    Everything else (quotes, semicolons, markup, other control characters) is kept exactly:
+    it is data, bound as a parameter, and escaped wherever it is shown.
+
+    >>> clean_text("a\\x00b; DROP TABLE x", 9) == "a\\ufffdb; DROP"
+    True
+    """
+    value = str(text)[:limit]
+    # PostgreSQL text cannot hold NUL; UTF-8 cannot hold a lone surrogate (a browser can send one).
+    return value.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
+
+
+def clean_nickname(nickname: object) -> str:
+    """A nickname as stored: surrounding spaces removed, cut to :data:`NICKNAME_MAX` characters.
+
+    Raises :class:`ClassLogError` when nothing readable is left (empty, spaces or control characters only).
+    """
+    # kept as it is seen: no zero-width or bidirectional characters to hide in, full-width letters made plain
+    value = clean_text(visible_nickname(nickname), NICKNAME_MAX).strip()
+    if not any(unicodedata.category(char)[0] in "LNPS" and char != "\ufffd" for char in value):
+        raise ClassLogError(message("classlog.bad_nickname", nickname=quote(nickname), limit=NICKNAME_MAX))
+    return value

@@ -1,0 +1,78 @@
+"""Where the notebooks are: the notebooks folder, the notebook or folder a command names, and which are lessons.
+
+The command line, the app's Voila (which trusts the notebooks shipped here) and a hub's configuration
+all find the notebooks through this module, so none of them depends on the command line.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+from calcnb.game.errors import quote as quote_input
+from calcnb.i18n import message
+from calcnb.serve.errors import AppError
+from calcnb.serve.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
+
+__all__ = ["default_app_port", "is_lesson", "notebooks_dir", "resolve_target"]
+
+
+def notebooks_dir() -> Path:
+    """The notebooks folder of a repository checkout: ``calcnb/../notebooks``."""
+    return Path(__file__).resolve().parents[2] / "notebooks"
+
+
+def resolve_target(
+    path: str | os.PathLike | None, default_name: str | None = None, *, language: str | None = None
+) -> Path:
+    """The notebook or folder to serve, as an absolute path.
+
+    ``path`` may be absolute, relative to the current folder, or a name inside
+    the notebooks folder (``02_wraparound.ipynb``). None means ``default_name``
+    in the notebooks folder, or the notebooks folder itself. With a
+    ``language`` other than English, a name inside the notebooks folder is
+    looked for first among that language's twins (``notebooks/pt/``). Raises
+    :class:`AppError` saying what is missing.
+    """
+    folders = [notebooks_dir()]
+    if language and language != "en":
+        folders.insert(0, notebooks_dir() / language)
+    if path is None:
+        if not folders[-1].is_dir():
+            raise AppError(message("app.no_notebooks_dir", path=folders[-1]))
+        for folder in folders:
+            target = folder / default_name if default_name else folder
+            if target.exists():
+                return target
+        raise AppError(message("app.not_found", path=target))
+    try:
+        candidate = Path(path).expanduser()
+        if not candidate.exists() and not candidate.is_absolute():
+            # A bare name inside the notebooks folder (the language's twin first), with or without its .ipynb.
+            inside = [folder / name for folder in folders for name in (candidate, f"{candidate}.ipynb")]
+            candidate = next((option for option in inside if option.exists()), candidate)
+        if not candidate.exists():
+            raise AppError(message("app.not_found", path=path))
+        if candidate.is_file() and candidate.suffix != ".ipynb":
+            raise AppError(message("app.not_notebook", path=path))
+        return candidate.resolve()
+    except OSError as error:  # a name the system cannot even look up: too long, or in a folder it may not read
+        text = os.fspath(path)
+        if error.errno == errno.ENAMETOOLONG:
+            raise AppError(message("app.name_too_long", text=quote_input(text))) from None
+        raise AppError(message("app.unreadable_path", text=quote_input(text), reason=error.strerror or error)) from None
+
+
+def is_lesson(target: Path) -> bool:
+    """Whether ``target`` is a lesson: a notebook with teacher's notes (``teacher/NAME_teacher.ipynb``)."""
+    if not target.is_file():
+        return False
+    return any(
+        (folder / "teacher" / f"{target.stem}_teacher.ipynb").exists() for folder in (target.parent, notebooks_dir())
+    )
+
+
+def default_app_port(target: Path) -> int:
+    """The port ``app`` listens on unless told: a lesson's own, so the play app can run beside it."""
+    return DEFAULT_LESSON_PORT if is_lesson(target) else DEFAULT_APP_PORT

@@ -1,0 +1,265 @@
+"""The ``python -m calcnb`` argument parser: its commands, their options, and the checks on what is typed.
+
+Every help text is a message of the catalogue (``app.help.*``), so the language must be known before
+the parser is built: :func:`requested_language` finds ``--lang`` in the command line before parsing,
+and :func:`calcnb.serve.cli.main` sets it first, so ``python -m calcnb lessons --lang pt --help``
+answers in Portuguese. Each option is defined once (:func:`add_language_option`,
+:func:`add_server_options`, :func:`add_cap_options`); which runner a command runs is the CLI's affair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+from collections.abc import Sequence
+
+from calcnb import i18n
+from calcnb.core.settings import LANGUAGE
+from calcnb.game.errors import quote as quote_input
+from calcnb.i18n import message
+from calcnb.serve.caps import (
+    DEFAULT_PAGES_PER_DEVICE,
+    KERNEL_MEGABYTES,
+    MAX_CODE_LENGTH,
+    MIN_CODE_LENGTH,
+    code_problem,
+    default_max_kernels,
+)
+from calcnb.serve.settings import (
+    DEFAULT_APP_NOTEBOOK,
+    DEFAULT_APP_PORT,
+    DEFAULT_CLASS_VIEW_PORT,
+    DEFAULT_LAB_PORT,
+    DEFAULT_LESSON_PORT,
+    LOCALHOST,
+    MAX_PAGES,
+    MAX_PREHEAT,
+    PORT_RANGE,
+)
+
+__all__ = [
+    "add_cap_options",
+    "add_language_option",
+    "add_server_options",
+    "build_parser",
+    "class_code_text",
+    "host_address",
+    "kernel_count",
+    "language_code",
+    "page_count",
+    "port_number",
+    "requested_language",
+]
+
+LANGUAGE_OPTION = "--lang"
+
+
+# ------------------------------------------------------------ what may be typed
+
+
+def port_number(text: str) -> int:
+    """An argparse type: a port, 1 to 65535, or 0 for any free one (a clear message otherwise)."""
+    try:
+        port = int(text.strip())
+    except ValueError:
+        port = -1
+    if not PORT_RANGE[0] <= port <= PORT_RANGE[1]:
+        raise argparse.ArgumentTypeError(message("app.bad_port", text=quote_input(text)))
+    return port
+
+
+def kernel_count(text: str) -> int:
+    """An argparse type: how many kernels to keep ready, 0 to :data:`MAX_PREHEAT` (a clear message otherwise)."""
+    try:
+        count = int(text.strip())
+    except ValueError:
+        count = -1
+    if not 0 <= count <= MAX_PREHEAT:
+        raise argparse.ArgumentTypeError(message("app.bad_preheat", text=quote_input(text), most=MAX_PREHEAT))
+    return count
+
+
+def page_count(text: str) -> int:
+    """An argparse type: a cap on pages (``--max-kernels``, ``--max-pages-per-device``), 1 to :data:`MAX_PAGES`."""
+    try:
+        count = int(text.strip())
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_PAGES:
+        raise argparse.ArgumentTypeError(message("app.bad_cap", text=quote_input(text), most=MAX_PAGES))
+    return count
+
+
+def class_code_text(text: str) -> str:
+    """An argparse type: a class code, 4 to 32 letters or digits (spaces and hyphens ignored)."""
+    problem = code_problem(text)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def host_address(text: str) -> str:
+    """An argparse type: an address to listen on, which must resolve (a clear message otherwise)."""
+    host = text.strip()
+    if not host:
+        raise argparse.ArgumentTypeError(message("app.empty_host"))
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise argparse.ArgumentTypeError(message("app.unknown_host", text=quote_input(host), reason=reason)) from None
+    return host
+
+
+def language_code(text: str) -> str:
+    """An argparse type: a language code, in any case (``--lang PT`` is ``pt``); argparse checks it is spoken."""
+    return text.strip().lower()
+
+
+def requested_language(argv: Sequence[str]) -> str | None:
+    """The language ``--lang`` asks for in ``argv`` (the last one given), if calcnb speaks it; else None.
+
+    Read before the parser is built, so its help is in that language. Nothing after ``--`` is an option.
+
+    >>> requested_language(["lessons", "--lang", "PT", "--help"]), requested_language(["app", "--lang=xx"])
+    ('pt', None)
+    """
+    found = None
+    for index, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == LANGUAGE_OPTION and index + 1 < len(argv):
+            found = argv[index + 1]
+        elif word.startswith(f"{LANGUAGE_OPTION}="):
+            found = word.partition("=")[2]
+    if found is None:
+        return None
+    code = language_code(found)
+    return code if code in i18n.LANGUAGES else None
+
+
+# ------------------------------------------------------------ the options commands share
+
+
+def add_language_option(command: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of everything the command and its server show (default: the setting, else English).
+
+    The default said is the language the setting :data:`calcnb.core.settings.LANGUAGE` names, if calcnb speaks it.
+    """
+    setting = language_code(LANGUAGE.read() or "")
+    command.add_argument(
+        LANGUAGE_OPTION,
+        type=language_code,
+        choices=i18n.LANGUAGES,
+        default=None,
+        help=message(
+            "app.help.lang",
+            choices=", ".join(i18n.LANGUAGES),
+            default=setting if setting in i18n.LANGUAGES else i18n.REFERENCE,
+        ),
+    )
+
+
+def add_server_options(command: argparse.ArgumentParser, default_port: int | None) -> None:
+    """The options every serving command takes: port, host, browser, language.
+
+    ``default_port`` None: the command chooses by what it serves (``app``:
+    :func:`calcnb.serve.notebooks.default_app_port`).
+    """
+    said = message("app.help.app_port", lesson=DEFAULT_LESSON_PORT, app=DEFAULT_APP_PORT)
+    command.add_argument(
+        "--port",
+        type=port_number,
+        default=default_port,
+        help=said if default_port is None else message("app.help.port", default=default_port),
+    )
+    command.add_argument(
+        "--host", type=host_address, default=LOCALHOST, help=message("app.help.host", default=LOCALHOST)
+    )
+    command.add_argument("--no-browser", action="store_true", help=message("app.help.no_browser"))
+    add_language_option(command)
+
+
+def add_cap_options(command: argparse.ArgumentParser) -> None:
+    """The options of the caps on pages with a kernel (see :func:`calcnb.serve.commands.cap_options`)."""
+    command.add_argument(
+        "--max-kernels",
+        metavar="N",
+        type=page_count,
+        default=None,
+        help=message("app.help.max_kernels", megabytes=KERNEL_MEGABYTES, default=default_max_kernels()),
+    )
+    command.add_argument(
+        "--max-pages-per-device",
+        metavar="N",
+        type=page_count,
+        default=None,
+        help=message("app.help.max_pages_per_device", default=DEFAULT_PAGES_PER_DEVICE),
+    )
+
+
+# ------------------------------------------------------------ the commands
+
+
+def _add_app(commands: argparse._SubParsersAction) -> None:
+    """``app [NOTEBOOK]``: a notebook as a web app, with the class's options."""
+    app = commands.add_parser(
+        "app", help=message("app.help.app"), description=message("app.help.app"), epilog=message("app.epilog")
+    )
+    app.add_argument(
+        "path", nargs="?", metavar="NOTEBOOK", help=message("app.help.app_notebook", default=DEFAULT_APP_NOTEBOOK)
+    )
+    add_server_options(app, None)
+    app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
+    app.add_argument("--no-reveal", action="store_true", help=message("app.help.no_reveal"))
+    app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
+    add_cap_options(app)
+    app.add_argument(
+        "--class-code",
+        metavar="CODE",
+        type=class_code_text,
+        default=None,
+        help=message("app.help.class_code", shortest=MIN_CODE_LENGTH, longest=MAX_CODE_LENGTH),
+    )
+
+
+def _add_lab(commands: argparse._SubParsersAction) -> None:
+    """``lab [PATH]``: JupyterLab on the notebooks."""
+    lab = commands.add_parser(
+        "lab", help=message("app.help.lab"), description=message("app.help.lab"), epilog=message("app.epilog_lab")
+    )
+    lab.add_argument("path", nargs="?", metavar="PATH", help=message("app.help.lab_path"))
+    add_server_options(lab, DEFAULT_LAB_PORT)
+
+
+def _add_lessons(commands: argparse._SubParsersAction) -> None:
+    """``lessons``: the lesson index."""
+    lessons = commands.add_parser("lessons", help=message("app.help.lessons"), description=message("app.help.lessons"))
+    add_language_option(lessons)
+
+
+def _add_class_view(commands: argparse._SubParsersAction) -> None:
+    """``class-view LOG``: the teacher's live view of a class log, or its summary."""
+    view = commands.add_parser(
+        "class-view",
+        help=message("app.help.class_view"),
+        description=message("app.help.class_view"),
+        epilog=message("app.epilog_class_view"),
+    )
+    view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
+    view.add_argument("--summary", metavar="FILE", default=None, help=message("app.help.summary"))
+    view.add_argument("--lesson", metavar="NAME", default=None, help=message("app.help.class_view_lesson"))
+    add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``python -m calcnb`` argument parser, one subparser per command (``command``), in the current language."""
+    parser = argparse.ArgumentParser(
+        prog="python -m calcnb",
+        description=message("app.description"),
+        epilog=message("app.epilog"),
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    for add in (_add_app, _add_lab, _add_lessons, _add_class_view):
+        add(commands)
+    return parser

@@ -1,0 +1,231 @@
+"""The runners of the commands: what ``app``, ``lab``, ``lessons`` and ``class-view`` do once parsed.
+
+Each runner takes the parsed command line and returns the exit code. It checks what was asked before
+anything is made (the port, the lesson, the class log), builds the server's environment
+(:mod:`calcnb.serve.environments`) and command (:mod:`calcnb.serve.commands`), and runs it in the
+foreground (:func:`calcnb.serve.process.serve`). The lessons are looked up here alone, in
+:mod:`calcnb.lessons`, and only when a command needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from calcnb.i18n import message
+from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE, default_max_kernels
+from calcnb.serve.commands import lab_command, server_environment, voila_command
+from calcnb.serve.environments import (
+    checkpoint_class_log,
+    class_code_environment,
+    class_log_environment,
+    class_view_environment,
+    open_log,
+    reveal_environment,
+)
+from calcnb.serve.errors import AppError
+from calcnb.serve.notebooks import default_app_port, is_lesson, notebooks_dir, resolve_target
+from calcnb.serve.process import check_can_listen, free_port, serve
+from calcnb.serve.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, DEFAULT_APP_NOTEBOOK, LOCALHOST
+
+__all__ = [
+    "caps_note",
+    "chosen_port",
+    "lesson_name",
+    "run_app",
+    "run_class_view",
+    "run_lab",
+    "run_lessons",
+    "write_summary",
+]
+
+SUMMARY_SUFFIXES = (".pdf", ".csv")
+
+
+def chosen_port(arguments: argparse.Namespace, default: int | None = None) -> int:
+    """The port to use: the one asked for (``default`` when none was), or, for ``--port 0``, a free one (said aloud).
+
+    AppError when the port is busy or the host is not this machine's: asked before anything is
+    made (a class log, a server), so a refused command leaves nothing behind.
+    """
+    port = default if arguments.port is None else arguments.port
+    host = LOCALHOST if arguments.host == ALL_INTERFACES else arguments.host
+    check_can_listen(host, port or 0)
+    if port:
+        return port
+    port = free_port(host)
+    print(message("app.port_chosen", port=port), flush=True)
+    return port
+
+
+def lesson_name(target: Path) -> str | None:
+    """The name of the lesson ``target`` serves (a notebook of the lesson index), or None."""
+    from calcnb.lessons import LESSONS
+
+    return next((known.name for known in LESSONS if target.name == known.notebook and is_lesson(target)), None)
+
+
+def caps_note(max_kernels: int | None, pages_per_device: int | None) -> str:
+    """The caps on pages, said in the teacher's terminal (the defaults where none was given)."""
+    most = max_kernels or default_max_kernels()
+    return message("app.caps", most=most, per_device=pages_per_device or DEFAULT_PAGES_PER_DEVICE)
+
+
+# ------------------------------------------------------------ app, lab, lessons
+
+
+def run_app(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden.
+
+    With ``--lang pt`` the Portuguese twin (``notebooks/pt/NAME``) is served when
+    there is one, and the kernels run in Portuguese either way.
+    """
+    target = resolve_target(arguments.path, DEFAULT_APP_NOTEBOOK, language=arguments.lang)
+    port = chosen_port(arguments, default_app_port(target))
+    environment = class_log_environment(
+        server_environment(language=arguments.lang), arguments.class_log, lesson=lesson_name(target)
+    )
+    environment = reveal_environment(environment, reveal=not arguments.no_reveal)
+    environment = class_code_environment(environment, arguments.class_code)
+    command = voila_command(
+        target,
+        host=arguments.host,
+        port=port,
+        preheat=arguments.preheat,
+        max_kernels=arguments.max_kernels,
+        pages_per_device=arguments.max_pages_per_device,
+    )
+    try:
+        return serve(
+            command,
+            host=arguments.host,
+            port=port,
+            path="/",
+            what=message("app.what_app", name=target.name),
+            open_browser=not arguments.no_browser,
+            env=environment,
+            class_code=arguments.class_code,
+            notes=[caps_note(arguments.max_kernels, arguments.max_pages_per_device)],
+        )
+    finally:
+        checkpoint_class_log(arguments.class_log)
+
+
+def run_lab(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb lab``: JupyterLab on the notebooks folder (or the folder or notebook named).
+
+    The token goes to the server in its environment, never on its command line.
+    """
+    target = resolve_target(arguments.path, language=arguments.lang)
+    root, page = (target.parent, f"/lab/tree/{quote(target.name)}") if target.is_file() else (target, "/lab")
+    token = secrets.token_hex(16)
+    port = chosen_port(arguments)
+    return serve(
+        lab_command(root, host=arguments.host, port=port),
+        host=arguments.host,
+        port=port,
+        path=page,
+        what=message("app.what_lab", name=target.name),
+        open_browser=not arguments.no_browser,
+        token=token,
+        env=server_environment(language=arguments.lang, token=token),
+    )
+
+
+def run_lessons(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb lessons``: the lessons of :mod:`calcnb.lessons`, with ages, lengths and commands."""
+    from calcnb.lessons import lesson_index
+
+    print(lesson_index())
+    return 0
+
+
+# ------------------------------------------------------------ the class view and its summary
+
+
+def write_summary(log: Any, path: Path, lesson: str | None = None) -> None:
+    """Write the end-of-lesson summary of the open class ``log`` to ``path``: PDF or CSV, as its suffix says.
+
+    Its exercises are numbered and ordered as the lesson's: ``lesson`` (a name of the lesson index) when given,
+    else the lesson the log's answers belong to, as the class view tells it (the default lesson if none).
+    """
+    from calcnb.classroom.readings import student_summaries
+    from calcnb.classroom.summary import summary_csv, summary_pdf
+    from calcnb.lessons import DEFAULT_LESSON, lesson_for
+    from calcnb.lessons import lesson as find_lesson
+
+    rows = log.attempts()
+    found = find_lesson(lesson) if lesson else lesson_for(row["exercise_id"] for row in rows)
+    found = found if found is not None else DEFAULT_LESSON
+    summaries = student_summaries(log.students(), rows)
+    if path.suffix.lower() == ".pdf":
+        path.write_bytes(summary_pdf(summaries, found.exercises, found.bank, location=log.location))
+    else:  # a BOM, for spreadsheets
+        path.write_text(summary_csv(summaries, found.exercises, found.bank), encoding="utf-8-sig", newline="")
+
+
+def _known_lesson(name: str | None) -> str | None:
+    """The lesson ``--lesson`` names, as the lesson index names it; AppError listing the lessons if none is."""
+    if name is None:
+        return None
+    from calcnb.lessons import lesson as find_lesson
+
+    try:
+        return find_lesson(name).name
+    except KeyError as error:
+        raise AppError(error.args[0]) from None
+
+
+def _summarize(location: str, summary: Path, lesson: str | None) -> int:
+    """``class-view LOG --summary FILE``: write the summary of the log at ``location`` to ``summary``, serve nothing."""
+    log = open_log(location)
+    shown = log.location
+    try:
+        write_summary(log, summary, lesson)
+    except OSError as error:
+        raise AppError(message("app.cannot_write_summary", path=summary, reason=error.strerror or error)) from None
+    finally:
+        log.close()
+    print(message("app.summary_written", location=shown, path=summary), flush=True)
+    return 0
+
+
+def run_class_view(arguments: argparse.Namespace) -> int:
+    """``python -m calcnb class-view LOG [--lesson NAME]``: the teacher's live view of a class log, served with Voila.
+
+    ``--lesson`` names the lesson whose exercises (and, for "Is the 80% true?", pooled deals) the view shows
+    before anyone has answered; an unknown name is refused with the list of lessons, before anything starts.
+
+    Only ``notebooks/teacher/class_view.ipynb`` is served, on a port of its own, and its kernels are
+    the only ones told the log (the setting :data:`calcnb.core.settings.CLASS_VIEW`). With ``--summary FILE``
+    the end-of-lesson summary is written to FILE (``.pdf`` or ``.csv``) instead, and nothing is served.
+    """
+    lesson = _known_lesson(arguments.lesson)
+    target = resolve_target(str(notebooks_dir() / CLASS_VIEW_NOTEBOOK))
+    summary = Path(arguments.summary).expanduser() if arguments.summary else None
+    if summary is not None:
+        if summary.suffix.lower() not in SUMMARY_SUFFIXES:
+            raise AppError(message("app.bad_summary", path=summary))
+        return _summarize(arguments.log, summary, lesson)
+    # Served: the port is checked before the log is opened, so a busy port leaves no new log behind.
+    port = chosen_port(arguments)
+    log = open_log(arguments.log)
+    location = log.location
+    log.close()
+    # The lesson's exercises and figures from the start, before anyone has answered.
+    environment = class_view_environment(server_environment(language=arguments.lang), arguments.log, lesson=lesson)
+    try:
+        return serve(
+            voila_command(target, host=arguments.host, port=port),
+            host=arguments.host,
+            port=port,
+            path="/",
+            what=message("app.what_class_view", location=location),
+            open_browser=not arguments.no_browser,
+            env=environment,
+        )
+    finally:
+        checkpoint_class_log(arguments.log)
