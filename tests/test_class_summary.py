@@ -21,6 +21,7 @@ from calcnb.classroom.summary import (
     summary_rows,
 )
 from calcnb.exercises.bank import Bank
+from calcnb.exercises.items import ExerciseKind
 from calcnb.i18n import set_language
 from calcnb.lessons import BANK, lesson
 
@@ -46,9 +47,16 @@ def test_an_exercise_is_numbered_by_its_place_in_the_order_the_caller_gives():
     assert exercise_label("next-wrap", (), BANK) == "Which rank goes on next, past K?"
     counting = lesson("counting")
     assert exercise_label(counting.exercises[0], counting.exercises, counting.bank).startswith("1. ")
-    # an exercise of one variant is named by its question, from the bank it is in; one no bank knows, as recorded
-    assert exercise_label("fits-buried", ORDER, BANK).startswith("The turned card is 9♥. Which foundation takes it?")
-    assert exercise_label("fits-buried", ORDER, Bank()) == "fits-buried"
+    # every exercise of calcnb's lessons has a short title in one style; one of another lesson with one variant is
+    # named by its question, from the bank it is in; one no bank knows, as recorded
+    assert (
+        exercise_label("fits-buried", ORDER, BANK)
+        == "Which foundation takes the turned card, with a fitting card buried in a waste?"
+    )
+    one = ExerciseKind("zz-half", ((8,),), lambda variant, n: dict(question=f"Half of {n}?", kind="count",
+                       accepted=frozenset({n // 2}), solution=str(n // 2), why="."))  # fmt: skip
+    assert exercise_label("zz-half", ("zz-half",), Bank([one])) == "1. Half of 8?"
+    assert exercise_label("zz-half", ORDER, Bank()) == "zz-half"
     assert exercise_label("zz-unknown", ORDER, BANK) == "zz-unknown"
 
 

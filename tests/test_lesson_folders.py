@@ -127,3 +127,17 @@ def test_the_check_sees_a_lessons_name_in_a_string_and_an_import(tmp_path):
     named = _strings_and_modules(module)
     assert {"counting", "next-wrap", "evidence", "02_wraparound"} <= named and "clock" not in named
     assert lesson("counting").key in _lesson_words()["counting"]
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_every_exercise_has_a_class_view_title_in_one_style(language):
+    """The class view names each exercise by a short question of its own, never by its full question."""
+    from calcnb.i18n import catalogue
+
+    said = catalogue(language)
+    for found in OWN:
+        for exercise_id in found.bank:
+            title = said.get(f"classview.ex.{exercise_id}")
+            assert title, f"{language}: no classview.ex.{exercise_id}"
+            assert title.endswith("?") and "\n" not in title and len(title) <= 110, title
+            assert not title[0].isdigit(), title  # the number is the order's, added by the view

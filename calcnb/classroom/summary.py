@@ -25,7 +25,7 @@ from calcnb.classroom.export import csv_cell
 from calcnb.classroom.readings import OTHER, STUCK_AFTER, StudentSummary
 from calcnb.exercises.bank import Bank
 from calcnb.exercises.items import OUTCOMES, Outcome
-from calcnb.i18n import get_language, message
+from calcnb.i18n import get_language, has_message, message
 
 __all__ = [
     "MARKS",
@@ -62,12 +62,13 @@ def exercise_label(exercise_id: str, order: Sequence[str], bank: Bank) -> str:
     An exercise of one variant is named by its very question (from ``bank``); an identifier with no short
     text that ``bank`` does not know is shown as is.
     """
-    try:
-        text = message(f"classview.ex.{exercise_id}")
-    except KeyError:  # no short text: a one-variant exercise's question is the same for everyone
-        if exercise_id not in bank or len(bank[exercise_id].variants) != 1:
-            return exercise_id
-        text = bank[exercise_id].item(0).question
+    key = f"classview.ex.{exercise_id}"
+    if has_message(key):
+        text = message(key)
+    elif exercise_id in bank and len(bank[exercise_id].variants) == 1:
+        text = bank[exercise_id].item(0).question  # a lesson of another package: its one question, the same for all
+    else:
+        return exercise_id
     number = exercise_number(exercise_id, order)
     return text if number is None else message("classview.numbered", number=number, text=text)
 
@@ -84,7 +85,7 @@ def outcome_name(outcome: Outcome) -> str:
     return message(f"classview.summary.{outcome}")
 
 
-def _exercises(summaries: Sequence[StudentSummary], order: Sequence[str]) -> list[str]:
+def summary_exercises(summaries: Sequence[StudentSummary], order: Sequence[str]) -> list[str]:
     """The lesson's exercises in ``order``, then any other exercise a student tried, as first met."""
     tried = dict.fromkeys(exercise for summary in summaries for exercise in summary.outcomes)
     return [*order, *(exercise for exercise in tried if exercise not in order)]
@@ -92,7 +93,7 @@ def _exercises(summaries: Sequence[StudentSummary], order: Sequence[str]) -> lis
 
 def summary_rows(summaries: Sequence[StudentSummary], order: Sequence[str], bank: Bank) -> list[list[object]]:
     """One row per student, in :data:`SUMMARY_COLUMNS` order: nickname, counts, and the exercise they are stuck on."""
-    count = len(_exercises(summaries, order))
+    count = len(summary_exercises(summaries, order))
     return [
         [
             summary.nickname,
@@ -106,7 +107,7 @@ def summary_rows(summaries: Sequence[StudentSummary], order: Sequence[str], bank
 
 def summary_csv(summaries: Sequence[StudentSummary], order: Sequence[str], bank: Bank) -> str:
     """The summary as CSV in the teacher's language: the counts, then each exercise's outcome (blank: not tried)."""
-    exercises = _exercises(summaries, order)
+    exercises = summary_exercises(summaries, order)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     labels = [exercise_label(name, order, bank) for name in exercises]
@@ -148,7 +149,7 @@ def summary_pdf(
     Each line has the counts, the exercise the student is stuck on, and one mark per exercise
     (:data:`MARKS`); the exercises' numbers and short texts are listed under the table.
     """
-    exercises = _exercises(summaries, order)
+    exercises = summary_exercises(summaries, order)
     pdf = _document(paper)
     pdf.add_page()
     pdf.set_title(message("classview.summary_title"))

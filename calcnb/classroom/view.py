@@ -40,6 +40,7 @@ from calcnb.classroom.summary import (
     exercise_label,
     misconception_label,
     summary_csv,
+    summary_exercises,
     summary_pdf,
     summary_rows,
 )
@@ -151,6 +152,15 @@ def download_link(data: bytes, filename: str, label: str, css_class: str, mime: 
     )
 
 
+def folded(text: str) -> str:
+    """``text`` folded under "What the columns mean", opened with a click or the keyboard (a ``<details>``)."""
+    title = html.escape(message("classview.legend_title"))
+    return (
+        f'<details class="calcnb-legend" style="max-width:60em"><summary>{title}</summary>'
+        f"<p>{html.escape(text)}</p></details>"
+    )
+
+
 def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str], bank: Bank) -> str:
     """The end-of-lesson summary: one row per student (right, wrong, unreadable, answer shown, not tried, stuck on)."""
     if not summaries:
@@ -164,10 +174,11 @@ def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str], bank
         + "</tr>"
         for row in summary_rows(summaries, order, bank)
     )
-    legend = message("classview.summary_legend", count=len(order), stuck=STUCK_AFTER)
+    # the count the rows add up to: the lesson's exercises and any other a student tried
+    legend = message("classview.summary_legend", count=len(summary_exercises(summaries, order)), stuck=STUCK_AFTER)
     return (
         f"<h4>{html.escape(message('classview.summary_title'))}</h4>"
-        f'<p style="max-width:60em">{html.escape(legend)}</p>'
+        f"{folded(legend)}"
         f'<table class="calcnb-summary" style="border-collapse:collapse"><tr>{head}</tr>{rows}</table>'
     )
 
@@ -272,7 +283,7 @@ class ClassView(widgets.VBox):
         self._summaries: list[StudentSummary] = []
         title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
         legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
-        legend_html = widgets.HTML(f'<p style="max-width:60em">{html.escape(legend)}</p>')
+        legend_html = widgets.HTML(folded(legend))  # folded away: the table and the charts stay above the fold
         downloads = widgets.HBox([self.summary_csv, self.pdf_button, self.pdf_link])
         downloads.layout.align_items = "center"
         export = widgets.HBox([self.export_button, self.export])
