@@ -6,6 +6,7 @@ the modular arithmetic of the four foundation orders.
 """
 
 import sys
+from collections.abc import Callable
 from types import ModuleType
 
 from calcnb.game.cards import Card, foundation_order, modular_inverse, next_rank, position_in_order, rank_name
@@ -14,57 +15,127 @@ from calcnb.game.errors import CalcnbError
 from calcnb.game.game import Game
 from calcnb.i18n import get_language, set_language
 
-# The drawing and widget layers load on first use, so ``import calcnb`` stays free of matplotlib and ipywidgets.
-# Each name maps to the module holding it (None: the module itself); _module imports it by a plain import.
-_LAZY = {
-    "PlayBoard": ("ui.play", "PlayBoard"),
-    "Stepper": ("ui.play", "Stepper"),
-    "CoachedBoard": ("ui.coach", "CoachedBoard"),
-    "OrderExplorer": ("ui.explorer", "OrderExplorer"),
-    "draw": ("ui.board", "draw"),
-    "examples": ("lessons.examples", None),
-    # players, solver and studies build on the engine only, but load on first use too;
-    # the players of the ladder come from their registry (calcnb.players.registry), by class name
-    "advise": ("players.advice", "advise"),
-    "hint": ("players.advice", "hint"),
-    "Player": ("players.player", "Player"),
-    "PlayerView": ("players.table", "PlayerView"),
-    "solve": ("solver", "solve"),
-    "analyse": ("players.coach", "analyse"),
-    "review": ("players.coach", "review"),
-    "study": ("studies.measure", "study"),
-    "StudyResult": ("studies.measure", "StudyResult"),
-    "wilson_interval": ("stats", "wilson_interval"),
+# The drawing and widget layers load on first use, so ``import calcnb`` stays free of matplotlib and ipywidgets;
+# players, solver and studies build on the engine only, but load on first use too. Each lazy name has a loader
+# below, a plain relative import inside a function, so the import graph (read from the source) shows every edge.
+
+
+def _play_board() -> type:
+    from .ui.play import PlayBoard
+
+    return PlayBoard
+
+
+def _stepper() -> type:
+    from .ui.play import Stepper
+
+    return Stepper
+
+
+def _coached_board() -> type:
+    from .ui.coach import CoachedBoard
+
+    return CoachedBoard
+
+
+def _order_explorer() -> type:
+    from .ui.explorer import OrderExplorer
+
+    return OrderExplorer
+
+
+def _draw() -> Callable:
+    from .ui.board import draw
+
+    return draw
+
+
+def _examples() -> ModuleType:
+    from .exercises import examples
+
+    return examples
+
+
+def _advise() -> Callable:
+    from .players.advice import advise
+
+    return advise
+
+
+def _hint() -> Callable:
+    from .players.advice import hint
+
+    return hint
+
+
+def _player() -> type:
+    from .players.player import Player
+
+    return Player
+
+
+def _player_view() -> type:
+    from .players.table import PlayerView
+
+    return PlayerView
+
+
+def _solve() -> Callable:
+    from .solver import solve
+
+    return solve
+
+
+def _analyse() -> Callable:
+    from .players.coach import analyse
+
+    return analyse
+
+
+def _review() -> Callable:
+    from .players.coach import review
+
+    return review
+
+
+def _study() -> Callable:
+    from .studies.measure import study
+
+    return study
+
+
+def _study_result() -> type:
+    from .studies.measure import StudyResult
+
+    return StudyResult
+
+
+def _wilson_interval() -> Callable:
+    from .stats import wilson_interval
+
+    return wilson_interval
+
+
+_LAZY: dict[str, Callable[[], object]] = {
+    "PlayBoard": _play_board,
+    "Stepper": _stepper,
+    "CoachedBoard": _coached_board,
+    "OrderExplorer": _order_explorer,
+    "draw": _draw,
+    "examples": _examples,
+    "advise": _advise,
+    "hint": _hint,
+    "Player": _player,
+    "PlayerView": _player_view,
+    "solve": _solve,
+    "analyse": _analyse,
+    "review": _review,
+    "study": _study,
+    "StudyResult": _study_result,
+    "wilson_interval": _wilson_interval,
 }
-
-
-def _module(name: str) -> ModuleType:
-    """One of the lazily loaded modules, by plain imports (so the import graph shows every edge)."""
-    if name == "ui.play":
-        from .ui import play as module
-    elif name == "ui.explorer":
-        from .ui import explorer as module
-    elif name == "ui.board":
-        from .ui import board as module
-    elif name == "lessons.examples":
-        from .lessons import examples as module
-    elif name == "players.player":
-        from .players import player as module
-    elif name == "players.table":
-        from .players import table as module
-    elif name == "players.advice":
-        from .players import advice as module
-    elif name == "solver":
-        from . import solver as module
-    elif name == "players.coach":
-        from .players import coach as module
-    elif name == "ui.coach":
-        from .ui import coach as module
-    elif name == "stats":
-        from . import stats as module
-    else:
-        from .studies import measure as module
-    return module
+"""The names loaded on first use, each with its loader. The players of the ladder load on first use too, from
+their registry (:mod:`calcnb.players.registry`), by class name."""
 
 
 def _player_names() -> list[str]:
@@ -78,9 +149,7 @@ def __getattr__(name: str) -> object:
     if name == "__all__":
         return sorted([*_EAGER, *_LAZY, *_player_names()])
     if name in _LAZY:
-        module_name, attribute = _LAZY[name]
-        module = _module(module_name)
-        value = module if attribute is None else getattr(module, attribute)
+        value = _LAZY[name]()
     else:
         from .players.registry import player_class
 

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from calcnb.i18n import set_language
 from calcnb.exercises.orders import clock_verdict, walk
+from calcnb.i18n import set_language
 from calcnb.ui.explorer import OrderExplorer
 
 CLOCKS = range(2, 25)  # the explorer's Ranks field runs from 2 to 24

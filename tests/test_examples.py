@@ -3,8 +3,8 @@
 import pytest
 
 from calcnb import Card, Move, State, set_language
-from calcnb.game.cards import DECK
 from calcnb.exercises.examples import Step, worked_example, worked_example_game
+from calcnb.game.cards import DECK
 
 
 def _rebuilt(state: State) -> State:

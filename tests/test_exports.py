@@ -1,14 +1,122 @@
-"""The package's top-level names: every one resolves, and the lazy ones stay lazy until used."""
+"""The package's top-level names: each is what it says (the right kind of object, from its home module), and the
+lazy ones stay lazy until used."""
 
+import importlib
+import inspect
 import subprocess
 import sys
+from types import ModuleType
+
+import ipywidgets
 
 import calcnb
+from calcnb.players.player import Player
+from calcnb.players.registry import LADDER, player_class
+
+FUNCTIONS = {
+    "advise",
+    "analyse",
+    "draw",
+    "foundation_order",
+    "get_language",
+    "hint",
+    "modular_inverse",
+    "next_rank",
+    "position_in_order",
+    "rank_name",
+    "review",
+    "set_language",
+    "show_boards_in",
+    "solve",
+    "study",
+    "wilson_interval",
+}
+CLASSES = {"Card", "Game", "Move", "State", "Player", "PlayerView", "StudyResult"}
+WIDGETS = {"PlayBoard", "Stepper", "CoachedBoard", "OrderExplorer"}
+ERRORS = {"CalcnbError": ValueError, "IllegalMove": calcnb.CalcnbError, "InvalidMove": calcnb.CalcnbError}
+"""Each exception and the class it must derive from."""
+PLAYERS = {cls.__name__ for cls in LADDER}
+MODULES = {"examples": "calcnb.exercises.examples"}
+
+LAZY_HOMES = {
+    "PlayBoard": "calcnb.ui.play",
+    "Stepper": "calcnb.ui.play",
+    "CoachedBoard": "calcnb.ui.coach",
+    "OrderExplorer": "calcnb.ui.explorer",
+    "draw": "calcnb.ui.board",
+    "advise": "calcnb.players.advice",
+    "hint": "calcnb.players.advice",
+    "Player": "calcnb.players.player",
+    "PlayerView": "calcnb.players.table",
+    "solve": "calcnb.solver",
+    "analyse": "calcnb.players.coach",
+    "review": "calcnb.players.coach",
+    "study": "calcnb.studies.measure",
+    "StudyResult": "calcnb.studies.measure",
+    "wilson_interval": "calcnb.stats",
+}
+"""Each lazily loaded name and the module it must come from, written out here (not read from calcnb)."""
 
 
-def test_every_exported_name_resolves():
-    for name in calcnb.__all__:
-        assert getattr(calcnb, name) is not None, name
+def test_every_exported_name_has_a_kind_here():
+    """A new name in ``calcnb.__all__`` fails here until it is given its kind above."""
+    kinds = [FUNCTIONS, CLASSES, WIDGETS, set(ERRORS), PLAYERS, set(MODULES)]
+    assert sum(len(kind) for kind in kinds) == len(set().union(*kinds)), "a name is listed under two kinds"
+    assert sorted(calcnb.__all__) == sorted(set().union(*kinds))
+    assert set(calcnb.__all__) >= set(LAZY_HOMES)
+
+
+def test_functions_are_functions_under_their_own_names():
+    for name in FUNCTIONS:
+        value = getattr(calcnb, name)
+        assert inspect.isfunction(value) and value.__name__ == name, name
+
+
+def test_classes_are_classes_under_their_own_names():
+    for name in CLASSES | WIDGETS | set(ERRORS) | PLAYERS:
+        value = getattr(calcnb, name)
+        assert inspect.isclass(value) and value.__name__ == name, name
+
+
+def test_errors_derive_from_the_base_error_and_value_error():
+    for name, base in ERRORS.items():
+        assert issubclass(getattr(calcnb, name), base), (name, base)
+    assert issubclass(calcnb.IllegalMove, ValueError) and issubclass(calcnb.InvalidMove, ValueError)
+    assert calcnb.IllegalMove is not calcnb.InvalidMove
+
+
+def test_players_are_the_registrys_player_classes():
+    assert calcnb.Player is Player
+    for name in PLAYERS:
+        value = getattr(calcnb, name)
+        assert issubclass(value, Player) and value is not Player, name
+        assert value is player_class(name), name
+
+
+def test_widgets_are_widgets_and_the_coach_is_a_play_board():
+    for name in WIDGETS:
+        assert issubclass(getattr(calcnb, name), ipywidgets.DOMWidget), name
+    assert issubclass(calcnb.CoachedBoard, calcnb.PlayBoard)
+
+
+def test_examples_is_the_exercises_module():
+    import calcnb.exercises.examples
+
+    assert isinstance(calcnb.examples, ModuleType)
+    assert calcnb.examples is calcnb.exercises.examples
+    assert calcnb.examples.__name__ == MODULES["examples"]
+
+
+def test_each_lazy_name_is_the_very_object_of_its_home_module():
+    for name, home in LAZY_HOMES.items():
+        assert getattr(calcnb, name) is getattr(importlib.import_module(home), name), (name, home)
+
+
+def test_each_eager_name_is_the_very_object_where_it_is_defined():
+    lazy = set(LAZY_HOMES) | PLAYERS | set(MODULES)
+    for name in set(calcnb.__all__) - lazy:
+        value = getattr(calcnb, name)
+        assert getattr(sys.modules.get(value.__module__), name, None) is value, (name, value.__module__)
 
 
 def test_study_and_solve_are_functions_even_after_their_modules_are_imported():

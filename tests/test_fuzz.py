@@ -480,7 +480,8 @@ def test_a_solver_study_gets_a_node_budget_unless_told_otherwise():
     )
 )
 def test_the_seed_field_deals_the_game_it_names_or_says_why_and_keeps_the_game(text):
-    widgets = pytest.importorskip("calcnb.ui.play")
+    from calcnb.ui import play as widgets  # here, not above: the other readers' tests need no drawing
+
     board = widgets.PlayBoard(seed=1)
     before, said = board.game, board.message
     board.seed_input.value = text

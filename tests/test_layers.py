@@ -39,7 +39,7 @@ KNOWN_STRING_IMPORTS = {
     "calcnb.lessons": "finds its lesson folders, its own packages, by name",
 }
 
-LONG_FUNCTION_LIMIT = 150
+LONG_FUNCTION_LIMIT = 100
 
 
 def _files() -> list[Path]:

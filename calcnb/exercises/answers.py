@@ -194,14 +194,13 @@ def _several(cleaned: str, read: Callable[[str], object]) -> Several | None:
     """Two answers or more in ``cleaned`` ("a k", "7 or 8", "q/k"), each readable alone, or None."""
     if _NUMBER.fullmatch(cleaned) or _FRACTION.fullmatch(cleaned):
         return None  # "7,0" and "1/4" are one number
+    ranks = _rank_words()
+    first, space, rest = cleaned.partition(" ")
+    # an article before one answer, a space between ("a 7", "a dama", "the K"), is no answer; "a k" is two cards
+    if space and first in answer_words("article") and " " not in rest and not (first in ranks and len(rest) == 1 and rest.isalpha()):
+        return None
     joining = answer_words("or") | answer_words("and")
     tokens = [token for token in _HEDGE_SPLIT.split(cleaned) if token and token not in joining]
-    ranks = _rank_words()
-    # an article before one answer ("a 7", "a dama", "the K") is no answer; "a k" is two cards, ace and king
-    if tokens and tokens[0] in answer_words("article"):
-        two_cards = len(tokens) == 2 and tokens[0] in ranks and tokens[1] in ranks and len(tokens[1]) == 1
-        if not two_cards:
-            tokens = tokens[1:]
     if len(tokens) < 2:
         return None
     readings = [read(token) for token in tokens]
@@ -252,7 +251,7 @@ def read_rank(text: str) -> int | str | None:
 
 def _read_count_term(cleaned: str) -> int | str | None:
     """One reading of a count: a whole number, 'none', 'fraction', or :data:`CARD_FOR_COUNT` for a card's name."""
-    if cleaned in _rank_words() and not _NUMBER.fullmatch(cleaned):
+    if cleaned in _rank_words() and not _NUMBER.fullmatch(_in_digits(cleaned)):  # "ten" and "dez" are numbers
         return CARD_FOR_COUNT
     return _read_term(cleaned)
 

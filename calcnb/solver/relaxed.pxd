@@ -45,13 +45,25 @@ cdef class _Search:
     cdef public list events
     cdef object last
 
-    @cython.locals(R=cython.int, F=cython.int, W=cython.int, k=cython.int, q=cython.int, r=cython.int,
-                   j=cython.int, w=cython.int, d=cython.int, n=cython.int, cards_left=cython.int, same=cython.int,
-                   last=cython.int, node=cython.longlong, link=cython.longlong, below=cython.double,
-                   shift=cython.int, depth_mask=cython.int, card=cython.int, entry=tuple, o=cython.p_int,
-                   cached=cython.p_int, cached_ids=cython.p_longlong, p=cython.p_int, copies=cython.p_int,
-                   demand=cython.p_int, pile=list, ids=dict)
+    @cython.locals(R=cython.int, F=cython.int, W=cython.int, pile=list)
     cdef _setup(self, RelaxedGame game, list foundations, list piles, int limit, dict hint)
+
+    @cython.locals(R=cython.int, F=cython.int, W=cython.int, k=cython.int, q=cython.int, r=cython.int, w=cython.int,
+                   d=cython.int, pile=list)
+    cdef _copy_tables(self, RelaxedGame game, list piles)
+
+    @cython.locals(p=cython.p_int, demand=cython.p_int, o=cython.p_int, R=cython.int, r=cython.int, k=cython.int,
+                   j=cython.int)
+    cdef _count_demand(self, list foundations)
+
+    @cython.locals(copies=cython.p_int, cached=cython.p_int, cached_ids=cython.p_longlong, ids=dict, pile=list,
+                   r=cython.int, w=cython.int, d=cython.int, n=cython.int, cards_left=cython.int, same=cython.int,
+                   last=cython.int, node=cython.longlong, link=cython.longlong)
+    cdef int _read_piles(self, RelaxedGame game, list piles) except -1
+
+    @cython.locals(shift=cython.int, W=cython.int, w=cython.int, d=cython.int, depth_mask=cython.int,
+                   card=cython.int, entry=tuple, below=cython.double)
+    cdef _read_hint(self, dict hint, list piles)
 
     @cython.locals(p=cython.p_int, contents=cython.p_longlong, packed=cython.ulonglong, small=cython.bint,
                    node=cython.longlong, k=cython.int, w=cython.int)
@@ -65,11 +77,22 @@ cdef class _Search:
     cdef int step(self) except -1
 
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, h=cython.p_int, tops=cython.p_int,
-                   o=cython.p_int, pile=cython.p_int, contents=cython.p_longlong, prefix=cython.p_longlong, R=cython.int, F=cython.int, W=cython.int, k=cython.int,
-                   q=cython.int, r=cython.int, w=cython.int, hw=cython.int, j=cython.int, t=cython.int, s=cython.int,
-                   on_top=cython.int, hinted_foundation=cython.int, needed=cython.bint, won=cython.int,
-                   forced=cython.bint, n=cython.int, i=cython.int, m=cython.int, rest=cython.int, when=cython.double,
-                   whens=cython.double[16], rests=cython.int[16], reach=cython.int[4], memory=dict)
+                   o=cython.p_int, pile=cython.p_int, contents=cython.p_longlong, prefix=cython.p_longlong,
+                   k=cython.int, q=cython.int, r=cython.int, w=cython.int, hw=cython.int, j=cython.int, t=cython.int,
+                   won=cython.int, n=cython.int, m=cython.int, whens=cython.double[16], rests=cython.int[16],
+                   memory=dict)
     cdef int choose(self) except -1
+
+    # the moves of choose, written into its arrays (16: MAX_FOUNDATIONS * MAX_WASTES): plain C, nothing to raise;
+    # inline: called directly (no vtable), for the C compiler to fold into choose (the hot path keeps its speed)
+    @cython.locals(p=cython.p_int, copies=cython.p_int, tops=cython.p_int, R=cython.int, W=cython.int, k=cython.int,
+                   q=cython.int, r=cython.int, w=cython.int, n=cython.int, on_top=cython.int)
+    cdef inline int _forced_moves(self, double *whens, int *rests) noexcept
+
+    @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, h=cython.p_int, tops=cython.p_int,
+                   o=cython.p_int, F=cython.int, k=cython.int, q=cython.int, r=cython.int, w=cython.int, hw=cython.int,
+                   j=cython.int, t=cython.int, s=cython.int, hinted_foundation=cython.int, needed=cython.bint,
+                   n=cython.int, i=cython.int, rest=cython.int, when=cython.double, reach=cython.int[4])
+    cdef inline int _free_moves(self, double *whens, int *rests) noexcept
 
     cpdef _recall(self, tuple known)

@@ -140,15 +140,25 @@ class _Search:
         hint: dict[int, tuple[float, int, int]] | None,
     ) -> None:
         """The start state (compiled, in typed code: ``__init__`` cannot be)."""
-        order = game.order
         self.memory = game.memory
         self.ranks = R = game.ranks
-        self.shift = shift = game.card_shift
-        self.F = F = len(order)
+        self.shift = game.card_shift
+        self.F = F = len(game.order)
         self.W = W = len(piles)
         check_size(R, F, W, max((len(pile) for pile in piles), default=0))
+        self._copy_tables(game, piles)
+        self._count_demand(foundations)
+        self.cards_left = self._read_piles(game, piles)  # waste cards still to place
+        self._read_hint(hint, piles)
+        self.states_left = limit
+        self.events: list[tuple[int, int]] = []  # the winning line, last move first
+        self.last = None  # the state that just won: the line goes on from there
+
+    def _copy_tables(self, game: RelaxedGame, piles: list[list[int]]) -> None:
+        """The foundation orders, their places and the piles' cards: the tables the search reads and never changes."""
+        R, F, W = self.ranks, self.F, self.W
         if not cython.compiled:  # interpreted: lists stand for the C arrays
-            self.order = order
+            self.order = game.order
             self.place = game.place
             self.piles = piles
             self.p = [0] * F
@@ -170,25 +180,36 @@ class _Search:
                 pile = piles[w]
                 for d in range(len(pile)):
                     self.piles[w][d] = pile[d]
-        p, copies, demand = self.p, self.copies, self.demand
-        for r in range(R + 1):  # (compiled, the arrays of the search before)
-            copies[r] = 0
+
+    def _count_demand(self, foundations: list[int]) -> None:
+        """The foundations' counts (``p``) and, for each rank, the places on them still to fill with it (``demand``)."""
+        p, demand, R = self.p, self.demand, self.ranks
+        for r in range(R + 1):  # (compiled, the array of the search before)
             demand[r] = 0
-        for k in range(F):
+        for k in range(self.F):
             p[k] = foundations[k]
             o = self.order[k]
             for j in range(p[k], R):
-                demand[o[j]] += 1  # places on the foundations still to fill with each rank
+                demand[o[j]] += 1
+
+    def _read_piles(self, game: RelaxedGame, piles: list[list[int]]) -> int:
+        """Each pile's height, top, cards of each rank (``copies``) and prefix ids; the number of waste cards.
+
+        ``prefix[w][t]``: pile w's bottom t cards as one id (a node of the trie of every prefix seen, ``game.ids``);
+        the bottom cards the pile shares with the last search's keep their ids. Every card is marked not hinted
+        (yet): :meth:`_read_hint` comes next.
+        """
+        copies = self.copies
+        for r in range(self.ranks + 1):  # (compiled, the array of the search before)
+            copies[r] = 0
         ids = game.ids
         cards_left = 0
-        for w in range(W):
+        for w in range(self.W):
             pile = piles[w]
             n = len(pile)
             self.h[w] = n
             cards_left += n
             self.tops[w] = pile[n - 1] if n else 0  # each pile's top rank, 0 when empty
-            # prefix[w][t]: pile w's bottom t cards as one id (a node of the trie of every prefix seen); the
-            # bottom cards the pile shares with the last search's keep their ids
             cached = game.cached[w]
             cached_ids = game.cached_ids[w]
             same = 0
@@ -213,8 +234,12 @@ class _Search:
                     cached_ids[d + 1] = node
             game.cached_len[w] = n
             self.contents[w] = node  # each pile's prefix id now
-        # what the hint says of each card when it is on top: (when, foundation), or the time of the first
-        # hinted card beneath it (just before it) and no foundation
+        return cards_left
+
+    def _read_hint(self, hint: dict[int, tuple[float, int, int]] | None, piles: list[list[int]]) -> None:
+        """What the hint says of each card when it is on top: (when, foundation), or the time of the first
+        hinted card beneath it (just before it) and no foundation (-1)."""
+        shift, W = self.shift, self.W
         if hint is not None:
             depth_mask = (1 << shift) - 1
             for card, entry in hint.items():
@@ -231,10 +256,6 @@ class _Search:
                     self.hinted_foundation[w][d] = -1
                 else:
                     below = self.hinted_when[w][d] - 0.5
-        self.cards_left = cards_left  # waste cards still to place
-        self.states_left = limit
-        self.events: list[tuple[int, int]] = []  # the winning line, last move first
-        self.last = None  # the state that just won: the line goes on from there
 
     def won(self) -> bool:
         """Is the start state won? On a win, ``events`` holds its line (last move first)."""
@@ -296,8 +317,8 @@ class _Search:
         if not self.cards_left:
             self.last = None
             return True
-        p, copies, demand, R = self.p, self.copies, self.demand, self.ranks
-        F, W, h, tops, contents = self.F, self.W, self.h, self.tops, self.contents
+        p, copies, demand = self.p, self.copies, self.demand
+        h, tops, contents = self.h, self.tops, self.contents
         memory = self.memory
         key = self.key() if cython.compiled else (*p, *self.contents)
         known = memory.get(key)
@@ -310,75 +331,17 @@ class _Search:
         self.states_left -= 1
         if self.states_left < 0:
             raise RelaxedOverLimit
-        # the moves to try, best first (none when some card can never leave: lost). A needed rank whose
-        # waste copies are all on top: one of them goes now, nothing else is tried. Otherwise every top
-        # to every foundation it can reach (the places skipped filled from the stock), in the hint's
-        # order, then the hinted foundation first, then the shortest skip. A move is (when, rest): rest
-        # packs (not the hinted foundation, skip, foundation, waste) so that (when, rest) sorts as they do.
+        # the moves to try, best first: the forced ones if any, else every top that can go somewhere. A move is
+        # (when, rest): rest packs (not the hinted foundation, skip, foundation, waste) so that (when, rest) sorts
+        # as they do
         whens = [0.0] * 16  # MAX_FOUNDATIONS * MAX_WASTES
         rests = [0] * 16
-        n = 0
-        forced = False
-        for k in range(F):
-            q = p[k]
-            if q < R:
-                r = self.order[k][q]
-                on_top = 0
-                for w in range(W):
-                    if tops[w] == r:
-                        on_top += 1
-                if on_top == copies[r]:
-                    for w in range(W):
-                        if tops[w] == r:
-                            whens[n] = 0.0
-                            rests[n] = k << 4 | w
-                            n += 1
-                    forced = True
-                    break
-        if not forced:
-            # reach[k]: foundation k's places from p[k] up to reach[k] can all be filled from the stock (a
-            # place can when its rank has a stock copy: demand above the waste copies); found once per
-            # foundation, as far as some top asks, rather than once per top
-            reach = [0] * 4  # MAX_FOUNDATIONS
-            for k in range(F):
-                reach[k] = p[k]
-            for w in range(W):
-                hw = h[w]
-                if not hw:
-                    continue
-                r = tops[w]
-                when = self.hinted_when[w][hw - 1]
-                hinted_foundation = self.hinted_foundation[w][hw - 1]
-                needed = False  # does some foundation still need this card's rank?
-                for k in range(F):
-                    q = p[k]
-                    j = self.place[k][r] - 1
-                    if j < q:
-                        continue
-                    needed = True
-                    t = reach[k]
-                    if t < j:  # the places skipped are filled from the stock
-                        o = self.order[k]
-                        while t < j:
-                            s = o[t]
-                            if demand[s] <= copies[s]:
-                                break
-                            t += 1
-                        reach[k] = t
-                        if t < j:
-                            continue
-                    rest = (k != hinted_foundation) << 12 | (j - q) << 8 | k << 4 | w
-                    i = n  # insert in order
-                    while i and (whens[i - 1] > when or (whens[i - 1] == when and rests[i - 1] > rest)):
-                        whens[i] = whens[i - 1]
-                        rests[i] = rests[i - 1]
-                        i -= 1
-                    whens[i] = when
-                    rests[i] = rest
-                    n += 1
-                if not needed:
-                    memory[key] = False  # no foundation needs this card any more
-                    return False
+        n = self._forced_moves(whens, rests)
+        if n < 0:
+            n = self._free_moves(whens, rests)
+            if n < 0:
+                memory[key] = False  # a card no foundation needs any more: it can never leave
+                return False
         # waste w's top to foundation k, the places skipped from the stock
         for m in range(n):
             k = rests[m] >> 4 & 15
@@ -415,6 +378,85 @@ class _Search:
                 return True
         memory[key] = False
         return False
+
+    def _forced_moves(self, whens: list[float], rests: list[int]) -> int:
+        """The forced moves, if any: how many (-1: none is forced), written into ``whens`` and ``rests``.
+
+        A needed rank whose waste copies are all on top: one of them goes now, nothing else is tried (the
+        first foundation, in order, that needs such a rank; each top of that rank to it).
+        """
+        p, copies, tops, R, W = self.p, self.copies, self.tops, self.ranks, self.W
+        n = 0
+        for k in range(self.F):
+            q = p[k]
+            if q < R:
+                r = self.order[k][q]
+                on_top = 0
+                for w in range(W):
+                    if tops[w] == r:
+                        on_top += 1
+                if on_top == copies[r]:
+                    for w in range(W):
+                        if tops[w] == r:
+                            whens[n] = 0.0
+                            rests[n] = k << 4 | w
+                            n += 1
+                    return n
+        return -1
+
+    def _free_moves(self, whens: list[float], rests: list[int]) -> int:
+        """Every top to every foundation it can reach, best first: how many, written into ``whens`` and ``rests``.
+
+        A top reaches a foundation when the places it skips can all be filled from the stock. The order: the
+        hint's, then the hinted foundation first, then the shortest skip. -1 (lost) when some top's rank is
+        needed by no foundation any more: that card can never leave.
+        """
+        p, copies, demand, h, tops = self.p, self.copies, self.demand, self.h, self.tops
+        F = self.F
+        # reach[k]: foundation k's places from p[k] up to reach[k] can all be filled from the stock (a place can
+        # when its rank has a stock copy: demand above the waste copies); found once per foundation, as far as
+        # some top asks, rather than once per top
+        reach = [0] * 4  # MAX_FOUNDATIONS
+        for k in range(F):
+            reach[k] = p[k]
+        n = 0
+        for w in range(self.W):
+            hw = h[w]
+            if not hw:
+                continue
+            r = tops[w]
+            when = self.hinted_when[w][hw - 1]
+            hinted_foundation = self.hinted_foundation[w][hw - 1]
+            needed = False  # does some foundation still need this card's rank?
+            for k in range(F):
+                q = p[k]
+                j = self.place[k][r] - 1
+                if j < q:
+                    continue
+                needed = True
+                t = reach[k]
+                if t < j:  # the places skipped are filled from the stock
+                    o = self.order[k]
+                    while t < j:
+                        s = o[t]
+                        if demand[s] <= copies[s]:
+                            break
+                        t += 1
+                    reach[k] = t
+                    if t < j:
+                        continue
+                rest = (k != hinted_foundation) << 12 | (j - q) << 8 | k << 4 | w
+                i = n  # insert in order
+                while i and (whens[i - 1] > when or (whens[i - 1] == when and rests[i - 1] > rest)):
+                    whens[i] = whens[i - 1]
+                    rests[i] = rests[i - 1]
+                    i -= 1
+                whens[i] = when
+                rests[i] = rest
+                n += 1
+            if not needed:
+                return -1
+        return n
 
     def _recall(self, known: tuple) -> None:
         """Append the line remembered from a state known to win (it goes on through the memory)."""

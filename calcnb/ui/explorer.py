@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 import ipywidgets as widgets
 
+from calcnb.exercises.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
 from calcnb.game.cards import RANK_COUNT
 from calcnb.i18n import message
-from calcnb.exercises.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, MID_GREY, VERMILION, WHITE
 
 if TYPE_CHECKING:
