@@ -366,7 +366,7 @@ def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_an
     log.record("ana", Attempt("evidence-claim", 3, "c", "wrong", "contains_so_proven", "en", time.time()))
     write_summary(log, tmp_path / "summary.csv")
     head = (tmp_path / "summary.csv").read_text(encoding="utf-8-sig").splitlines()[0]
-    assert "1. A player's wins of some deals: estimate its win rate" in head and "On the clock of 13" not in head
+    assert "1. A player's wins of some deals: what is its win rate?" in head and "On the clock of 13" not in head
     write_summary(log, tmp_path / "counting.csv", "counting")
     assert "1. Counting in ones" in (tmp_path / "counting.csv").read_text(encoding="utf-8-sig")
     log.close()

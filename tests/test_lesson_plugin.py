@@ -52,11 +52,13 @@ LESSON = Lesson(
             "catalogue.halves.title": "Halves",
             "catalogue.halves.summary": "Half of an even number, by splitting it in two.",
             "lessons.mis.doubled": "doubled instead of halved",
+            "classview.ex.halves-even": "What is half of an even number?",
         },
         "pt": {
             "catalogue.halves.title": "Metades",
             "catalogue.halves.summary": "Metade de um número par, dividindo-o em dois.",
             "lessons.mis.doubled": "dobrou em vez de dividir",
+            "classview.ex.halves-even": "Qual é a metade de um número par?",
         },
     },
 )
@@ -126,28 +128,41 @@ print(json.dumps({{
     assert "Halves — worksheet" in sheet and "What is half of" in sheet
 
 
-def test_its_answers_reach_the_class_view_summary(plugin_path, tmp_path):
+def test_its_answers_reach_the_class_view_and_its_summary(plugin_path, tmp_path):
     log = tmp_path / "lesson.db"
     code = f"""
 import time
 from calcnb.classroom.store import open_class_log
 from calcnb.exercises.items import Attempt, Outcome
+from calcnb.lessons.class_view import LessonClassView
 
 log = open_class_log({str(log)!r})
 log.join("Ana")
-log.record("Ana", Attempt("halves-even", 1, "12", Outcome.WRONG, "doubled", "en", time.time()))
+log.record("Ana", Attempt("halves-even", 1, "24", Outcome.WRONG, "doubled", "en", time.time()))
 log.record("Ana", Attempt("halves-even", 1, "6", Outcome.RIGHT, None, "en", time.time()))
+view = LessonClassView(log)
+assert view.refresh()
+print(view.lesson_name)
+print(view.exercises.value)
 log.close()
 """
     ran = _run(plugin_path, "-c", code)
     assert ran.returncode == 0, ran.stderr
+    lesson_name, table = ran.stdout.split("\n", 1)
+    assert lesson_name == "halves"  # the view follows the lesson of the answers
+    assert "1. What is half of an even number?" in table and "doubled instead of halved: 100% (1)" in table
     summary = tmp_path / "summary.csv"
     shown = _run(plugin_path, "-m", "calcnb", "class-view", str(log), "--summary", str(summary))
     assert shown.returncode == 0, shown.stderr
     rows = list(csv.reader(summary.read_text(encoding="utf-8-sig").splitlines()))
-    text = "\n".join(",".join(row) for row in rows)
-    assert ("Ana" in text and "What is half of 12?" in text) or "halves-even" in text
-    assert any("Ana" in row for row in rows)
+    assert rows[0][-1] == "1. What is half of an even number?"
+    assert rows[1][0] == "Ana" and rows[1][-1] == message_right()
+
+
+def message_right() -> str:
+    from calcnb.i18n import message
+
+    return message("classview.summary.right")
 
 
 def test_a_broken_plugin_is_left_out_with_a_warning_and_calcnb_still_works(tmp_path):
