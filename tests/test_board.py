@@ -250,7 +250,7 @@ def test_bad_input_is_refused_clearly() -> None:
         draw("x" * 10_000)  # a calcnb refusal (a ValueError too), quoting little of what it got
     assert isinstance(refused.value, TypeError) and len(str(refused.value)) < 160
     set_language("pt")
-    with pytest.raises(CalcnbError, match=r"^não é possível desenhar 42: dê um Game ou um State do calcnb$"):
+    with pytest.raises(CalcnbError, match=r"^não é possível desenhar 42: dá um Game ou um State do calcnb$"):
         draw(42)
     set_language("en")
     with pytest.raises(InvalidMove):

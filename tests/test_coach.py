@@ -133,7 +133,7 @@ def test_the_review_cell_reviews_the_finished_game_or_says_it_reviews_another():
     set_language("pt")
     try:
         assert game_to_review(unfinished)[1].startswith("O jogo no tabuleiro ainda não acabou")
-        assert game_to_review(finished)[1].startswith("O jogo que jogou no tabuleiro: perdido")
+        assert game_to_review(finished)[1].startswith("O jogo que jogaste no tabuleiro: perdido")
     finally:
         set_language("en")
 

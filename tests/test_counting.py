@@ -158,7 +158,7 @@ def test_portuguese_answers_are_read():
     set_language("pt")
     try:
         (item,) = _every_item("count-twos-queen")
-        assert item.question == "Conte de dois em dois à volta do relógio. Que carta vem depois de Q?"
+        assert item.question == "Conta de dois em dois à volta do relógio. Que carta vem depois de Q?"
         assert judge(item, "ás").correct and judge(item, "o ás").correct
         assert judge(item, "rei").misconception == "stops_at_king"
     finally:

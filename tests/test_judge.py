@@ -327,8 +327,8 @@ def test_taking_13_away_says_exactly_how_many_more_times():
     # a number past 13 not on the way from 45 does not lead anywhere by taking 13s from it: start again
     assert "start again from 45" in judge(clock, "50").text
     set_language("pt")
-    assert "tire 13 três vezes" in judge(_variant("clock", 45), "45").text
-    assert "tire 13 mais duas vezes" in judge(_variant("clock", 45), "32").text
+    assert "tira 13 três vezes" in judge(_variant("clock", 45), "45").text
+    assert "tira 13 mais duas vezes" in judge(_variant("clock", 45), "32").text
 
 
 def test_every_number_on_the_way_down_is_told_the_right_count():

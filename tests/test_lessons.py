@@ -187,8 +187,8 @@ def test_a_game_in_words_says_what_the_game_did_in_either_language():
     assert said["pt"] == [
         "após 3 jogadas: em jogo, pontos 4/52",
         "em jogo, pontos 4/52",
-        "desfez T e S>W1",
-        "jogou de novo S>W1",
+        "jogadas desfeitas: T e S>W1",
+        "jogadas refeitas: S>W1",
         "guardado: 'format' (o formato), 'version' (a versão), 'deal' (a distribuição), 'seed' (a semente), "
         "'moves' (as jogadas) - 3 jogadas",
         "mesmas jogadas: não - mesma posição: não",

@@ -114,7 +114,8 @@ def _shown(path: Path) -> str:
             data = output.get("data", {})
             if "application/vnd.jupyter.widget-view+json" not in data:
                 shown.append("".join(data.get("text/plain", "")))
-    return "\n".join(shown)
+    # an object's stand-in ("<IPython.core.display.Image object>") is Python's, in no language
+    return re.sub(r"<[\w.]+ object(?: at 0x[0-9a-f]+)?>", "", "\n".join(shown))
 
 
 def _without_exercise_ids(text: str) -> str:
@@ -124,10 +125,11 @@ def _without_exercise_ids(text: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("name", [*LESSONS, "teacher/02_wraparound_teacher.ipynb", "teacher/counting_teacher.ipynb"])
+@pytest.mark.parametrize("name", LESSONS)
 def test_a_portuguese_lesson_prints_portuguese(name):
     """What the code prints in a Portuguese notebook comes from the catalogue in Portuguese, not from English words."""
     english = _without_exercise_ids(_shown(NOTEBOOKS / name))
     portuguese = _without_exercise_ids(_shown(NOTEBOOKS / "pt" / name))
-    assert _words(english) & _english_only_words()  # the check can see English
+    if _words(english):  # a page that prints words (not only widgets): the check can see its English
+        assert _words(english) & _english_only_words()
     assert not _words(portuguese) & _english_only_words()

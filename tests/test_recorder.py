@@ -56,7 +56,7 @@ def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder
     lesson.exercise.check(lesson.wrong)
     lesson.exercise.check(lesson.right)
     assert recorder.flush() is True  # written by the recorder's own thread
-    assert "Saved: your 2 answers are in the class log" in recorder.save_status.value
+    assert "Saved: the class log has all your answers (2)." in recorder.save_status.value
     variant = str(lesson.exercise.item.variant)
     assert [(row["nickname"], row["exercise_id"], row["answer"], row["correct"], row["misconception"], row["variant"])
             for row in log.attempts()] == [("ana", "next-wrap", lesson.wrong, False, lesson.misconception, variant),
@@ -175,7 +175,7 @@ def test_the_students_page_speaks_portuguese(log):
     set_language("pt")
     recorder = ClassRecorder(log)
     recorder.join("ana")
-    assert "alcunha" in recorder.notice.value and "Entrou como ana" in recorder.status.value
+    assert "alcunha" in recorder.notice.value and "Entraste como ana" in recorder.status.value
     assert recorder.join_button.description == "Entrar na turma"
     assert log.students() == ["ana"]
     recorder.close()
@@ -346,7 +346,7 @@ def test_holding_enter_down_keeps_a_few_answers_and_says_the_others_were_not_sav
         for seconds, count in RATE_LIMITS:
             assert sum(1 for other in kept if when - seconds < other <= when) <= count
     assert notes[:5] == [False] * 5 and all(notes[5:60])
-    assert f"{recorder.refused} of your answers were not saved" in recorder.save_status.value
+    assert f"The class log refused {recorder.refused} of your answers" in recorder.save_status.value
 
 
 def test_a_student_at_a_normal_pace_is_never_refused(recorder, log):
@@ -373,7 +373,7 @@ def test_the_limit_holds_across_the_pages_of_one_student(log):
     for when in kept:
         for seconds, count in RATE_LIMITS:
             assert sum(1 for other in kept if when - seconds < other <= when) <= count
-    assert "of your answers were not saved" in second.save_status.value
+    assert "of your answers: too many in a short time" in second.save_status.value
     first.close()
     second.close()
 

@@ -187,7 +187,7 @@ def test_tie_between_foundations_prefers_the_one_whose_next_need_is_on_show():
         "so it has the most still to come.",
     )
     set_language("pt")
-    assert advise(state, MONTE_CARLO_HINT)[1].startswith("Jogue 6♠ na base 3 e não nas bases 1 e 2:")
+    assert advise(state, MONTE_CARLO_HINT)[1].startswith("Joga 6♠ na base 3 e não nas bases 1 e 2:")
 
 
 def test_players_pickle_for_process_pools():
@@ -307,7 +307,7 @@ def test_hint_speaks_portuguese():
     game = Game.new(3)
     set_language("pt")
     move, sentence = hint(game)
-    assert move is TURN and sentence.startswith("Vire a próxima carta")
+    assert move is TURN and sentence.startswith("Vira a próxima carta")
 
 
 def test_hint_messages_exist_in_both_languages():

@@ -10,11 +10,11 @@ import ipywidgets as widgets
 import pytest
 
 from calcnb import Game, Move, State, set_language
+from calcnb.exercises.examples import worked_example
 from calcnb.game.cards import DECK, SUITS, Card, foundation_order
 from calcnb.game.engine import ALL_MOVES
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import catalogue
-from calcnb.exercises.examples import worked_example
 from calcnb.players.advice import hint_player_sentence
 from calcnb.ui.board import DPI, HEIGHT, WIDTH, BoardRenderer, board_labels, board_marks, draw
 from calcnb.ui.play import (
@@ -480,10 +480,10 @@ def test_portuguese_labels_after_set_language():
     assert board.buttons["W3>F1"].description == "B1"
     assert board.buttons["S>W4"].description == "D4"
     assert board.seed_input.description == "Semente"
-    assert board.message.startswith("Clique no monte")
+    assert board.message.startswith("Clica no monte")
     board.buttons["T"].click()
-    assert board.message.startswith("Virou")
-    assert board.buttons["T"].tooltip.startswith("ponha primeiro a carta virada")
+    assert board.message.startswith("Viraste")
+    assert board.buttons["T"].tooltip.startswith("põe primeiro a carta virada")
     board.click_place("pending")
     board.click_place("W2")
     assert board.message.endswith("no descarte 2.")

@@ -3,6 +3,31 @@
 The reference catalogue: every other language translates these keys, and a key
 missing elsewhere falls back to the English text here. Sections name the module
 that uses them.
+
+Style note (for whoever writes English here, or translates calcnb into another language)
+----------------------------------------------------------------------------------------
+
+Register. Plain British English ("colour", "centre") for pupils of 9 to 18: a pupil is "you" on every page a
+pupil reads (the notebooks, the widgets, the feedback on answers, the worksheets, the class notices, the
+app's gate pages, the errors a player meets): "Type a rank", "Click the stock", "Try again", "your teacher".
+Short sentences, the game's own words, no jargon a child has not been taught on the page. The teachers'
+pages (the command line ``app.*``, the class view ``classview.*``, the answer key ``lessons.teacher_*``, the
+list of lessons ``catalogue.heading``/``catalogue.line``) speak to the teacher, and call the pupils
+"students". A language with a formal and a familiar "you" uses the one its school material uses for a pupil
+(Portuguese: "tu"; see the style note of :mod:`calcnb.i18n.pt`), and may keep the formal one for teachers.
+
+Terms: **foundation** (F1–F4 in moves, "foundation +2" by its step), **stock**, **waste pile** (W1–W4),
+**turned card**, **top** (a pile's top card), **starter** (A, 2, 3, 4 that start the foundations), **step**,
+**rank** and **suit**, A, J, Q, K (ace, jack, queen, king as answer words), **pass** (through the stock),
+**deal**, **seed**, **deal code**, **move**, **score**, **won**/**lost**, **player**, **solver**, **coach**,
+**hint**. The counting lesson for 9 to 11 year olds says **pile**, **step** and "counting in twos". The
+translation of the seed rules in each language fixes its terms (Portuguese: base, monte, descarte).
+
+Numbers. A decimal point (0.25; ``evidence.decimal_mark`` and ``coach.widget.decimal`` hold the mark a
+language writes), percentages written close ("25%", "37%–73%"), ordinals "13th", ×, ÷ and "≡ (mod 13)". Keep
+every ``{placeholder}``; a message with a ``{count}`` should read right for 1 and for many in every language.
+Feedback on a wrong answer never names the answer: a rank letter or a number standing alone in it can read
+as the answer (:func:`calcnb.exercises.items.gives_away`), and the sentence is then replaced by a general hint.
 """
 
 NAME = "English"
@@ -181,6 +206,41 @@ MESSAGES: dict[str, str] = {
     "hint.monte_carlo": "Put {card} on waste {waste}: over {samples} imagined orders of the {unseen} unseen cards "
     "this wins {wins} of them and averages {average} cards on the foundations, the best of "
     "{choices} choices.",
+    "hint.either_foundation": "foundation {numbers} or {last}",
+    "hint.list": "{items} and {last}",
+    "hint.do.waste": "moving {card} from waste {waste} to {foundations}",
+    "hint.do.stock": "putting the turned card, {card}, on {foundations}",
+    "hint.card.waste": "{card} on waste {waste}",
+    "hint.card.turned": "the turned card, {card}",
+    "hint.turn_first": "Turn the next card first: {moves} can wait, because the top card of a waste pile can still "
+    "go up after the turn. Turning first gives nothing up, and it shows one more card before you choose.",
+    "hint.waits.one": "{moves} can wait: it can still be played after this move.",
+    "hint.waits.many": "{moves} can wait: each can still be played after this move.",
+    "hint.clash": "{other} fits foundation {foundation} too, but only one of the two can go there now: the hint "
+    "plays the first its rule comes to (the turned card, then the waste piles in order), without weighing the two.",
+    "hint.other.fewer_wins": "After {move}, the solver found a win in {won} of the same {futures} orders, against "
+    "{best} after this move.",
+    "hint.other.fewer_points": "After {move}, the solver found a win in {won} of the same {futures} orders and could "
+    "not tell in {unknown}: {points} in all, each it could not tell counting one half, against {best} after this move.",
+    "hint.other.dropped": "After {move}, the solver found a win in only {won} of the first {futures} orders (and could "
+    "not tell in {unknown}): too few to catch up with the best, so it was tried on no more.",
+    "hint.other.exact_lost": "After {move}, the game can no longer be won: with no card left to turn, the solver "
+    "sees the whole game.",
+    "hint.other.tied": "After {move}, the solver's count on those orders was the same.",
+    "hint.other.exact_won": "After {move}, the game can be won too.",
+    "hint.tie.fewer_wins": "Then reverse need played each move on, blind, over {rollouts} more imagined orders: it won "
+    "{wins} of those games after it, against {best} after this move.",
+    "hint.tie.fewer_cards": "Then reverse need played each move on, blind, over {rollouts} more imagined orders: it won "
+    "as many of those games after it ({wins}), but put fewer cards on the foundations in all ({cards} against {best}).",
+    "hint.tie.same": "Then reverse need played each move on, blind, over {rollouts} more imagined orders, and did as "
+    "well after both.",
+    "hint.tie.exact_fewer_wins": "Then reverse need, playing on from each, wins after this move and not after it.",
+    "hint.tie.exact_fewer_cards": "Then reverse need, playing on from each, ends with {cards} cards on the foundations "
+    "after it, against {best} after this move.",
+    "hint.tie.exact_same": "Then reverse need, playing on from each, ends the same way after both.",
+    "hint.tie.preferred": "So the hint took the move reverse need itself would play here.",
+    "hint.tie.order": "So the hint took the first of the two in the order of the move buttons.",
+    "hint.stopped": "It stopped after {counted} of its {samples} imagined orders, to answer quickly.",
     # calcnb.studies.folklore
     "folklore.percent": "{rate:.1f}% (95% interval {low:.1f}–{high:.1f}%, {games} deals)",
     "folklore.skilled.above": "**Holds.** {name} sees only what a person sees and wins {measured}: "
@@ -238,6 +298,8 @@ MESSAGES: dict[str, str] = {
     "study.no_seed": "seed {seed} is not in this study",
     "study.bad_executor": "executor must be None, 'serial' or a concurrent.futures.Executor; got {executor}",
     "study.bad_player": "study needs a Player, a solve function or 'solver'; got {player}",
+    "study.serial_unguarded": 'study(): running on one core: {script} calls study() outside an if __name__ == "__main__": block, and the worker processes (started by {method}) would run the script again; put its code under that line to use every core.',
+    "study.pool_broke": "study(): the worker processes stopped ({reason}); the remaining deals are played on one core.",
     "study.summary": "{name}: {wins}/{games} won = {rate}% (95% CI {low}–{high}%)",
     "study.summary_undecided": "lost {lost}, unknown {unknown}",
     "study.summary_mean": "mean score {mean}",
@@ -350,7 +412,7 @@ MESSAGES: dict[str, str] = {
     "evidence.rate.count": "That reads a count of deals as a percentage: the rate is the deals won out of the {deals} played.",
     "evidence.rate.whole": "Divide by all the deals played ({deals}), not by another number.",
     "evidence.interval.question": "A player won {wins} of {deals} deals. Give a 95% interval for its win rate (two bounds, such as 0.40 to 0.60 or 40% to 60%).",
-    "evidence.interval.why": "The rate is {rate} of {deals} deals. The Wilson interval, which calcnb draws, runs {wilson}; the textbook interval p ± 1.96·√(p(1−p)/n) runs {textbook}. Both are right here, to two percentage points",
+    "evidence.interval.why": "The rate is {rate} of {deals} deals. The Wilson interval, which calcnb draws, runs {wilson}; the textbook interval p ± 1.96·√(p(1−p)/n) runs {textbook}. Either counts as right here, each bound within two percentage points",
     "evidence.interval.other": "Start from the rate p = wins ÷ deals; the interval is p ± 1.96·√(p(1−p)/n), with n the number of deals.",
     "evidence.interval.losses": "That interval is for the share of deals lost, not won.",
     "evidence.interval.no_z": "That is one standard error each side (about a 68% interval): a 95% interval goes 1.96 standard errors each side.",
@@ -756,6 +818,7 @@ MESSAGES: dict[str, str] = {
     "widget.hint.to_foundation": "Hint: put {card} on foundation {foundation}.",
     "widget.hint.to_waste": "Hint: put {card} on waste pile {waste}.",
     "widget.hint.none": "No hint: the game is over.",
+    "widget.hint.moving": "No hint: the game kept moving while the hint thought. Press Hint again once it stops.",
     "widget.refused": "That move is not possible: {reason}.",
     "widget.why.nothing_pending": "no card is turned yet; click the stock to turn one",
     "widget.why.pending_first": "put the turned card {card} on a pile first",
@@ -811,6 +874,7 @@ MESSAGES: dict[str, str] = {
     # calcnb.classroom.log
     "classlog.bad_location": "{location} is not a class log: give a file path (SQLite) or a database URL such as postgresql://user@host/db",
     "classlog.in_memory": "{location} is a database in memory: nothing in it would be kept after the lesson; give a file path (SQLite) or a database URL",
+    "classlog.no_log_at": "there is no class log at {path} ({location}): give the file the lesson app was started with (--class-log FILE), as a path from the current folder or a full path",
     "classlog.moved": "the class log {location} was deleted or replaced since it was opened: nothing is written to it",
     "classlog.cannot_open": "the class log {location} cannot be opened: {reason}",
     "classlog.schema": "the class log {location} has schema version {found}; this calcnb writes version {expected}: start a new log",
@@ -831,11 +895,11 @@ MESSAGES: dict[str, str] = {
     "classroom.code_placeholder": "the code you were shown",
     "classroom.wrong_code": "That is not the rejoin code of {nickname}. Type the code your first page showed, or type another nickname above.",
     "classroom.code_locked": "Too many wrong codes for {nickname}: type another nickname above to join.",
-    "classroom.saving": "Saving… ({count} answers on their way to the class log)",
-    "classroom.saved": "Saved: your {count} answers are in the class log.",
+    "classroom.saving": "Saving… (answers on their way to the class log: {count})",
+    "classroom.saved": "Saved: the class log has all your answers ({count}).",
     "classroom.not_reaching": "Your answers are not reaching the class log right now: {count} wait on this page and are sent again by themselves. Keep this page open. The exercises still work as before.",
     "classroom.too_fast": "Not saved: too many answers in a short time. Take a moment between answers; the next one is saved as usual.",
-    "classroom.refused": "{count} of your answers were not saved: too many in a short time (from this page or another page of yours). Take a moment between answers.",
+    "classroom.refused": "The class log refused {count} of your answers: too many in a short time (from this page or another page of yours). Take a moment between answers.",
     "classroom.join_failed": "The class log cannot be reached right now, so you have not joined yet: press Join the class again in a moment.",
     "classroom.unavailable": "The class log cannot be opened, so nothing is recorded. The exercises work as usual.",
     # calcnb.classroom.view
@@ -935,8 +999,8 @@ MESSAGES: dict[str, str] = {
     "app.epilog_lab": "JupyterLab runs any code it is sent, so its address carries a secret token: give it only to people you trust, and prefer the classroom app (python -m calcnb app) for a class.",
     "app.help.app": "run a notebook as a web app with the code hidden (Voila)",
     "app.help.app_notebook": "the notebook (or a folder of notebooks) to serve; default: {default} in the notebooks folder",
-    "app.help.lab": "open JupyterLab on the notebooks",
-    "app.help.lab_path": "the folder (or one notebook) to open; default: the notebooks folder",
+    "app.help.lab": "open JupyterLab on your own copy of the notebooks",
+    "app.help.lab_path": "the folder (or one notebook) to open, or a notebook's name in your copy; default: your copy of the notebooks (--workspace)",
     "app.help.lessons": "list the lessons, youngest first, with their ages, lengths and the command that serves each",
     "app.help.app_port": "the port to listen on (default {lesson} for a lesson, {app} otherwise, so both run side by side)",
     "app.address_title": "Open this address in your browser, or scan the code:",
@@ -954,7 +1018,7 @@ MESSAGES: dict[str, str] = {
     "app.not_notebook": "{path} is not a notebook: name a .ipynb file or a folder",
     "app.name_too_long": "{text} is too long to name a notebook or a folder",
     "app.unreadable_path": "{text} cannot be looked up: {reason}",
-    "app.no_notebooks_dir": "there is no notebooks folder at {path} (it comes with a checkout of the calcnb repository): name a notebook or folder instead",
+    "app.no_notebooks_dir": "there is no notebooks folder at {path} (calcnb was installed without its notebooks: reinstall it from its wheel or its repository): name a notebook or folder instead",
     "app.port_busy": "port {port} on {host} is already in use: choose another with --port",
     "app.no_start": "the server did not answer within {seconds:.0f} s",
     "app.what_app": "The classroom app ({name})",
@@ -999,6 +1063,32 @@ MESSAGES: dict[str, str] = {
     "app.bad_summary": "{path}: the summary is written as .pdf (to print) or .csv (for a spreadsheet)",
     "app.cannot_write_summary": "the summary cannot be written to {path}: {reason}",
     "app.what_class_view": "The class view of {location}",
+    "app.help.version": "say which calcnb runs: its version, whether its solver runs compiled or interpreted, and where its notebooks are",
+    "app.help.workspace": "your own copy of the notebooks, made on the first run and kept up to date without losing your changes (default: {default})",
+    "app.workspace_made": "Your own copy of the {count} calcnb notebooks is in {folder}: change them freely, calcnb never overwrites your changes (--workspace DIR puts them elsewhere).",
+    "app.workspace_copied": "{count} notebooks were copied into {folder} (new ones, or ones you deleted).",
+    "app.workspace_updated": "{count} notebooks you had not changed were updated in {folder}.",
+    "app.workspace_kept": "You changed {name} and calcnb has a new version of it: yours is kept, the new one is beside it as {new}.",
+    "app.workspace_unwritable": "your notebooks cannot be copied into {folder}: {reason}; choose another folder with --workspace DIR",
+    "app.version": "calcnb {version}: the solver runs {form} (Python {python})",
+    "app.form_compiled": "compiled",
+    "app.form_interpreted": "interpreted (slower, same results)",
+    "app.version_package": "package: {path}",
+    "app.version_notebooks": "notebooks: shipped in {path}; your own copy (calcnb lab): {workspace}",
+    "app.shadowed": "Note: this runs the calcnb folder {running} (python -m puts the current folder first), not the calcnb installed in {installed}: run the calcnb command or run from another folder, or install this folder with pip install -e .",
+    "app.help.worksheets": "write a lesson's worksheet and answer sheet as PDF files, each student's questions as on their screen",
+    "app.epilog_worksheets": "For the sheets to match the students' screens, give the class log the lesson app was started with (--class-log), and the nicknames the students type (--students).",
+    "app.help.worksheets_lesson": "the lesson (calcnb lessons lists them), by its name or its notebook's: 02_wraparound, counting, evidence",
+    "app.help.sheets_log": "the class log the lesson app was started with (calcnb app LESSON --class-log FILE): its class key gives each student the questions of their screen; without it, the questions of an app started without --class-log",
+    "app.help.students": 'the students: their nicknames separated by commas ("Ana,Bruno"), or a number N for students who type the numbers 1 to N as their nicknames (at most {most}); default: one sheet for the whole class',
+    "app.help.paper": "the paper size: {papers} (default A4)",
+    "app.help.sheets_folder": "the folder to write the PDF files into (default: the current folder)",
+    "app.bad_students": "{text} is not a list of students: give nicknames separated by commas, or a number from 1 to {most}",
+    "app.bad_paper": "{text} is not a paper size: choose one of {papers}",
+    "app.sheet_written": "Written: {path}",
+    "app.sheets_key": "The questions are those of the students' screens in the lesson recorded in {location}.",
+    "app.sheets_no_key": "No class log given: these are the questions of a lesson served without --class-log.",
+    "app.cannot_write_sheets": "the sheets cannot be written into {folder}: {reason}",
 }
 
 ANSWER_WORDS: dict[str, tuple[str, ...]] = {

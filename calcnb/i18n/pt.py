@@ -2,6 +2,50 @@
 
 The Portuguese catalogue (the language of the seed rules' translation): the same keys as
 :mod:`calcnb.i18n.en`, grouped by the module that uses them.
+
+Style note (for whoever writes Portuguese here, or translates calcnb into a third language)
+-----------------------------------------------------------------------------------------
+
+Register. European Portuguese, as Portuguese school material speaks to a pupil: **"tu"** on every page a
+pupil reads (the notebooks in ``notebooks/pt/``, the widgets, the feedback on answers, the worksheets, the
+class notices, the app's gate pages, and every error a player can meet): "Escreve um valor", "Clica no
+monte", "Carrega em Verificar", "Tenta de novo", "o teu professor", "a tua alcunha", "Nada mais sobre ti",
+"Já jogaste…", "quando passares…". Never "você", "o seu"/"a sua", "si", nor the formal imperative
+("Escreva", "Clique", "Tente"). Say a third party's possession without "seu"/"sua" too, so that a pupil never
+reads it as "yours": "a ordem desta base", "a 13.ª carta dela", "a taxa de vitórias deste jogador", "cada base
+conta com o próprio passo". Only teachers' pages may keep the formal register: the command line (``app.*``),
+the class view (``classview.*``), the answer key (``lessons.teacher_*``), the list of lessons
+(``catalogue.heading``, ``catalogue.line``) and the class log's start-up errors; ``TEACHER_FACING`` in
+``tests/test_portuguese_register.py`` lists them, and that test fails on a formal word anywhere else. The
+pupil's own moves are told in the second person ("Viraste 7♠", "Puseste 7♠ na base 2", "Ganhaste!"); a
+replay's or a computer player's, and the drawn board, impersonally ("Saiu 7♠ do monte", "Jogo ganho!").
+Prefer words that need no gender ("quando não souberes continuar", "sem ajuda", not "bloqueado",
+"sozinho"). Plain, natural sentences for 9 to 18 year olds: no calques of the English ("O que é que
+notas?", not "O que repara?"; "onde te enganaste", not "onde escorregou").
+
+Terms, as in the Portuguese translation of the rules calcnb was seeded with (the seed text 001): **base** (a
+foundation, B1–B4; never "fundação"), **monte** (the stock; "tapado", face down), **descarte** (a waste
+pile, D1–D4), **carta virada** (the turned card; "carta aberta do monte"), **topo** (a pile's top card),
+**carta inicial** (a starter), **passo** (a foundation's step; "base +2", "a base de passo 2"), **valor**
+(rank) and **naipe** (suit), Ás/A, J, Q, K (the answer words "ás", "valete", "dama", "rei" are accepted),
+**passagem** (a pass through the stock), **distribuição** (a deal), **semente** (seed), **código de
+distribuição** (deal code), **jogada** (a move; not "lance"), **pontos**/**pontuação**, **ganho**/**perdido**,
+**jogador**, **resolvedor** (solver), **treinador** (coach), **dica** (the board's hint button),
+**sugestão** (a hint). The counting lesson for 9 to 11 year olds says **pilha**, **salto** and "contar de
+dois em dois" where the others say base and passo. Around the lessons: **lição**/**aula**, **caderno**
+(a notebook), **ficha de trabalho** (worksheet), **alcunha** (nickname), **registo da turma** (class log),
+**turma**, **professor**. The game is "a Calculation" in prose and "Cálculo" on the board's title.
+
+Numbers. A decimal comma (0,25; 1,96; ``evidence.decimal_mark`` and ``coach.widget.decimal`` are ","),
+percentages written close as the pupils write them ("25%", "de 37% a 73%", "37%–73%"), ordinals with the
+ordinal indicator ("a 13.ª carta", "o 1.º lugar"), ×, ÷ and "≡ (mod 13)" as in the English. A message with a
+``{count}`` must read right for 1 and for many: put the number after a colon or in brackets ("respostas à
+espera: {count}"), or make the verb agree with another subject ("O registo da turma recusou {count} das tuas
+respostas"), never "{count} respostas foram…". Keep every ``{placeholder}`` as the English has it.
+
+Feedback on a wrong answer never names the answer (:func:`calcnb.exercises.items.gives_away`): a capital
+"A", "J", "Q" or "K" standing alone, or a number, can read as the answer card, and such a sentence is then
+replaced by the exercise's general hint. Start a sentence with "Contar", "O", "Ao" rather than "A contar".
 """
 
 NAME = "Português"
@@ -173,6 +217,31 @@ MESSAGES: dict[str, str] = {
     "hint.waste_bury": "Põe {card} no descarte {waste}, sobre {top}: todos os descartes tapariam uma carta necessária mais cedo, e {top} é a necessária mais tarde (base {top_foundation}, daqui a {top_wait} cartas).",
     "hint.monte_carlo_last": "Põe {card} no descarte {waste}: já não há cartas para virar, e das {choices} escolhas esta é a que acaba com mais cartas nas bases ({score}).",
     "hint.monte_carlo": "Põe {card} no descarte {waste}: em {samples} ordens imaginadas das {unseen} cartas por ver, esta escolha ganha {wins} delas e põe em média {average} cartas nas bases, a melhor de {choices} escolhas.",
+    "hint.either_foundation": "a base {numbers} ou {last}",
+    "hint.list": "{items} e {last}",
+    "hint.do.waste": "passar {card} do descarte {waste} para {foundations}",
+    "hint.do.stock": "pôr a carta virada, {card}, n{foundations}",
+    "hint.card.waste": "{card} no descarte {waste}",
+    "hint.card.turned": "a carta virada, {card}",
+    "hint.turn_first": "Vira primeiro a próxima carta: {moves} pode esperar, porque a carta do topo de um descarte continua a poder subir depois de virares. Virar primeiro não te tira nada e mostra-te mais uma carta antes de escolheres.",
+    "hint.waits.one": "{moves} pode esperar: continua a poder jogar-se depois desta jogada.",
+    "hint.waits.many": "{moves} pode esperar: cada uma continua a poder jogar-se depois desta jogada.",
+    "hint.clash": "{other} também serve na base {foundation}, mas só uma das duas pode ir agora para lá: a dica joga a primeira que a regra dela encontra (a carta virada, depois os descartes por ordem), sem pesar as duas.",
+    "hint.other.fewer_wins": "Depois de {move}, o resolvedor achou uma vitória em {won} das mesmas {futures} ordens, contra {best} depois desta jogada.",
+    "hint.other.fewer_points": "Depois de {move}, o resolvedor achou uma vitória em {won} das mesmas {futures} ordens e não soube dizer em {unknown}: {points} ao todo, contando meia cada uma em que não soube, contra {best} depois desta jogada.",
+    "hint.other.dropped": "Depois de {move}, o resolvedor achou uma vitória em só {won} das primeiras {futures} ordens (e não soube dizer em {unknown}): poucas demais para alcançar a melhor, por isso não foi experimentada em mais.",
+    "hint.other.exact_lost": "Depois de {move}, o jogo já não pode ser ganho: sem cartas para virar, o resolvedor vê o jogo todo.",
+    "hint.other.tied": "Depois de {move}, a contagem do resolvedor nessas ordens foi a mesma.",
+    "hint.other.exact_won": "Depois de {move}, o jogo também pode ser ganho.",
+    "hint.tie.fewer_wins": "Depois, a necessidade inversa jogou cada jogada até ao fim, às cegas, em mais {rollouts} ordens imaginadas: ganhou {wins} desses jogos depois dela, contra {best} depois desta jogada.",
+    "hint.tie.fewer_cards": "Depois, a necessidade inversa jogou cada jogada até ao fim, às cegas, em mais {rollouts} ordens imaginadas: ganhou tantos desses jogos depois dela ({wins}), mas pôs menos cartas nas bases ao todo ({cards} contra {best}).",
+    "hint.tie.same": "Depois, a necessidade inversa jogou cada jogada até ao fim, às cegas, em mais {rollouts} ordens imaginadas, e saiu-se igualmente bem depois das duas.",
+    "hint.tie.exact_fewer_wins": "Depois, a necessidade inversa, jogando a partir de cada uma, ganha depois desta jogada e não depois dela.",
+    "hint.tie.exact_fewer_cards": "Depois, a necessidade inversa, jogando a partir de cada uma, acaba com {cards} cartas nas bases depois dela, contra {best} depois desta jogada.",
+    "hint.tie.exact_same": "Depois, a necessidade inversa, jogando a partir de cada uma, acaba da mesma maneira depois das duas.",
+    "hint.tie.preferred": "Por isso a dica escolheu a jogada que a própria necessidade inversa faria aqui.",
+    "hint.tie.order": "Por isso a dica escolheu a primeira das duas pela ordem dos botões das jogadas.",
+    "hint.stopped": "A dica parou ao fim de {counted} das {samples} ordens imaginadas que conta, para responder depressa.",
     # calcnb.studies.folklore
     "folklore.percent": "{rate:.1f}% (intervalo de 95% {low:.1f}–{high:.1f}%, {games} jogos)",
     "folklore.skilled.above": "**Confirma-se.** {name} vê só o que uma pessoa vê e ganha {measured}: "
@@ -233,6 +302,8 @@ MESSAGES: dict[str, str] = {
     "study.no_seed": "a semente {seed} não faz parte deste estudo",
     "study.bad_executor": "o executor tem de ser None, 'serial' ou um Executor; recebi {executor}",
     "study.bad_player": "study precisa de um Player, uma função solve ou 'solver'; recebi {player}",
+    "study.serial_unguarded": 'study(): a correr num só núcleo: {script} chama study() fora de um bloco if __name__ == "__main__":, e os processos de trabalho (iniciados por {method}) voltariam a correr o script; põe o código dele debaixo dessa linha para usar todos os núcleos.',
+    "study.pool_broke": "study(): os processos de trabalho pararam ({reason}); os restantes jogos são jogados num só núcleo.",
     "study.summary": "{name}: {wins}/{games} ganhos = {rate}% (IC 95% {low}–{high}%)",
     "study.summary_undecided": "perdidos {lost}, por decidir {unknown}",
     "study.summary_mean": "pontuação média {mean}",
@@ -345,7 +416,7 @@ MESSAGES: dict[str, str] = {
     "evidence.rate.count": "Isso lê uma contagem de jogos como uma percentagem: a taxa é a dos jogos ganhos entre os {deals} jogados.",
     "evidence.rate.whole": "Divide por todos os jogos jogados ({deals}), não por outro número.",
     "evidence.interval.question": "Um jogador ganhou {wins} de {deals} jogos. Dá um intervalo de 95% para a taxa de vitórias deste jogador (dois limites, como 0,40 a 0,60 ou 40% a 60%).",
-    "evidence.interval.why": "A taxa é {rate} em {deals} jogos. O intervalo de Wilson, que o calcnb desenha, vai {wilson}; o intervalo dos manuais, p ± 1,96·√(p(1−p)/n), vai {textbook}. Aqui ambos estão certos, a menos de dois pontos percentuais",
+    "evidence.interval.why": "A taxa é {rate} em {deals} jogos. O intervalo de Wilson, que o calcnb desenha, vai {wilson}; o intervalo dos manuais, p ± 1,96·√(p(1−p)/n), vai {textbook}. Aqui qualquer um dos dois conta como certo, com cada limite a menos de dois pontos percentuais",
     "evidence.interval.other": "Começa pela taxa p = vitórias ÷ jogos; o intervalo é p ± 1,96·√(p(1−p)/n), com n o número de jogos.",
     "evidence.interval.losses": "Esse intervalo é o da proporção de jogos perdidos, não ganhos.",
     "evidence.interval.no_z": "Isso é um erro-padrão para cada lado (cerca de um intervalo de 68%): um intervalo de 95% vai 1,96 erros-padrão para cada lado.",
@@ -354,7 +425,7 @@ MESSAGES: dict[str, str] = {
     "evidence.width.question": "Um jogador ganhou {wins} de {deals} jogos: o intervalo de 95% da taxa de vitórias dele vai {interval}, com {width} de largura. Que largura teria, mais ou menos, o intervalo de {more} jogos, ganhos à mesma taxa? (uma largura, como 0,1 ou 10%)",
     "evidence.width.solution": "{width}",
     "evidence.width.why": "A largura diminui com a raiz quadrada do número de jogos: quatro vezes mais jogos, √4 = 2, metade da largura: {width} ÷ 2 = {half}. Calculado com {wins} vitórias em {more} jogos, o intervalo vai {interval}, com {computed} de largura",
-    "evidence.width.other": "A largura acompanha 1 ÷ √n: o que acontece à largura com quatro vezes mais jogos? Pensa na √ de 4.",
+    "evidence.width.other": "A largura acompanha 1 ÷ √n: o que acontece à largura quando há quatro vezes mais jogos?",
     "evidence.width.quarter": "Quatro vezes mais jogos não tornam o intervalo quatro vezes mais estreito: a largura acompanha 1 ÷ √n, a raiz quadrada do número de jogos.",
     "evidence.width.not_narrower": "Mais jogos à mesma taxa dão um intervalo mais estreito, não igual nem mais largo.",
     "evidence.claim.question": "Um jogador ganhou {wins} de {deals} jogos ({rate}); o intervalo de 95% da taxa de vitórias dele vai {interval}. Compara-o com a afirmação de que um jogador hábil ganha mais de {claim} dos jogos. (a) Estes jogos mostram que este jogador ganha mais de {claim}. (b) Mostram que ganha menos de {claim}. (c) O intervalo contém {claim}, logo {claim} está provado. (d) Poucos jogos para saber. Escreve uma letra, ou as palavras.",
@@ -422,7 +493,7 @@ MESSAGES: dict[str, str] = {
     "lessons.count.why_to_king": "{path}: {count} saltos",
     "lessons.count.start": "contaste a própria carta {start} como a primeira. Começa na carta a seguir a {start} e avança {cards}.",
     "lessons.count.start_many": "contaste a própria carta {start} como um dos {times} saltos. O primeiro salto já sai de {start}.",
-    "lessons.count.start_or_stop": "O K não chega. Contaste a própria carta {start}, ou paraste no K? A contar {by}, a contagem continua depois do K, outra vez à volta do relógio.",
+    "lessons.count.start_or_stop": "O K não chega. Contaste a própria carta {start}, ou paraste no K? Contar {by} não para no K: continua outra vez à volta do relógio.",
     "lessons.count.stops": "a contagem não para no K: o relógio continua a andar, por isso continua a contar depois do K.",
     "lessons.count.no_card": "não há nenhuma carta {value} no relógio: quando passares a última carta, continua a contar à volta, desde o princípio.",
     "lessons.count.ones": "isso é contar de um em um. Contar {by} avança {cards} de cada vez.",
@@ -537,8 +608,8 @@ MESSAGES: dict[str, str] = {
     "lessons.game_summary": "após {moves}: {summary}",
     "lessons.one_move": "1 jogada",
     "lessons.moves": "{count} jogadas",
-    "lessons.took_back": "desfez {moves}",
-    "lessons.played_again": "jogou de novo {moves}",
+    "lessons.took_back": "jogadas desfeitas: {moves}",
+    "lessons.played_again": "jogadas refeitas: {moves}",
     "lessons.no_move": "nada",
     "lessons.and": "{first} e {last}",
     "lessons.save_summary": "guardado: {fields} - {moves}",
@@ -750,6 +821,7 @@ MESSAGES: dict[str, str] = {
     "widget.hint.to_foundation": "Dica: põe {card} na base {foundation}.",
     "widget.hint.to_waste": "Dica: põe {card} no descarte {waste}.",
     "widget.hint.none": "Não há dica: o jogo terminou.",
+    "widget.hint.moving": "Não há dica: o jogo continuou a mudar enquanto a dica pensava. Carrega em Dica outra vez quando parar.",
     "widget.refused": "Essa jogada não é possível: {reason}.",
     "widget.why.nothing_pending": "ainda não há carta virada; clica no monte para virares uma",
     "widget.why.pending_first": "põe primeiro a carta virada {card} numa pilha",
@@ -805,6 +877,7 @@ MESSAGES: dict[str, str] = {
     # calcnb.classroom.log
     "classlog.bad_location": "{location} não é um registo da turma: indique um caminho de ficheiro (SQLite) ou um URL de base de dados como postgresql://utilizador@servidor/bd",
     "classlog.in_memory": "{location} é uma base de dados em memória: nada nela ficaria guardado depois da lição; indique um caminho de ficheiro (SQLite) ou um URL de base de dados",
+    "classlog.no_log_at": "não há registo da turma em {path} ({location}): indique o ficheiro com que a aplicação da lição foi iniciada (--class-log FICHEIRO), como caminho a partir da pasta atual ou caminho completo",
     "classlog.moved": "o registo da turma {location} foi apagado ou substituído depois de aberto: nada é escrito nele",
     "classlog.cannot_open": "o registo da turma {location} não pode ser aberto: {reason}",
     "classlog.schema": "o registo da turma {location} tem a versão de esquema {found}; este calcnb escreve a versão {expected}: comece um registo novo",
@@ -929,8 +1002,8 @@ MESSAGES: dict[str, str] = {
     "app.epilog_lab": "O JupyterLab executa qualquer código que recebe, por isso o seu endereço leva um token secreto: dê-o só a pessoas de confiança, e prefira a aplicação de sala de aula (python -m calcnb app) para uma turma.",
     "app.help.app": "executa um notebook como aplicação web com o código escondido (Voila)",
     "app.help.app_notebook": "o notebook (ou uma pasta de notebooks) a servir; por omissão: {default} na pasta notebooks",
-    "app.help.lab": "abre o JupyterLab nos notebooks",
-    "app.help.lab_path": "a pasta (ou um notebook) a abrir; por omissão: a pasta notebooks",
+    "app.help.lab": "abre o JupyterLab na sua cópia dos notebooks",
+    "app.help.lab_path": "a pasta (ou um notebook) a abrir, ou o nome de um notebook da sua cópia; por omissão: a sua cópia dos notebooks (--workspace)",
     "app.help.lessons": "lista as lições, da mais nova para a mais velha, com as idades, a duração e o comando que serve cada uma",
     "app.help.app_port": "a porta onde escutar (por omissão {lesson} para uma aula, {app} nos outros casos, para correrem lado a lado)",
     "app.address_title": "Abra este endereço no navegador, ou leia o código:",
@@ -948,7 +1021,7 @@ MESSAGES: dict[str, str] = {
     "app.not_notebook": "{path} não é um notebook: indique um ficheiro .ipynb ou uma pasta",
     "app.name_too_long": "{text} é demasiado longo para nomear um notebook ou uma pasta",
     "app.unreadable_path": "não é possível procurar {text}: {reason}",
-    "app.no_notebooks_dir": "não há pasta notebooks em {path} (vem com uma cópia do repositório calcnb): indique um notebook ou uma pasta",
+    "app.no_notebooks_dir": "não há pasta notebooks em {path} (o calcnb foi instalado sem os seus notebooks: reinstale-o a partir do wheel ou do repositório): indique um notebook ou uma pasta",
     "app.port_busy": "a porta {port} em {host} já está em uso: escolha outra com --port",
     "app.no_start": "o servidor não respondeu em {seconds:.0f} s",
     "app.what_app": "A aplicação de sala de aula ({name})",
@@ -993,6 +1066,32 @@ MESSAGES: dict[str, str] = {
     "app.bad_summary": "{path}: o resumo é escrito em .pdf (para imprimir) ou .csv (para uma folha de cálculo)",
     "app.cannot_write_summary": "o resumo não pode ser escrito em {path}: {reason}",
     "app.what_class_view": "A vista da turma de {location}",
+    "app.help.version": "diz que calcnb está a correr: a versão, se o solucionador corre compilado ou interpretado, e onde estão os notebooks",
+    "app.help.workspace": "a sua cópia dos notebooks, feita na primeira vez e mantida em dia sem perder as suas alterações (por omissão: {default})",
+    "app.workspace_made": "A sua cópia dos {count} notebooks do calcnb está em {folder}: pode alterá-los à vontade, o calcnb nunca escreve por cima das suas alterações (--workspace PASTA coloca-os noutro sítio).",
+    "app.workspace_copied": "Foram copiados {count} notebooks para {folder} (novos, ou que tinha apagado).",
+    "app.workspace_updated": "Foram atualizados em {folder} {count} notebooks que não tinha alterado.",
+    "app.workspace_kept": "Alterou {name} e o calcnb tem uma versão nova dele: a sua fica como está, a nova fica ao lado, como {new}.",
+    "app.workspace_unwritable": "não é possível copiar os seus notebooks para {folder}: {reason}; escolha outra pasta com --workspace PASTA",
+    "app.version": "calcnb {version}: o solucionador corre {form} (Python {python})",
+    "app.form_compiled": "compilado",
+    "app.form_interpreted": "interpretado (mais lento, os mesmos resultados)",
+    "app.version_package": "pacote: {path}",
+    "app.version_notebooks": "notebooks: os instalados em {path}; a sua cópia (calcnb lab): {workspace}",
+    "app.shadowed": "Nota: está a correr a pasta calcnb {running} (python -m põe a pasta atual em primeiro lugar), não o calcnb instalado em {installed}: use o comando calcnb ou corra-o a partir de outra pasta, ou instale esta pasta com pip install -e .",
+    "app.help.worksheets": "escreve a ficha de trabalho e a folha de respostas de uma lição em PDF, com as perguntas de cada aluno tal como no ecrã dele",
+    "app.epilog_worksheets": "Para as fichas coincidirem com os ecrãs dos alunos, indique o registo da turma com que a aplicação da lição foi iniciada (--class-log) e as alcunhas que os alunos escrevem (--students).",
+    "app.help.worksheets_lesson": "a lição (calcnb lessons lista-as), pelo nome dela ou do seu notebook: 02_wraparound, counting, evidence",
+    "app.help.sheets_log": "o registo da turma com que a aplicação da lição foi iniciada (calcnb app LIÇÃO --class-log FICHEIRO): a sua chave da turma dá a cada aluno as perguntas do seu ecrã; sem ele, as perguntas de uma aplicação iniciada sem --class-log",
+    "app.help.students": 'os alunos: as alcunhas separadas por vírgulas ("Ana,Bruno"), ou um número N para alunos que escrevem os números 1 a N como alcunha (no máximo {most}); por omissão: uma ficha para a turma toda',
+    "app.help.paper": "o tamanho do papel: {papers} (por omissão A4)",
+    "app.help.sheets_folder": "a pasta onde escrever os ficheiros PDF (por omissão: a pasta atual)",
+    "app.bad_students": "{text} não é uma lista de alunos: indique alcunhas separadas por vírgulas, ou um número de 1 a {most}",
+    "app.bad_paper": "{text} não é um tamanho de papel: escolha um de {papers}",
+    "app.sheet_written": "Escrito: {path}",
+    "app.sheets_key": "As perguntas são as dos ecrãs dos alunos na lição registada em {location}.",
+    "app.sheets_no_key": "Não indicou registo da turma: estas são as perguntas de uma lição servida sem --class-log.",
+    "app.cannot_write_sheets": "não é possível escrever as fichas em {folder}: {reason}",
 }
 
 ANSWER_WORDS: dict[str, tuple[str, ...]] = {

@@ -244,7 +244,7 @@ def test_in_portuguese_a_student_plays_and_the_class_view_pools_the_deals(browse
             as view_port,
         ):  # fmt: skip
             with _page(browser, f"http://{LOCALHOST}:{port}/") as page:
-                _join(page, "zé", joined="Entrou como")
+                _join(page, "zé", joined="Entraste como")
                 assert "Os 80% são verdade?" in page.locator("body").inner_text()
                 _play(page, database, 1, name="Jogar 10 jogos", said="Lote")
                 lab = page.locator(".calcnb-evidence-lab")
