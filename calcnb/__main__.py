@@ -1,4 +1,5 @@
-"""``python -m calcnb app|lab|lessons|class-view``: serve the notebooks (see :mod:`calcnb.serve.cli`)."""
+"""``python -m calcnb app|lab|lessons|class-view|worksheets``, the same as the ``calcnb`` command (see
+:mod:`calcnb.serve.cli`)."""
 
 import sys
 

@@ -266,7 +266,10 @@ def test_the_lesson_index_lists_every_lesson_with_its_command():
     shown = subprocess.run(
         [sys.executable, "-m", "calcnb", "lessons"], capture_output=True, text=True, check=True
     ).stdout
-    assert shown.strip() == index
+    from calcnb.serve.workspace import default_workspace
+
+    workspace = default_workspace().as_posix()  # the teacher's notes as ``calcnb lab`` copies them for the teacher
+    assert shown.startswith(lesson_index(notebooks=workspace)) and f"{workspace}/teacher/" in shown
     assert "1. Counting in steps (ages 9–11, about 40 minutes, 8 exercises)" in index
     assert "2. The clock of 13 (ages 12–15, about 45 minutes, 10 exercises)" in index
 

@@ -1,4 +1,5 @@
-"""The README's API tour runs as written, and its two set-up commands are the ones CI uses."""
+"""The README's API tour runs as written, its two set-up commands are the ones CI uses, and the conda
+environments install what pyproject.toml asks for: the users' one lean, the developers' one with the tests."""
 
 import doctest
 import re
@@ -23,21 +24,39 @@ def test_ci_runs_the_readme_test_command():
     commands = re.findall(r"^python3 -m venv .*$", README, flags=re.MULTILINE)
     venv = "python3 -m venv .venv && . .venv/bin/activate && "
     assert commands == [
-        f"{venv}pip install -e . && python -m calcnb lab",
+        f"{venv}pip install . && calcnb lab",  # the package, then the user's own copy of the notebooks
         f'{venv}pip install -e ".[test]" && python -m pytest',
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "grep -m1 '^python3 -m venv .* pip install -e \"\\.\\[test\\]\"' README.md" in ci
+    assert "scripts/smoke_installed.py" in ci  # after the test command: the installed package, from its wheel
 
 
-def test_conda_environment_installs_what_pyproject_asks_for():
+def _requirements(pyproject: str, section: str) -> list[str]:
+    """The names a list of pyproject.toml requires (``dependencies = [...]``, ``test = [...]``)."""
+    block = re.search(rf"^{section} = \[\n(.*?)^\]", pyproject, flags=re.MULTILINE | re.DOTALL).group(1)
+    return re.findall(r'^\s+"([a-zA-Z][\w-]*)(?:\[[\w,]+\])?[<>=]', block, flags=re.MULTILINE)
+
+
+def _installs(environment: str, name: str) -> bool:
+    conda_names = {"build": "python-build"}  # conda-forge's name
+    wanted = conda_names.get(name, name).lower()
+    return re.search(rf"^\s+- {re.escape(wanted)}\b", environment.lower(), flags=re.MULTILINE) is not None
+
+
+def test_conda_environments_install_what_pyproject_asks_for():
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    environment = (ROOT / "environment.yml").read_text(encoding="utf-8")
-    required = re.findall(r'^\s+"([a-zA-Z][\w-]*)(?:\[[\w,]+\])?[<>=]', pyproject, flags=re.MULTILINE)
-    assert "jupyterlab" in required and "nbval" in required
+    users = (ROOT / "environment.yml").read_text(encoding="utf-8")
+    developers = (ROOT / "environment-dev.yml").read_text(encoding="utf-8")
+    running, testing = _requirements(pyproject, "dependencies"), _requirements(pyproject, "test")
+    assert "jupyterlab" in running and "nbval" in testing and "build" in testing
+    assert [name for name in running if not _installs(users, name)] == []
+    assert [name for name in running if not _installs(developers, name)] == []
     # playwright and its axe-core binding come through pip (the environment installs calcnb[test] with pip).
     through_pip = {"playwright", "axe-playwright-python"}
-    missing = [name for name in required if name not in through_pip and f"- {name}" not in environment]
-    assert missing == []
-    assert "conda-forge" in environment
-    assert "- -e .[test]" in environment
+    assert [name for name in testing if name not in through_pip and not _installs(developers, name)] == []
+    # The users' environment is lean: calcnb and what it runs on, no test tool.
+    assert [name for name in testing if name not in running and _installs(users, name)] == []
+    assert "conda-forge" in users and "conda-forge" in developers
+    assert re.search(r"^\s+- \.  #", users, flags=re.MULTILINE) and "- -e .[test]" in developers
+    assert users.startswith("# conda env create -f environment.yml && conda activate calcnb && calcnb lab")

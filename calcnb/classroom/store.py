@@ -333,14 +333,19 @@ def open_class_log(location: str | os.PathLike, *, timeout: float = DEFAULT_TIME
         raise
 
 
-def read_class_key(location: str | os.PathLike) -> str | None:
+def read_class_key(location: str | os.PathLike, *, required: bool = False) -> str | None:
     """The class key of the log at ``location``, for the teacher's notebook and worksheets; None if there is no log yet.
 
     Unlike :func:`open_class_log` this never creates a log: a SQLite file that does not exist
     means the lesson was not started with it (yet), and its students' variants use no class key.
+    A relative path is read from the current folder. With ``required`` (what must match the students'
+    screens, such as ``calcnb worksheets --class-log``), a missing log raises
+    :class:`~calcnb.classroom.schema.ClassLogError` naming the file looked for, instead of giving None.
     """
     url = database_url(location)
     if url.get_backend_name() == "sqlite" and not (url.database and Path(url.database).exists()):
+        if required:
+            raise ClassLogError(message("classlog.no_log_at", location=quote(location), path=url.database))
         return None
     log = open_class_log(location)
     try:

@@ -197,7 +197,8 @@ def _several(cleaned: str, read: Callable[[str], object]) -> Several | None:
     ranks = _rank_words()
     first, space, rest = cleaned.partition(" ")
     # an article before one answer, a space between ("a 7", "a dama", "the K"), is no answer; "a k" is two cards
-    if space and first in answer_words("article") and " " not in rest and not (first in ranks and len(rest) == 1 and rest.isalpha()):
+    two_cards = first in ranks and len(rest) == 1 and rest.isalpha()
+    if space and first in answer_words("article") and " " not in rest and not two_cards:
         return None
     joining = answer_words("or") | answer_words("and")
     tokens = [token for token in _HEDGE_SPLIT.split(cleaned) if token and token not in joining]

@@ -83,6 +83,7 @@ class Attempt:
 
 # The wrong ideas the exercises recognise, by stable identifier (their names are messages "lessons.mis.<id>").
 
+
 @dataclass(frozen=True)
 class Item:
     """One exercise, fully worked out: the data :func:`judge` needs and nothing else.
@@ -186,7 +187,6 @@ def answer_tokens(item: Item) -> list[re.Pattern[str]]:
 def gives_away(item: Item, text: str) -> bool:
     """Whether ``text`` names ``item``'s answer (:func:`answer_tokens`): feedback on a wrong answer never does."""
     return any(pattern.search(text) for pattern in answer_tokens(item))
-
 
 
 @dataclass(frozen=True)

@@ -1102,7 +1102,18 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     "king": ("rei",),
     "article": ("o", "a", "um", "uma"),
     # palavras à volta de uma resposta que nada mudam: um nome ou uma unidade ("carta J", "4 passos")
-    "filler": ("carta", "cartas", "a carta", "passo", "passos", "mais", "mais passos", "mais cartas", "saltos", "salto"),
+    "filler": (
+        "carta",
+        "cartas",
+        "a carta",
+        "passo",
+        "passos",
+        "mais",
+        "mais passos",
+        "mais cartas",
+        "saltos",
+        "salto",
+    ),
     "none": (
         "nenhum",
         "nenhuma",

@@ -240,8 +240,9 @@ def lesson_for(exercise_ids: Iterable[str]) -> Lesson | None:
     return max(ALL_LESSONS, key=lambda known: counts[known])  # on a tie, the younger lesson
 
 
-def lesson_index() -> str:
-    """The list ``python -m calcnb lessons`` prints: each lesson with its ages, length, command and teacher's notes."""
+def lesson_index(notebooks: str = "notebooks") -> str:
+    """The list ``python -m calcnb lessons`` prints: each lesson with its ages, length, command and teacher's notes
+    (inside ``notebooks``: the folder the teacher opens them from)."""
     lines = [message("catalogue.heading"), ""]
     folder = "" if get_language() == "en" else f"{get_language()}/"  # the teacher's notes in the teacher's language
     for number, known in enumerate(LESSONS, start=1):
@@ -256,7 +257,7 @@ def lesson_index() -> str:
                 count=len(known.exercises),
                 summary=known.summary,
                 command=known.command(),
-                teacher=f"notebooks/{folder}{teacher}" if teacher else message("catalogue.no_teacher_notes"),
+                teacher=f"{notebooks}/{folder}{teacher}" if teacher else message("catalogue.no_teacher_notes"),
             )
         )
     return "\n".join(lines)

@@ -39,9 +39,20 @@ CGROUP_MEMORY_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memor
 # ------------------------------------------------------------ how many kernels the machine holds
 
 
+def machine_memory_bytes() -> int:
+    """The machine's memory: from ``os.sysconf`` where it is offered (Linux, macOS), else psutil (Windows)."""
+    sysconf = getattr(os, "sysconf", None)
+    if sysconf is not None:
+        with contextlib.suppress(ValueError, OSError):
+            return sysconf("SC_PAGE_SIZE") * sysconf("SC_PHYS_PAGES")
+    import psutil
+
+    return psutil.virtual_memory().total
+
+
 def memory_bytes() -> int:
-    """The memory this process may use: the machine's, or its container's limit (cgroup) when lower."""
-    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    """The memory this process may use: the machine's, or its container's limit (cgroup, Linux) when lower."""
+    total = machine_memory_bytes()
     for name in CGROUP_MEMORY_FILES:
         with contextlib.suppress(OSError, ValueError):
             limit = int(Path(name).read_text().strip())  # "max" (no limit) is not a number

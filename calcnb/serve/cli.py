@@ -1,10 +1,12 @@
-"""The command line, ``python -m calcnb``: serve the notebooks as the classroom app (Voila) or in JupyterLab.
+"""The command line, ``calcnb`` (or ``python -m calcnb``): serve the notebooks as the classroom app (Voila) or in
+JupyterLab, list the lessons, show a class log, print worksheets.
 
-``python -m calcnb app [NOTEBOOK]`` runs a notebook as a web app: the reader sees the prose, the
-board and the buttons, never the code. ``python -m calcnb lab [PATH]`` opens JupyterLab on the
-notebooks; ``lessons`` lists the lessons; ``class-view LOG`` shows the teacher a class log. Servers
-print the address to open and stop cleanly on Ctrl-C. ``--host 0.0.0.0`` is for a trusted classroom
-network only (``docs/design.md``).
+``calcnb app [NOTEBOOK]`` runs a notebook as a web app: the reader sees the prose, the board and the
+buttons, never the code. ``calcnb lab [PATH]`` opens JupyterLab on the user's own copy of the notebooks
+(:mod:`calcnb.serve.workspace`); ``lessons`` lists the lessons; ``class-view LOG`` shows the teacher a
+class log; ``worksheets LESSON`` writes a lesson's worksheets; ``--version`` says which calcnb runs.
+Servers print the address to open and stop cleanly on Ctrl-C. ``--host 0.0.0.0`` is for a trusted
+classroom network only (``docs/design.md``). ``calcnb`` is the console script of ``pyproject.toml``.
 
 This module only reads the command line and hands it to a runner; the rest of the command line is
 split by job: the servers' settings (:mod:`calcnb.serve.settings`), the notebooks
@@ -19,11 +21,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from calcnb.i18n import set_language
+from calcnb.serve.about import shadow_note
 from calcnb.serve.errors import AppError
 from calcnb.serve.parser import build_parser, requested_language
-from calcnb.serve.runners import run_app, run_class_view, run_lab, run_lessons
+from calcnb.serve.runners import run_app, run_class_view, run_lab, run_lessons, run_worksheets
 
 __all__ = ["RUNNERS", "AppError", "build_parser", "main"]
 
@@ -33,11 +37,17 @@ RUNNERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "lab": run_lab,
     "lessons": run_lessons,
     "class-view": run_class_view,
+    "worksheets": run_worksheets,
 }
 
 
+def program_name() -> str:
+    """How this command was typed: ``calcnb`` (the console script) or ``python -m calcnb``."""
+    return "calcnb" if Path(sys.argv[0]).stem.lower() == "calcnb" else "python -m calcnb"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``python -m calcnb``; returns the exit code (2 for a bad command line).
+    """Entry point of ``calcnb`` and ``python -m calcnb``; returns the exit code (2 for a bad command line).
 
     The language ``--lang`` asks for is set before the parser is built, so even ``--help`` speaks it.
     """
@@ -45,9 +55,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     language = requested_language(argv)
     if language is not None:
         set_language(language)  # the parser's help, and this command's own messages
-    arguments = build_parser().parse_args(argv)
+    arguments = build_parser(program_name()).parse_args(argv)
     if getattr(arguments, "lang", None):
         set_language(arguments.lang)
+    note = shadow_note()
+    if note is not None:  # python -m calcnb inside a clone, with calcnb installed elsewhere: say which runs
+        print(note, file=sys.stderr, flush=True)
     try:
         return RUNNERS[arguments.command](arguments)
     except AppError as error:

@@ -32,6 +32,8 @@ from calcnb.serve.settings import (
 __all__ = [
     "cap_options",
     "culling_options",
+    "curve_available",
+    "ipc_available",
     "kernel_options",
     "lab_command",
     "preheat_options",
@@ -71,10 +73,40 @@ def voila_options() -> list[str]:
     ]
 
 
+#: Platforms whose kernels stay on local TCP even where pyzmq has ipc: a Unix socket's path holds at most 103
+#: bytes on macOS, which its long temporary folders (``/var/folders/…/T/``) nearly fill; Windows has no ipc in
+#: pyzmq's wheels, or only recently.
+TCP_PLATFORMS = ("darwin", "win32", "cygwin")
+
+
+def ipc_available() -> bool:
+    """Whether kernels can talk to their server over Unix sockets here: pyzmq has ipc, and the platform's paths fit."""
+    import zmq
+
+    return zmq.has("ipc") and not sys.platform.startswith(TCP_PLATFORMS)
+
+
+def curve_available() -> bool:
+    """Whether jupyter_client can give each kernel CurveZMQ keys (8.10 and later, with a pyzmq that has curve)."""
+    import zmq
+    from jupyter_client.manager import KernelManager
+
+    return zmq.has("curve") and "transport_encryption" in KernelManager.class_trait_names()
+
+
 def kernel_options() -> list[str]:
-    """Command-line settings of the kernels of any server of the apps (the app's Voila, a hub's servers)."""
-    # The kernels talk to the server over Unix sockets, which only this machine's users reach, not local TCP.
-    return ["--KernelManager.transport=ipc"]
+    """Command-line settings of the kernels of any server (the app's Voila, JupyterLab, a hub's servers).
+
+    Where the platform has them (:func:`ipc_available`), the kernels talk to the server over Unix sockets,
+    which only this machine's users reach. Elsewhere (Windows, macOS) over local TCP, with the messages
+    encrypted (CurveZMQ keys the server gives each kernel) where jupyter_client and pyzmq can.
+    """
+    if ipc_available():
+        return ["--KernelManager.transport=ipc"]
+    options = ["--KernelManager.transport=tcp"]
+    if curve_available():
+        options.append("--KernelManager.transport_encryption=auto")
+    return options
 
 
 def cap_options(max_kernels: int | None = None, pages_per_device: int | None = None) -> list[str]:
@@ -141,6 +173,9 @@ def voila_command(
     ]
 
 
+NOTEBOOK_SHIM = "notebook_shim"
+
+
 def lab_command(
     root: Path,
     *,
@@ -163,11 +198,16 @@ def lab_command(
         sys.executable,
         "-m",
         "jupyterlab",
+        # notebook_shim (installed with JupyterLab, for the classic notebook's extensions, which calcnb has none
+        # of) reads every attribute of the server as it starts, the deprecated ServerApp.token among them: the
+        # teacher's terminal would open on its DeprecationWarning (Voila's import shows traitlets' warnings).
+        f"--ServerApp.jpserver_extensions={NOTEBOOK_SHIM}=False",
         f"--ServerApp.root_dir={root}",
         f"--ServerApp.ip={host}",
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         "--ServerApp.open_browser=False",
+        *kernel_options(),
     ]
     if token == "":
         command.append("--IdentityProvider.token=")

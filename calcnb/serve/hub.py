@@ -15,7 +15,9 @@ it puts the caps on pages of :mod:`calcnb.serve.gate` in front of Voila's pages 
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 from pathlib import Path
 
 from jupyter_server.auth import Authorizer
@@ -101,11 +103,32 @@ async def _start_jupyter_server_extension(serverapp) -> None:
         serverapp.log.error("calcnb: Voila's pages were not found; the caps on pages are not in place")
 
 
+def _link_or_copy(entry: Path, target: Path) -> None:
+    """A link to ``entry`` at ``target``; a copy where links cannot be made (Windows without the right to)."""
+    try:
+        os.symlink(entry, target, target_is_directory=entry.is_dir())
+    except (OSError, NotImplementedError, AttributeError):
+        if entry.is_dir():
+            shutil.copytree(entry, target)
+        else:
+            shutil.copy2(entry, target)
+
+
+def _remove(path: Path) -> None:
+    """Remove a link, or a copy made by :func:`_link_or_copy`, if there is one."""
+    with contextlib.suppress(FileNotFoundError):
+        if path.is_symlink() or not path.is_dir():
+            path.unlink()
+        else:
+            shutil.rmtree(path)
+
+
 def student_notebooks(source: Path, folder: Path) -> Path:
     """A folder of links to everything in ``source`` except the teacher's notebooks, in every language.
 
     ``source/teacher`` and ``source/<language>/teacher`` are left out; the folder is rebuilt each time
-    (links only: the notebooks stay where they are). Returns ``folder``.
+    (links only: the notebooks stay where they are). Where links cannot be made (Windows gives the right
+    to make them to administrators only) the entries are copied instead. Returns ``folder``.
     """
     folder.mkdir(parents=True, exist_ok=True)
     for old in folder.rglob("*"):
@@ -117,5 +140,6 @@ def student_notebooks(source: Path, folder: Path) -> Path:
         if entry.is_dir() and (entry / TEACHER_FOLDER).is_dir():  # a language's twins, with their own teacher/
             student_notebooks(entry, folder / entry.name)
             continue
-        os.symlink(entry, folder / entry.name)
+        _remove(folder / entry.name)  # a copy made last time, where links could not be made
+        _link_or_copy(entry, folder / entry.name)
     return folder

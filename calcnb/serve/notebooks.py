@@ -1,7 +1,10 @@
 """Where the notebooks are: the notebooks folder, the notebook or folder a command names, and which are lessons.
 
 The command line, the app's Voila (which trusts the notebooks shipped here) and a hub's configuration
-all find the notebooks through this module, so none of them depends on the command line.
+all find the notebooks through this module, so none of them depends on the command line. The shipped
+notebooks are package resources (:func:`calcnb.core.resources.notebooks_root`: inside the installed
+package, or the checkout's ``notebooks/``); ``lab`` opens the user's own copy of them instead
+(:mod:`calcnb.serve.workspace`).
 """
 
 from __future__ import annotations
@@ -10,34 +13,40 @@ import errno
 import os
 from pathlib import Path
 
+from calcnb.core.resources import notebooks_root
 from calcnb.game.errors import quote as quote_input
 from calcnb.i18n import message
 from calcnb.serve.errors import AppError
 from calcnb.serve.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
 
-__all__ = ["default_app_port", "is_lesson", "notebooks_dir", "resolve_target"]
+__all__ = ["default_app_port", "existing_path", "is_lesson", "lookup_error", "notebooks_dir", "resolve_target"]
 
 
 def notebooks_dir() -> Path:
-    """The notebooks folder of a repository checkout: ``calcnb/../notebooks``."""
-    return Path(__file__).resolve().parents[2] / "notebooks"
+    """The shipped notebooks folder (in the installed package, or the checkout's ``notebooks/``)."""
+    return notebooks_root()
 
 
 def resolve_target(
-    path: str | os.PathLike | None, default_name: str | None = None, *, language: str | None = None
+    path: str | os.PathLike | None,
+    default_name: str | None = None,
+    *,
+    language: str | None = None,
+    root: Path | None = None,
 ) -> Path:
     """The notebook or folder to serve, as an absolute path.
 
     ``path`` may be absolute, relative to the current folder, or a name inside
-    the notebooks folder (``02_wraparound.ipynb``). None means ``default_name``
-    in the notebooks folder, or the notebooks folder itself. With a
-    ``language`` other than English, a name inside the notebooks folder is
-    looked for first among that language's twins (``notebooks/pt/``). Raises
-    :class:`AppError` saying what is missing.
+    the notebooks folder (``02_wraparound.ipynb``; ``root``, default the shipped
+    notebooks). None means ``default_name`` in the notebooks folder, or the
+    notebooks folder itself. With a ``language`` other than English, a name
+    inside the notebooks folder is looked for first among that language's twins
+    (``notebooks/pt/``). Raises :class:`AppError` saying what is missing.
     """
-    folders = [notebooks_dir()]
+    root = notebooks_dir() if root is None else root
+    folders = [root]
     if language and language != "en":
-        folders.insert(0, notebooks_dir() / language)
+        folders.insert(0, root / language)
     if path is None:
         if not folders[-1].is_dir():
             raise AppError(message("app.no_notebooks_dir", path=folders[-1]))
@@ -58,10 +67,27 @@ def resolve_target(
             raise AppError(message("app.not_notebook", path=path))
         return candidate.resolve()
     except OSError as error:  # a name the system cannot even look up: too long, or in a folder it may not read
-        text = os.fspath(path)
-        if error.errno == errno.ENAMETOOLONG:
-            raise AppError(message("app.name_too_long", text=quote_input(text))) from None
-        raise AppError(message("app.unreadable_path", text=quote_input(text), reason=error.strerror or error)) from None
+        raise lookup_error(path, error) from None
+
+
+def lookup_error(path: str | os.PathLike, error: OSError) -> AppError:
+    """The error to show for a notebook or folder name the system cannot look up (too long, unreadable)."""
+    text = os.fspath(path)
+    if error.errno == errno.ENAMETOOLONG:
+        return AppError(message("app.name_too_long", text=quote_input(text)))
+    return AppError(message("app.unreadable_path", text=quote_input(text), reason=error.strerror or error))
+
+
+def existing_path(path: str | os.PathLike) -> Path | None:
+    """``path`` as typed (absolute, or relative to the current folder) if something is there, else None.
+
+    AppError when the system cannot even look it up (see :func:`lookup_error`).
+    """
+    try:
+        candidate = Path(path).expanduser()
+        return candidate.resolve() if candidate.exists() else None
+    except OSError as error:
+        raise lookup_error(path, error) from None
 
 
 def is_lesson(target: Path) -> bool:

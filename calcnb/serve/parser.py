@@ -12,9 +12,11 @@ from __future__ import annotations
 import argparse
 import socket
 from collections.abc import Sequence
+from pathlib import Path
 
 from calcnb import i18n
 from calcnb.core.settings import LANGUAGE
+from calcnb.exercises.worksheet import PAPERS
 from calcnb.game.errors import quote as quote_input
 from calcnb.i18n import message
 from calcnb.serve.caps import (
@@ -36,8 +38,11 @@ from calcnb.serve.settings import (
     MAX_PREHEAT,
     PORT_RANGE,
 )
+from calcnb.serve.workspace import default_workspace
 
 __all__ = [
+    "MAX_STUDENTS",
+    "VersionAction",
     "add_cap_options",
     "add_language_option",
     "add_server_options",
@@ -47,11 +52,16 @@ __all__ = [
     "kernel_count",
     "language_code",
     "page_count",
+    "paper_size",
     "port_number",
     "requested_language",
+    "student_names",
 ]
 
 LANGUAGE_OPTION = "--lang"
+PROG = "python -m calcnb"
+#: The most students one ``worksheets --students N`` makes sheets for.
+MAX_STUDENTS = 500
 
 
 # ------------------------------------------------------------ what may be typed
@@ -109,6 +119,34 @@ def host_address(text: str) -> str:
         reason = getattr(error, "strerror", None) or str(error)
         raise argparse.ArgumentTypeError(message("app.unknown_host", text=quote_input(host), reason=reason)) from None
     return host
+
+
+def student_names(text: str) -> list[str]:
+    """An argparse type: the students of ``worksheets --students``, as names or as a count.
+
+    Names are separated by commas (``"Ana,Bruno"``); a whole number N gives the numbers 1 to N, each the
+    nickname of one student (the sheets of a class that types its numbers).
+
+    >>> student_names(" Ana, Bruno ,"), student_names("3")
+    (['Ana', 'Bruno'], ['1', '2', '3'])
+    """
+    words = [word.strip() for word in text.split(",") if word.strip()]
+    if len(words) == 1 and words[0].isdigit():
+        count = int(words[0])
+        if not 1 <= count <= MAX_STUDENTS:
+            raise argparse.ArgumentTypeError(message("app.bad_students", text=quote_input(text), most=MAX_STUDENTS))
+        return [str(number) for number in range(1, count + 1)]
+    if not words:
+        raise argparse.ArgumentTypeError(message("app.bad_students", text=quote_input(text), most=MAX_STUDENTS))
+    return words
+
+
+def paper_size(text: str) -> str:
+    """An argparse type: a paper size of the worksheets (:data:`~calcnb.exercises.worksheet.PAPERS`), in any case."""
+    for paper in PAPERS:
+        if text.strip().lower() == paper.lower():
+            return paper
+    raise argparse.ArgumentTypeError(message("app.bad_paper", text=quote_input(text), papers=", ".join(PAPERS)))
 
 
 def language_code(text: str) -> str:
@@ -224,11 +262,18 @@ def _add_app(commands: argparse._SubParsersAction) -> None:
 
 
 def _add_lab(commands: argparse._SubParsersAction) -> None:
-    """``lab [PATH]``: JupyterLab on the notebooks."""
+    """``lab [PATH] [--workspace DIR]``: JupyterLab on the user's own copy of the notebooks."""
     lab = commands.add_parser(
         "lab", help=message("app.help.lab"), description=message("app.help.lab"), epilog=message("app.epilog_lab")
     )
     lab.add_argument("path", nargs="?", metavar="PATH", help=message("app.help.lab_path"))
+    lab.add_argument(
+        "--workspace",
+        metavar="DIR",
+        type=Path,
+        default=None,
+        help=message("app.help.workspace", default=default_workspace()),
+    )
     add_server_options(lab, DEFAULT_LAB_PORT)
 
 
@@ -252,14 +297,48 @@ def _add_class_view(commands: argparse._SubParsersAction) -> None:
     add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``python -m calcnb`` argument parser, one subparser per command (``command``), in the current language."""
-    parser = argparse.ArgumentParser(
-        prog="python -m calcnb",
-        description=message("app.description"),
-        epilog=message("app.epilog"),
+def _add_worksheets(commands: argparse._SubParsersAction) -> None:
+    """``worksheets LESSON``: a lesson's worksheets and answer sheets, as PDF files."""
+    sheets = commands.add_parser(
+        "worksheets",
+        help=message("app.help.worksheets"),
+        description=message("app.help.worksheets"),
+        epilog=message("app.epilog_worksheets"),
     )
+    sheets.add_argument("lesson", metavar="LESSON", help=message("app.help.worksheets_lesson"))
+    sheets.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.sheets_log"))
+    sheets.add_argument(
+        "--students",
+        metavar="NAMES_OR_N",
+        type=student_names,
+        default=None,
+        help=message("app.help.students", most=MAX_STUDENTS),
+    )
+    sheets.add_argument(
+        "--paper", type=paper_size, default=PAPERS[0], help=message("app.help.paper", papers=", ".join(PAPERS))
+    )
+    sheets.add_argument("--folder", metavar="DIR", type=Path, default=Path(), help=message("app.help.sheets_folder"))
+    add_language_option(sheets)
+
+
+class VersionAction(argparse.Action):
+    """``--version``: the version, the solver's form and where the notebooks are (worked out only when asked)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from calcnb.serve.about import version_lines
+
+        print("\n".join(version_lines()))
+        parser.exit()
+
+
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    """The ``calcnb`` (``python -m calcnb``) argument parser, one subparser per command, in the current language."""
+    parser = argparse.ArgumentParser(prog=prog, description=message("app.description"), epilog=message("app.epilog"))
+    parser.add_argument("--version", action=VersionAction, help=message("app.help.version"))
     commands = parser.add_subparsers(dest="command", required=True)
-    for add in (_add_app, _add_lab, _add_lessons, _add_class_view):
+    for add in (_add_app, _add_lab, _add_lessons, _add_class_view, _add_worksheets):
         add(commands)
     return parser

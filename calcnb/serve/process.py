@@ -4,6 +4,11 @@ The command line runs every server through :func:`serve` (in the foreground: the
 browser opened, Ctrl-C or SIGTERM stopping it and every kernel it started). The browser tests, the
 screenshot script and the benchmarks start and stop theirs with the same :func:`start_server`,
 :func:`wait_until_serving` and :func:`stop_server`. Why a session of its own: ``docs/design.md``.
+
+Every platform is served: on POSIX a server gets a session of its own and its process group is killed
+if it does not stop; on Windows (no sessions, no ``os.killpg``, and SIGTERM is TerminateProcess) it gets
+a process group of its own, and Ctrl-Break stops the command as Ctrl-C does. Either way the kernels are
+found in the server's process tree (psutil) and stopped with it.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ import subprocess
 import sys
 import time
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO
+
+import psutil
 
 from calcnb.game.errors import quote as quote_input
 from calcnb.i18n import message
@@ -36,9 +43,12 @@ from calcnb.serve.settings import ALL_INTERFACES, LOCALHOST
 __all__ = [
     "check_can_listen",
     "free_port",
+    "on_windows",
     "port_is_free",
     "serve",
+    "session_options",
     "start_server",
+    "stop_on_signals",
     "stop_server",
     "wait_until_serving",
 ]
@@ -87,6 +97,23 @@ def check_can_listen(host: str, port: int) -> None:
 # ------------------------------------------------------------ start and stop
 
 
+def on_windows() -> bool:
+    """Whether this is Windows (read when asked, so tests can play Windows on Linux)."""
+    return sys.platform == "win32"
+
+
+#: subprocess.CREATE_NEW_PROCESS_GROUP, which only Windows' subprocess module defines.
+CREATE_NEW_PROCESS_GROUP = getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0x200)
+
+
+def session_options() -> dict[str, object]:
+    """How a server is kept apart from the terminal's Ctrl-C: a session of its own (POSIX), or a process group of
+    its own (Windows, where ``start_new_session`` does not exist)."""
+    if on_windows():
+        return {"creationflags": CREATE_NEW_PROCESS_GROUP}
+    return {"start_new_session": True}
+
+
 def start_server(
     command: Sequence[str],
     *,
@@ -105,8 +132,8 @@ def start_server(
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT if log is not None else None,
-        start_new_session=True,
         env=env if env is not None else server_environment(),
+        **session_options(),
     )
 
 
@@ -126,40 +153,76 @@ def wait_until_serving(process: subprocess.Popen, host: str, port: int, timeout:
     raise AppError(message("app.no_start", seconds=timeout))
 
 
-def _descendants(pid: int) -> list:
+def _descendants(pid: int) -> list[psutil.Process]:
+    """Every process ``pid`` started, and theirs (none if it is already gone)."""
     try:
-        import psutil  # installed with ipykernel
-
         return psutil.Process(pid).children(recursive=True)
-    except Exception:  # psutil missing, or the process already gone
+    except psutil.Error:
         return []
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """Kill a server that did not stop: its whole process group where there are groups (POSIX), else itself."""
+    killpg = getattr(os, "killpg", None)
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+        if killpg is not None and not on_windows():
+            killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+
+
+def _kill_all(processes: list[psutil.Process], timeout: float = 5.0) -> None:
+    """Kill whichever of ``processes`` still run (kernels left behind), and wait for them to go."""
+    for child in processes:
+        with contextlib.suppress(psutil.Error):
+            child.kill()
+    psutil.wait_procs(processes, timeout=timeout)
 
 
 def stop_server(process: subprocess.Popen, timeout: float = 20.0) -> int:
     """Stop a server started by :func:`start_server` and everything it started; return its exit code.
 
-    One SIGTERM lets Voila or Jupyter Server shut its kernels down and exit;
-    whatever is still alive after ``timeout`` seconds (the server's process
-    group, and any kernel it started in a session of its own) is killed.
+    One ``terminate()`` (SIGTERM: Voila or Jupyter Server shuts its kernels down and exits; on Windows it
+    ends the server at once) and, after ``timeout`` seconds, a kill of whatever is left of the server.
+    Its kernels, noted first from its process tree (they may live in sessions of their own), are then
+    killed if still running: no kernel outlives its server on any platform.
     """
-    children = _descendants(process.pid)  # kernels live in sessions of their own: note them now
+    children = _descendants(process.pid)
     if process.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            process.send_signal(signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError, OSError):
+            process.terminate()
         try:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
+            _kill_group(process)
             process.wait()
-    for child in children:
-        with contextlib.suppress(Exception):
-            if child.is_running():
-                child.kill()
+    _kill_all(children)
     return process.returncode
 
 
 # ------------------------------------------------------------ a server in the foreground
+
+#: The signals that stop a command in the foreground as Ctrl-C does, where the platform has them: SIGTERM (a
+#: process manager) and, on Windows, SIGBREAK (Ctrl-Break, what a console sends a process group of its own).
+STOP_SIGNALS = ("SIGTERM", "SIGBREAK")
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def stop_on_signals(handler: Callable[[int, object], None] = _interrupt) -> dict[int, object]:
+    """Make :data:`STOP_SIGNALS` stop this command as Ctrl-C does; return the handlers they had, to put back.
+
+    Started in the background by a shell, Python inherits SIGINT ignored: Ctrl-C is made to stop it too.
+    """
+    previous: dict[int, object] = {}
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is not None:
+            previous[number] = signal.signal(number, handler)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    return previous
 
 
 def serve(
@@ -186,13 +249,7 @@ def serve(
     query = f"?token={token}" if token else ""
     url = f"http://{local_host}:{port}{path}{query}"
 
-    # SIGTERM (from a process manager) stops us as Ctrl-C does.
-    def _terminate(_signum, _frame):
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, _terminate)
-    # Started in the background by a shell, Python inherits SIGINT ignored; Ctrl-C must still stop us.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous = stop_on_signals()
     process = start_server(command, env=env)
     try:
         with browser_address(with_class_code(url, class_code)) as address:
@@ -224,4 +281,5 @@ def serve(
         stop_server(process)
         raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -1,4 +1,4 @@
-"""The runners of the commands: what ``app``, ``lab``, ``lessons`` and ``class-view`` do once parsed.
+"""The runners of the commands: what ``app``, ``lab``, ``lessons``, ``class-view`` and ``worksheets`` do once parsed.
 
 Each runner takes the parsed command line and returns the exit code. It checks what was asked before
 anything is made (the port, the lesson, the class log), builds the server's environment
@@ -27,9 +27,10 @@ from calcnb.serve.environments import (
     reveal_environment,
 )
 from calcnb.serve.errors import AppError
-from calcnb.serve.notebooks import default_app_port, is_lesson, notebooks_dir, resolve_target
+from calcnb.serve.notebooks import default_app_port, existing_path, is_lesson, notebooks_dir, resolve_target
 from calcnb.serve.process import check_can_listen, free_port, serve
 from calcnb.serve.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.workspace import default_workspace, sync_workspace
 
 __all__ = [
     "caps_note",
@@ -39,6 +40,7 @@ __all__ = [
     "run_class_view",
     "run_lab",
     "run_lessons",
+    "run_worksheets",
     "write_summary",
 ]
 
@@ -114,15 +116,32 @@ def run_app(arguments: argparse.Namespace) -> int:
         checkpoint_class_log(arguments.class_log)
 
 
-def run_lab(arguments: argparse.Namespace) -> int:
-    """``python -m calcnb lab``: JupyterLab on the notebooks folder (or the folder or notebook named).
+def lab_target(arguments: argparse.Namespace) -> Path:
+    """What ``lab`` opens: the folder or notebook named, if it exists as typed; else the user's workspace
+    (:mod:`calcnb.serve.workspace`, brought up to date first), or a notebook of it named by its name."""
+    typed = existing_path(arguments.path) if arguments.path is not None else None
+    if typed is not None:
+        return resolve_target(typed)
+    workspace = (arguments.workspace or default_workspace()).expanduser()
+    try:
+        workspace = sync_workspace(workspace).folder
+    except OSError as error:
+        raise AppError(message("app.workspace_unwritable", folder=workspace, reason=error.strerror or error)) from None
+    return resolve_target(arguments.path, language=arguments.lang, root=workspace)
 
-    The token goes to the server in its environment, never on its command line.
+
+def run_lab(arguments: argparse.Namespace) -> int:
+    """``calcnb lab``: JupyterLab on the user's own copy of the notebooks (or the folder or notebook named).
+
+    The port is checked before the workspace is made or brought up to date. The token goes to the server
+    in its environment, never on its command line.
     """
-    target = resolve_target(arguments.path, language=arguments.lang)
+    if arguments.path is not None:
+        existing_path(arguments.path)  # a name the system cannot look up is refused before anything is made
+    port = chosen_port(arguments)
+    target = lab_target(arguments)
     root, page = (target.parent, f"/lab/tree/{quote(target.name)}") if target.is_file() else (target, "/lab")
     token = secrets.token_hex(16)
-    port = chosen_port(arguments)
     return serve(
         lab_command(root, host=arguments.host, port=port),
         host=arguments.host,
@@ -136,10 +155,60 @@ def run_lab(arguments: argparse.Namespace) -> int:
 
 
 def run_lessons(arguments: argparse.Namespace) -> int:
-    """``python -m calcnb lessons``: the lessons of :mod:`calcnb.lessons`, with ages, lengths and commands."""
+    """``calcnb lessons``: the lessons of :mod:`calcnb.lessons`, with ages, lengths and commands; then which
+    calcnb runs and where the notebooks are (:func:`calcnb.serve.about.version_lines`)."""
     from calcnb.lessons import lesson_index
+    from calcnb.serve.about import version_lines
+    from calcnb.serve.workspace import default_workspace
 
-    print(lesson_index())
+    print(lesson_index(notebooks=default_workspace().as_posix()))  # where ``calcnb lab`` puts the teacher's copy
+    print("\n" + "\n".join(version_lines(note=False)))
+    return 0
+
+
+# ------------------------------------------------------------ worksheets
+
+
+def _class_key(location: str | None) -> str | None:
+    """The class key of the log ``--class-log`` names (None without one); AppError saying why it cannot be read."""
+    if location is None:
+        return None
+    from calcnb.classroom.schema import ClassLogError
+    from calcnb.classroom.store import read_class_key
+
+    try:
+        return read_class_key(location, required=True)
+    except ClassLogError as error:
+        raise AppError(str(error)) from None
+
+
+def run_worksheets(arguments: argparse.Namespace) -> int:
+    """``calcnb worksheets LESSON [--class-log LOG] [--students NAMES|N] [--paper A4] [--folder DIR]``.
+
+    The lesson's worksheet and answer sheet (:func:`calcnb.exercises.worksheet.save_sheets`), each student's
+    questions as on their screen: the class key is read from the class log the teacher names, wherever it is,
+    and a log that is not there is refused with the path looked for (never sheets silently without the key).
+    """
+    from calcnb.classroom.store import hidden_password
+    from calcnb.exercises.worksheet import save_sheets
+    from calcnb.lessons import lesson as find_lesson
+
+    try:
+        found = find_lesson(arguments.lesson)
+    except KeyError as error:
+        raise AppError(error.args[0]) from None
+    class_key = _class_key(arguments.class_log)
+    folder = arguments.folder.expanduser()
+    try:
+        written = save_sheets(found, folder, arguments.students, class_key=class_key, paper=arguments.paper)
+    except OSError as error:
+        raise AppError(message("app.cannot_write_sheets", folder=folder, reason=error.strerror or error)) from None
+    for path in written:
+        print(message("app.sheet_written", path=path.resolve()))
+    if class_key is None:
+        print(message("app.sheets_no_key"))
+    else:
+        print(message("app.sheets_key", location=hidden_password(arguments.class_log)))
     return 0
 
 

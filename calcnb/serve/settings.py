@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Final
 
+from calcnb.core.resources import share_dir
+
 __all__ = [
     "ALL_INTERFACES",
     "CHROMIUM_ARGS",
@@ -66,7 +68,7 @@ CLASSROOM_KERNEL_MANAGER: Final[str] = "calcnb.serve.kernels.ClassroomKernelMana
 VOILA_MODULE: Final[str] = "calcnb.serve.voila_app"  # Voila, with /logout and /voila/templates/ answering right
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE: Final[str] = "calcnb"
-JUPYTER_DATA_DIR: Final[Path] = Path(__file__).resolve().parents[1] / "share"
+JUPYTER_DATA_DIR: Final[Path] = share_dir()
 # The JupyterLab extensions a page loads: the widget managers and the widget libraries the notebooks use
 # (ipywidgets, ipyevents). A widget library added to the notebooks must be added here too.
 VOILA_EXTENSIONS: Final[tuple[str, ...]] = (

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from calcnb.core.resources import data_file
 from calcnb.game.game import Game
 from calcnb.i18n import message
 from calcnb.players.blind import candidates
@@ -64,7 +65,7 @@ __all__ = [
     "within_a_second",
 ]
 
-STUDY = Path(__file__).resolve().parents[2] / "data" / "player_study.csv"
+STUDY = data_file("player_study.csv")  # in the package when installed, else the checkout's data/
 CEILING = STUDY.with_name("ceiling_study.csv")
 """The ceiling experiment: determinization told the next card (not blind; ``scripts/player_study.py``)."""
 SKILLED = 0.8  # "a skilled player can win more than 80% of the time"

@@ -11,17 +11,29 @@ a local process pool for a big study), a dask.distributed client's too (``docs/d
     from distributed import Client
     client = Client("tcp://scheduler:8786")        # or Client() for a local cluster
     result = study(MonteCarlo(), range(10_000), executor=client.get_executor())
+
+The local process pool works under every start method. Under spawn (the default on Windows and macOS,
+and forkserver on Linux from Python 3.14) each worker runs the main script again: a script that calls
+``study()`` outside an ``if __name__ == "__main__":`` block would start workers without end, and Python
+would stop them with ``BrokenProcessPool``. :func:`study` finds that case before it starts a pool and
+plays the deals in this process instead, saying why in one line (:func:`unguarded_script`); a pool that
+breaks all the same (a worker killed, say) has its remaining deals played here too, said in one line.
 """
 
 from __future__ import annotations
 
+import ast
+import inspect
 import math
+import multiprocessing
 import os
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from html import escape
 
@@ -33,7 +45,7 @@ from calcnb.i18n import message
 from calcnb.players.player import Player
 from calcnb.stats import WinRate
 
-__all__ = ["Row", "StudyResult", "study"]
+__all__ = ["Row", "StudyResult", "start_method", "study", "unguarded_script"]
 
 SOLVER_PARALLEL_FROM = 16
 STUDY_BUDGET_NODES = 4_000
@@ -218,8 +230,11 @@ def study(
 
     own_pool = None
     if executor is None:
-        threshold = worker.parallel_from
-        if len(seed_list) >= threshold and (os.cpu_count() or 1) > 1:
+        parallel = len(seed_list) >= worker.parallel_from and (os.cpu_count() or 1) > 1
+        script = unguarded_script() if parallel else None
+        if script is not None:  # the workers would run the script again: see the module notes
+            print(message("study.serial_unguarded", script=script, method=start_method()), file=sys.stderr)
+        if parallel and script is None:
             executor = own_pool = ProcessPoolExecutor(max_workers=os.cpu_count())
         else:
             executor = "serial"
@@ -238,17 +253,78 @@ def study(
                 results[index] = worker(chunk)
                 bar.update(len(chunk))
         else:
-            futures = {executor.submit(worker, chunk): index for index, chunk in enumerate(chunks)}
-            for future in as_completed(futures):
-                index = futures[future]
-                results[index] = future.result()
-                bar.update(len(chunks[index]))
+            _run_on(executor, worker, chunks, results, bar, own=own_pool is not None)
     finally:
         bar.close()
         if own_pool is not None:
             own_pool.shutdown(cancel_futures=True)
     rows = tuple(row for chunk_rows in results for row in chunk_rows or ())
     return StudyResult(label, rows, time.perf_counter() - started)
+
+
+def _run_on(executor: Executor, worker: Callable, chunks: list, results: list, bar, *, own: bool) -> None:
+    """Run every chunk on ``executor`` into ``results``; a pool of calcnb's own that breaks has the chunks it
+    did not finish run in this process (said in one line), never a ``BrokenProcessPool``."""
+    futures = {executor.submit(worker, chunk): index for index, chunk in enumerate(chunks)}
+    try:
+        for future in as_completed(futures):
+            index = futures[future]
+            results[index] = future.result()
+            bar.update(len(chunks[index]))
+    except BrokenProcessPool as error:
+        if not own:
+            raise
+        print(message("study.pool_broke", reason=error), file=sys.stderr)
+        for index, chunk in enumerate(chunks):
+            if results[index] is None:
+                results[index] = worker(chunk)
+                bar.update(len(chunk))
+
+
+def start_method() -> str:
+    """The start method a new process pool uses here: the one set, else the platform's default."""
+    return multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    """Whether ``test`` is ``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = [test.left, *test.comparators]
+    names = [side for side in sides if isinstance(side, ast.Name) and side.id == "__name__"]
+    texts = [side for side in sides if isinstance(side, ast.Constant) and side.value == "__main__"]
+    return len(names) == 1 and len(texts) == 1
+
+
+def unguarded_script() -> str | None:
+    """The main script, if a process pool would run it again and it reaches this call outside its main guard.
+
+    Under fork (Linux up to Python 3.13) workers never run the script again: None. Otherwise the main
+    module's top-level frame is found in the stack; if the line it runs is not inside an ``if __name__ ==
+    "__main__":`` block of its file, each worker would run the call again: the script's path. A notebook,
+    ``python -c`` or an interactive session has no script file: None.
+    """
+    if start_method() == "fork":
+        return None
+    path = getattr(sys.modules.get("__main__"), "__file__", None)
+    if not path:
+        return None
+    frame = inspect.currentframe()
+    while frame is not None and (frame.f_code.co_name != "<module>" or frame.f_globals.get("__name__") != "__main__"):
+        frame = frame.f_back
+    if frame is None or os.path.abspath(frame.f_code.co_filename) != os.path.abspath(path):
+        return None
+    line = frame.f_lineno
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return path  # cannot tell: one core is safe
+    guarded = any(
+        isinstance(node, ast.If) and _is_main_guard(node.test) and node.lineno <= line <= (node.end_lineno or line)
+        for node in ast.walk(tree)
+    )
+    return None if guarded else path
 
 
 def _seed_list(seeds: object) -> list[int | str]:

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from calcnb.core.resources import data_file
 from calcnb.game.game import Game
 from calcnb.game.rules import Status
 from calcnb.solver import solve
@@ -29,7 +30,7 @@ __all__ = ["TABLE", "Decision", "decide", "read_table", "recheck", "summary", "t
 
 COLUMNS = ("seed", "outcome", "nodes", "seconds", "moves")
 OUTCOMES = ("won", "lost", "unknown")
-TABLE = Path(__file__).resolve().parents[2] / "data" / "winnability.csv.gz"
+TABLE = data_file("winnability.csv.gz")  # in the package when installed, else the checkout's data/
 
 
 @dataclass(frozen=True)

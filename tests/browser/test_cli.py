@@ -346,3 +346,72 @@ def test_the_culler_leaves_alone_the_kernels_waiting_in_the_pool(monkeypatch):
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
         executor.submit(asyncio.run, cull_both()).result(timeout=60)
     assert culled == ["a-student-left"]
+
+
+# ------------------------------------------------------------ worksheets and --version, from any folder
+
+
+def _pdf_text(data: bytes) -> str:
+    import io
+
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def test_worksheets_read_the_class_key_of_a_log_in_another_folder(tmp_path):
+    from calcnb.classroom.store import open_class_log
+    from calcnb.exercises.worksheet import answer_sheet_pdf
+    from calcnb.lessons import lesson
+
+    (tmp_path / "class").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    log = open_class_log(tmp_path / "class" / "lesson.db")
+    key = log.class_key()
+    log.close()
+    sheets = ["worksheets", "02_wraparound", "--class-log", "../class/lesson.db", "--students", "Ana, Bruno"]
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", *sheets, "--paper", "letter", "--folder", "sheets"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path / "elsewhere",
+    )
+    assert result.returncode == 0, result.stderr
+    written = sorted(path.name for path in (tmp_path / "elsewhere" / "sheets").iterdir())
+    assert written == ["wraparound-answers-Letter.pdf", "wraparound-worksheet-Letter.pdf"]
+    assert "../class/lesson.db" in result.stdout and "students' screens" in result.stdout
+    # The answers are the students' own: those of the class key in the log, not of a lesson without one.
+    made = _pdf_text((tmp_path / "elsewhere" / "sheets" / "wraparound-answers-Letter.pdf").read_bytes())
+    found = lesson("02_wraparound")
+    assert made == _pdf_text(answer_sheet_pdf(found, ["Ana", "Bruno"], class_key=key, paper="Letter"))
+    assert made != _pdf_text(answer_sheet_pdf(found, ["Ana", "Bruno"], class_key=None, paper="Letter"))
+
+
+def test_worksheets_refuse_a_class_log_that_is_not_there_naming_where_they_looked(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", "worksheets", "counting", "--class-log", "lesson.db", "--students", "30"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert f"there is no class log at {tmp_path / 'lesson.db'}" in result.stderr, result.stderr
+    assert list(tmp_path.iterdir()) == []  # no log made, no sheet written
+
+
+def test_read_class_key_says_why_when_a_log_it_needs_is_missing(tmp_path, monkeypatch):
+    from calcnb.classroom.schema import ClassLogError
+    from calcnb.classroom.store import read_class_key
+
+    monkeypatch.chdir(tmp_path)
+    assert read_class_key("lesson.db") is None  # the lesson not started with a log (yet)
+    with pytest.raises(ClassLogError, match="there is no class log at"):
+        read_class_key("lesson.db", required=True)
+
+
+def test_version_names_the_version_the_solver_and_the_notebooks():
+    result = subprocess.run([sys.executable, "-m", "calcnb", "--version"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and result.stdout.startswith("calcnb "), result
+    assert "the solver runs" in result.stdout and f"notebooks: shipped in {notebooks_dir()}" in result.stdout

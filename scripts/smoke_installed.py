@@ -1,0 +1,333 @@
+"""The installed-package smoke test: calcnb as a school installs it, from its wheel, used from another folder.
+
+``python scripts/smoke_installed.py`` (``.ci/run`` runs it after the test suite; the hosted CI on every platform):
+
+1. builds the sdist and, from it, the wheel (``python -m build --no-isolation``: the build requirements
+   come from the test extra, so nothing is fetched), and checks both (``scripts/check_dist.py``);
+2. runs a few test files from the unpacked sdist (it holds what the tests need);
+3. installs the wheel into a fresh virtual environment outside the checkout (its dependencies through pip,
+   from pip's cache or the index, as the README's install does);
+4. from a folder outside the checkout, with a home folder of its own: ``calcnb --version`` (compiled, the
+   installed package), ``calcnb lessons``, ``calcnb app 02_wraparound --class-log lesson.db`` and ``calcnb app``
+   (their first page fetched), ``calcnb class-view`` (its page) and its ``--summary``, ``calcnb lab`` (its
+   notebooks listed through Jupyter's API; a second run keeps a notebook edited in between), and
+   ``calcnb worksheets`` from yet another folder, reading the class key of that class log.
+
+Every server is stopped as Ctrl-C stops it (Ctrl-Break on Windows), must say "Stopped.", leave no kernel
+running, and show no traceback, deprecation or encryption warning. Prints each command, what it did and
+how long it took; exits 1 at the first failure. ``--keep`` leaves the temporary folder for a look.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+WINDOWS = sys.platform == "win32"
+# What a teacher's terminal must never show on a default start.
+NOISE = re.compile(r"Traceback|DeprecationWarning|deprecated|without encryption", re.IGNORECASE)
+SDIST_TESTS = ("tests/test_readme.py", "tests/test_layers.py", "tests/test_workspace.py")
+SERVER_SECONDS = 120  # a kernel starting and a notebook running, on a loaded 2-core machine
+
+
+class SmokeFailure(Exception):
+    """A step of the smoke test that did not do what it must."""
+
+
+def _run(command: list[str], *, cwd: Path, env: dict[str, str] | None = None, code: int = 0) -> str:
+    """Run a command to its end; its output (stdout and stderr); SmokeFailure unless it exits with ``code``."""
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=1800)
+    output = done.stdout + done.stderr
+    if done.returncode != code:
+        raise SmokeFailure(f"{' '.join(command)} exited {done.returncode}, not {code}:\n{output[-4000:]}")
+    return output
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    """A ``calcnb`` server command in the foreground, as a terminal runs it: its lines read as they come."""
+
+    def __init__(self, command: list[str], *, cwd: Path, env: dict[str, str]) -> None:
+        options = {"creationflags": subprocess.CREATE_NEW_PROCESS_GROUP} if WINDOWS else {"start_new_session": True}
+        self.command = command
+        self.process = subprocess.Popen(
+            command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **options
+        )
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str, seconds: float = SERVER_SECONDS) -> re.Match:
+        """The first line matching ``pattern`` (SmokeFailure if the command ends or takes too long)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for line in list(self.lines):
+                found = re.search(pattern, line)
+                if found:
+                    return found
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.2)
+        raise SmokeFailure(f"{' '.join(self.command)}: no line like {pattern!r}:\n" + "\n".join(self.lines[-40:]))
+
+    def kill(self) -> None:
+        """End it and everything it started at once (a step failed while it ran)."""
+        with contextlib.suppress(psutil.Error):
+            for child in psutil.Process(self.process.pid).children(recursive=True):
+                child.kill()
+        self.process.kill()
+
+    def stop(self) -> None:
+        """Stop it as Ctrl-C does (Ctrl-Break on Windows); it must say Stopped and leave no kernel running."""
+        family = psutil.Process(self.process.pid).children(recursive=True)
+        self.process.send_signal(signal.CTRL_BREAK_EVENT if WINDOWS else signal.SIGINT)
+        try:
+            self.process.wait(60)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            raise SmokeFailure(f"{' '.join(self.command)} did not stop on Ctrl-C") from None
+        self.reader.join(10)
+        _gone, alive = psutil.wait_procs(family, timeout=15)
+        text = "\n".join(self.lines)
+        if alive:
+            raise SmokeFailure(f"{' '.join(self.command)} left {len(alive)} processes running: {alive}")
+        if self.process.returncode != 0 or "Stopped." not in text:
+            raise SmokeFailure(f"{' '.join(self.command)} stopped with {self.process.returncode}:\n{text[-3000:]}")
+        noise = [line for line in self.lines if NOISE.search(line)]
+        if noise:
+            raise SmokeFailure(f"{' '.join(self.command)} showed the teacher:\n" + "\n".join(noise[:10]))
+
+
+def _fetch(url: str, seconds: float = SERVER_SECONDS) -> bytes:
+    with urllib.request.urlopen(url, timeout=seconds) as response:
+        if response.status != 200:
+            raise SmokeFailure(f"{url} answered {response.status}")
+        return response.read()
+
+
+class Smoke:
+    """The steps, each timed and reported, in one temporary folder outside the checkout."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.dist = base / "dist"
+        self.venv = base / "venv"
+        self.home = base / "home"  # the user's home: the default workspace and Jupyter's own folders
+        self.work = base / "work"  # where the teacher types the commands
+        self.other = base / "elsewhere"  # another folder, for the worksheets
+        self.report: list[tuple[str, str, float]] = []
+
+    # ------------------------------------------------------------ the steps
+
+    def step(self, command: str, action) -> None:
+        started = time.monotonic()
+        said = action()
+        seconds = time.monotonic() - started
+        self.report.append((command, said, seconds))
+        print(f"{seconds:6.1f} s  {command}\n          {said}", flush=True)
+
+    def calcnb(self) -> str:
+        scripts = self.venv / ("Scripts" if WINDOWS else "bin")
+        return str(scripts / ("calcnb.exe" if WINDOWS else "calcnb"))
+
+    def python(self) -> str:
+        return str(self.venv / ("Scripts/python.exe" if WINDOWS else "bin/python"))
+
+    def env(self) -> dict[str, str]:
+        environment = {
+            key: value
+            for key, value in os.environ.items()
+            if not key.startswith(("PYTHON", "JUPYTER", "VIRTUAL_ENV", "CALCNB_"))
+        }
+        scripts = str(Path(self.calcnb()).parent)
+        environment.update(HOME=str(self.home), USERPROFILE=str(self.home), VIRTUAL_ENV=str(self.venv))
+        environment["PATH"] = scripts + os.pathsep + environment.get("PATH", "")
+        for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "XDG_DOCUMENTS_DIR"):
+            environment.pop(name, None)
+        return environment
+
+    def build(self) -> str:
+        _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(self.dist), str(ROOT)], cwd=ROOT)
+        built = sorted(path.name for path in self.dist.iterdir())
+        return "built " + ", ".join(built)
+
+    def check(self) -> str:
+        output = _run([sys.executable, str(ROOT / "scripts" / "check_dist.py"), str(self.dist)], cwd=ROOT)
+        return output.strip().replace("\n", "; ")
+
+    def sdist_tests(self) -> str:
+        unpacked = self.base / "sdist"
+        with tarfile.open(next(self.dist.glob("calcnb-*.tar.gz"))) as archive:
+            if hasattr(tarfile, "data_filter"):  # Python 3.12, and the security releases of 3.10 and 3.11
+                archive.extractall(unpacked, filter="data")
+            else:
+                archive.extractall(unpacked)
+        source = next(unpacked.iterdir())
+        command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", *SDIST_TESTS]
+        output = _run(command, cwd=source)
+        return f"from the unpacked sdist: {output.strip().splitlines()[-1]}"
+
+    def install(self) -> str:
+        _run([sys.executable, "-m", "venv", str(self.venv)], cwd=self.base)
+        wheel = next(self.dist.glob("calcnb-*.whl"))
+        _run([self.python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)], cwd=self.base)
+        return f"{wheel.name} installed into a fresh virtual environment, {self.venv}"
+
+    def version(self) -> str:
+        output = _run([self.calcnb(), "--version"], cwd=self.work, env=self.env())
+        package = next((line for line in output.splitlines() if line.startswith("package: ")), "")
+        if "runs compiled" not in output or "site-packages" not in package or str(ROOT) in package:
+            raise SmokeFailure(f"calcnb --version does not name the installed, compiled calcnb:\n{output}")
+        return output.strip().replace("\n", "; ")
+
+    def lessons(self) -> str:
+        output = _run([self.calcnb(), "lessons"], cwd=self.work, env=self.env())
+        if "02_wraparound" not in output or "compiled" not in output:
+            raise SmokeFailure(f"calcnb lessons:\n{output}")
+        return f"{output.count('serve it:')} lessons listed, each with its command; then the version lines"
+
+    def serve(self, command: str, *arguments: str, expect: bytes) -> str:
+        """Start ``calcnb COMMAND ARGUMENTS``, fetch its first page (which must hold ``expect``), stop it."""
+        port = _free_port()
+        line = [self.calcnb(), command, *arguments, "--no-browser", "--port", str(port)]
+        server = Server(line, cwd=self.work, env=self.env())
+        try:
+            server.wait_for(rf"http://127\.0\.0\.1:{port}/")
+            page = _fetch(f"http://127.0.0.1:{port}/")
+            if expect not in page.lower():
+                raise SmokeFailure(f"the page of calcnb {command} {' '.join(arguments)} lacks {expect!r}")
+        except BaseException:
+            server.kill()
+            raise
+        server.stop()
+        return f"its first page ({len(page):,} bytes) holds {expect.decode()!r}; Ctrl-C stopped it and its kernels"
+
+    def class_view(self) -> str:
+        said = self.serve("class-view", "lesson.db", expect=b"class")
+        _run([self.calcnb(), "class-view", "lesson.db", "--summary", "summary.csv"], cwd=self.work, env=self.env())
+        if not (self.work / "summary.csv").is_file():
+            raise SmokeFailure("calcnb class-view lesson.db --summary summary.csv wrote no summary.csv")
+        return said + "; with --summary summary.csv it wrote the summary"
+
+    def lab(self, *, edited: Path | None = None) -> str:
+        port = _free_port()
+        # The default workspace, in the user's Documents; Windows finds that folder without HOME: named here.
+        workspace = ["--workspace", str(self.home / "Documents" / "calcnb")] if WINDOWS else []
+        line = [self.calcnb(), "lab", *workspace, "--no-browser", "--port", str(port)]
+        server = Server(line, cwd=self.work, env=self.env())
+        try:
+            found = server.wait_for(rf"(http://127\.0\.0\.1:{port}/lab\?token=(\w+))")
+            token = found.group(2)
+            listing = json.loads(_fetch(f"http://127.0.0.1:{port}/api/contents?token={token}"))
+            teacher = json.loads(_fetch(f"http://127.0.0.1:{port}/api/contents/teacher?token={token}"))
+        except BaseException:
+            server.kill()
+            raise
+        server.stop()
+        names = sorted(item["name"] for item in listing["content"])
+        notes = sorted(item["name"] for item in teacher["content"])
+        if "02_wraparound.ipynb" not in names or "02_wraparound_teacher.ipynb" not in notes:
+            raise SmokeFailure(f"calcnb lab lists {names} and teacher/ {notes}")
+        said = [line for line in server.lines if "calcnb notebooks" in line or "(new)" in line]
+        if edited is not None:
+            if "my own note" not in edited.read_text(encoding="utf-8") or said:
+                raise SmokeFailure(f"calcnb lab overwrote {edited}, or said so: {said}")
+            return f"kept the edit of {edited.name}, and said nothing of the workspace; lists {len(names)} entries"
+        if len(said) != 1 or str(self.home) not in said[0]:
+            raise SmokeFailure(f"calcnb lab did not say in one line where the notebooks are: {server.lines[:5]}")
+        listed = ", ".join(names[:4])
+        return f"said: {said[0]!r}; Jupyter's API lists {len(names)} entries ({listed}, ...), teacher/ {notes}"
+
+    def edit_notebook(self) -> Path:
+        workspaces = list((self.home).rglob(".calcnb-manifest.json"))
+        if len(workspaces) != 1:
+            raise SmokeFailure(f"calcnb lab made {len(workspaces)} workspaces in {self.home}")
+        notebook = workspaces[0].parent / "02_wraparound.ipynb"
+        document = json.loads(notebook.read_text(encoding="utf-8"))
+        document["cells"].append({"cell_type": "markdown", "id": "mine", "metadata": {}, "source": ["my own note"]})
+        notebook.write_text(json.dumps(document, indent=1), encoding="utf-8")
+        return notebook
+
+    def worksheets(self) -> str:
+        log = os.path.relpath(self.work / "lesson.db", self.other)
+        sheets = [self.calcnb(), "worksheets", "02_wraparound", "--class-log", log, "--paper", "a4"]
+        sheets += ["--folder", "sheets"]
+        said = _run([*sheets, "--students", "Ana,Bruno"], cwd=self.other, env=self.env())
+        _run([*sheets, "--students", "30", "--folder", "class"], cwd=self.other, env=self.env())
+        pdfs = sorted(path.name for path in (self.other / "sheets").glob("*.pdf"))
+        if len(pdfs) != 2 or "lesson.db" not in said:
+            raise SmokeFailure(f"calcnb worksheets wrote {pdfs}:\n{said}")
+        refused = _run([*sheets[:4], "no_such.db"], cwd=self.other, env=self.env(), code=2)
+        if "no_such.db" not in refused:
+            raise SmokeFailure(f"a missing class log was not refused clearly:\n{refused}")
+        made = ", ".join(pdfs)
+        return f"with the key of {log}: {made} (and for 30 numbered students); a missing log: {refused.strip()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run every step; 0 when all passed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    arguments = parser.parse_args(argv)
+    base = Path(tempfile.mkdtemp(prefix="calcnb-smoke-"))
+    smoke = Smoke(base)
+    for folder in (smoke.home, smoke.work, smoke.other):
+        folder.mkdir()
+    started = time.monotonic()
+    try:
+        smoke.step("python -m build --no-isolation (the sdist, then the wheel from it)", smoke.build)
+        smoke.step("python scripts/check_dist.py", smoke.check)
+        smoke.step("python -m pytest (a few test files, in the unpacked sdist)", smoke.sdist_tests)
+        smoke.step("pip install calcnb-*.whl (fresh virtual environment)", smoke.install)
+        smoke.step("calcnb --version", smoke.version)
+        smoke.step("calcnb lessons", smoke.lessons)
+        smoke.step(
+            "calcnb app 02_wraparound --class-log lesson.db",
+            lambda: smoke.serve("app", "02_wraparound", "--class-log", "lesson.db", expect=b"the clock of 13"),
+        )
+        smoke.step("calcnb app", lambda: smoke.serve("app", expect=b"play"))
+        smoke.step("calcnb class-view lesson.db", smoke.class_view)
+        smoke.step("calcnb lab", smoke.lab)
+        notebook = smoke.edit_notebook()
+        smoke.step("calcnb lab (again, after an edit)", lambda: smoke.lab(edited=notebook))
+        smoke.step("calcnb worksheets 02_wraparound --class-log ../work/lesson.db ...", smoke.worksheets)
+    except SmokeFailure as failure:
+        print(f"smoke test failed: {failure}", file=sys.stderr)
+        print(f"(its folder is kept: {base})", file=sys.stderr)
+        return 1
+    if arguments.keep:
+        print(f"its folder: {base}")
+    else:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"the installed-package smoke test passed in {time.monotonic() - started:.0f} s", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
