@@ -60,7 +60,7 @@ from calcnb.game.engine import State
 from calcnb.game.errors import quote
 from calcnb.game.game import Game
 from calcnb.i18n import get_language, message
-from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION
+from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION, palette_png
 
 __all__ = [
     "NO_REVEAL_ENV_VAR",
@@ -430,18 +430,9 @@ class Quiz:
 
 def _board_png(game_or_state: State | Game, dpi: int, draw_options: dict) -> bytes:
     """The board drawn at ``dpi``, as a palette PNG: the board has few colours, so it stays small."""
-    import io
-
-    from PIL import Image
-
     from calcnb.ui.board import draw
 
-    figure = draw(game_or_state, **draw_options)
-    raw = io.BytesIO()
-    figure.savefig(raw, format="png", dpi=dpi)
-    small = io.BytesIO()
-    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
-    return small.getvalue()
+    return palette_png(draw(game_or_state, **draw_options), dpi)
 
 
 def board_image(game_or_state: State | Game, *, dpi: int = 60, **draw_options: object) -> object:

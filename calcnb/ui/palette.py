@@ -56,3 +56,17 @@ PLAYER_BAR = "#9AA5B1"
 SOLVER_BAR = "#C0392B"
 CLAIM_HIGH = "#22AA66"  # "a skilled player wins > 80%"
 CLAIM_LOW = "#2255AA"  # "normal play wins 1 in 5"
+
+
+def palette_png(figure: object, dpi: float) -> bytes:
+    """A matplotlib figure as a PNG of at most 64 colours: the pictures calcnb draws have few, so they stay small
+    for the page and the stored notebook (Pillow quantizes; matplotlib is imported by whoever drew the figure)."""
+    import io
+
+    from PIL import Image
+
+    raw = io.BytesIO()
+    figure.savefig(raw, format="png", dpi=dpi, facecolor=figure.get_facecolor())
+    small = io.BytesIO()
+    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
+    return small.getvalue()

@@ -18,7 +18,6 @@ change); the thirteen card buttons under it do the same from the keyboard or a s
 from __future__ import annotations
 
 import html
-import io
 import itertools
 import math
 from typing import NamedTuple
@@ -39,6 +38,7 @@ from calcnb.ui.palette import (
     LOST_COLOUR,
     TABLE,
     WHITE,
+    palette_png,
 )
 from calcnb.ui.play import Picture
 
@@ -154,13 +154,7 @@ def draw_clock(step: int, said: list[int], *, wrong: int | None = None):
 
 def _png(figure) -> bytes:
     """The clock as a palette PNG: it has few colours, so it stays small for the page and the stored notebook."""
-    from PIL import Image
-
-    raw = io.BytesIO()
-    figure.savefig(raw, format="png", dpi=_DPI, facecolor=figure.get_facecolor())
-    small = io.BytesIO()
-    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
-    return small.getvalue()
+    return palette_png(figure, _DPI)
 
 
 class CountingClock(widgets.VBox):
