@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import csv
 import html
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 
@@ -27,10 +29,15 @@ from calcnb.lessons.evidence.exercises import (
     collision_chance,
     lesson_player,
     own_variant,
+    percent,
     play_deal,
     pool,
     pooled_path,
     seed_block,
+    shown_interval,
+    shown_overlap,
+    shown_rate,
+    shown_width,
     textbook_interval,
     verdict_of,
 )
@@ -144,6 +151,48 @@ def test_the_verdict_follows_the_interval(deals):
 def test_ten_deals_of_the_lessons_player_cannot_show_more_than_80_percent():
     # even ten wins of ten leave rates below 80% possible: only "too few deals to tell" or "below" can follow
     assert {verdict_of(wilson_interval(wins, 10)) for wins in range(11)} == {"below", "unclear"}
+
+
+# ---------------------------------------------------------------- the percentages the sentences show
+
+
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_percentage_is_whole_unless_rounding_would_make_its_sentence_false(language):
+    set_language(language)
+    mark = message("evidence.decimal_mark")
+    assert percent(0.7) == "70%" and percent(Fraction(1, 3)) == "33%" and percent(Fraction(2, 3)) == "67%"
+    # 13 of 40 is 32.5%: half-way between 32% and 33%, so shown exactly (as a fraction and as the float 13 / 40)
+    assert percent(Fraction(13, 40)) == percent(13 / 40) == f"32{mark}5%"
+    assert percent(Fraction(1, 8)) == f"12{mark}5%" and percent(Fraction(1, 200)) == f"0{mark}5%"
+    assert percent(Fraction(1, 80)) == "1%"  # 1.25% is no tie: whole, rounded
+    # a rate or a bound set against the claim's 80% stays on its side of 80%, as shown
+    assert shown_rate(321, 400) == Decimal("80.25") and shown_rate(8, 10) == 80 and shown_rate(79, 100) == 79
+    assert shown_interval(wilson_interval(150, 200)) == (Decimal(69), Decimal("80.5"))  # not "69% to 80%"
+    assert shown_interval(wilson_interval(150, 200), None) == (69, 80)  # no sentence sets it against 80%
+    for wins, deals in ((150, 200), (9, 10), (300, 400), (380, 400), (7, 10)):
+        low, high = shown_interval(wilson_interval(wins, deals))
+        shown = "above" if low > 80 else "below" if high < 80 else "unclear"
+        assert shown == verdict_of(wilson_interval(wins, deals)) and (shown != "unclear" or low < 80 < high)
+
+
+def test_a_width_is_the_shown_high_less_the_shown_low():
+    # 76 of 100 runs from 66.8% to 83.3%: shown as 67% to 83%, it is 16% wide as shown (16.5% unrounded)
+    assert shown_interval(wilson_interval(76, 100), None) == (67, 83)
+    assert shown_width(wilson_interval(76, 100)) == 16
+    assert shown_width(wilson_interval(3, 10)) == 60 - 11  # the teacher's notes print 3/10 as 11% .. 60%
+    item = BANK["evidence-width"].item(BANK["evidence-width"].variants.index((19, 25)))
+    assert "from 67% to 83%, 16% wide" in item.why
+    item = BANK["evidence-width"].item(BANK["evidence-width"].variants.index((2, 10)))
+    assert "from 6% to 51%, 45% wide" in item.question and "45% ÷ 2 = 22.5%" in item.why
+    assert item.solution == "22.5%" and judge(item, "22.5%").correct and judge(item, "23%").correct
+
+
+def test_overlapping_intervals_overlap_as_shown():
+    shown = shown_overlap((0.30, 0.5049), (0.5041, 0.70))  # whole, they would meet at 50%: one decimal apart
+    assert (shown["one_high"], shown["two_low"]) == (Decimal("50.5"), Decimal("50.4"))
+    assert shown_overlap(wilson_interval(5, 10), wilson_interval(2, 10)) == {
+        "one_low": 24, "one_high": 76, "two_low": 6, "two_high": 51
+    }  # fmt: skip
 
 
 # ---------------------------------------------------------------- the judge of the lesson's exercises

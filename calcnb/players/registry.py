@@ -7,11 +7,12 @@ Its ``name`` is its key (the same in every language); the catalogues word it as 
 
 from __future__ import annotations
 
+from calcnb.i18n import has_message, message
 from calcnb.players.blind import Determinized
 from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
 from calcnb.players.player import Player
 
-__all__ = ["LADDER", "ladder", "player_class"]
+__all__ = ["LADDER", "ladder", "player_class", "player_label"]
 
 LADDER: tuple[type[Player], ...] = (RandomPlayer, FirstFit, ReverseNeed, KingsApart, MonteCarlo, Determinized)
 """Every player class, weakest first: from random moves to the determinized search."""
@@ -29,3 +30,9 @@ def player_class(class_name: str) -> type[Player] | None:
         if cls.__name__ == class_name:
             return cls
     return None
+
+
+def player_label(name: str) -> str:
+    """A player's name (its key, the same in every language) as the current language words it."""
+    key = "coach.player." + name.replace(" ", "_")
+    return message(key) if has_message(key) else name

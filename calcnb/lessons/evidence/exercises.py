@@ -16,6 +16,10 @@ win rate of a few deals, how far it wanders, a 95% interval, and what a sample c
   width, judge the claim from an interval, and two overlapping intervals; the wrong options name the
   misconceptions (the sample's rate read as the truth, "the interval holds 80%, so 80% is proven",
   overlapping intervals read as "the same" or as "different"). Every tolerance is in :data:`TOLERANCE`.
+- :func:`percent`, :func:`shown_percents`, :func:`shown_interval`: the percentages the sentences show, each with
+  the fewest decimals that keep its sentence true (a whole percentage unless rounding would tie, as 13 of 40 is
+  32.5%, or put a bound on the wrong side of the claim's 80%, as 80.5% is not 80%). Widths are worked out from
+  the bounds as shown, and every claim about a bound is true of the bound as shown.
 
 >>> seed_block("Ana", "key") == seed_block("  ana ", "key"), len(seed_block("Ana", "key"))
 (True, 100)
@@ -28,6 +32,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache
 
 from calcnb.exercises.items import ExerciseKind
@@ -55,15 +61,23 @@ __all__ = [
     "Deal",
     "Evidence",
     "batches",
+    "bounds_text",
     "collision_chance",
     "decimal",
     "lesson_player",
     "own_variant",
     "percent",
+    "percent_text",
     "play_deal",
     "pool",
     "pooled_path",
+    "rate_text",
     "seed_block",
+    "shown_interval",
+    "shown_overlap",
+    "shown_percents",
+    "shown_rate",
+    "shown_width",
     "slip_examples",
     "textbook_interval",
     "verdict_of",
@@ -220,18 +234,138 @@ def textbook_interval(wins: int, deals: int, z: float = Z_95) -> tuple[float, fl
     return max(0.0, rate - half), min(1.0, rate + half)
 
 
-def percent(share: float) -> str:
-    """A share as a whole percentage in the current language's way ("70%")."""
-    return message("evidence.percent", value=round(100 * share))
+# ---------------------------------------------------------------- the percentages the sentences show
+
+Share = float | Fraction
+"""A share: a float (an interval's bound) or an exact fraction (a rate, wins of deals)."""
 
 
-def decimal(share: float) -> str:
+def _tie(value: Fraction, places: int) -> bool:
+    """Is ``value`` exactly half-way between two numbers of ``places`` decimals (32.5 to none)?"""
+    doubled = value * 10**places * 2
+    return doubled.denominator == 1 and doubled.numerator % 2 == 1
+
+
+def _untied(value: Fraction, places: int = 0) -> int:
+    """The fewest decimal places from ``places`` on at which ``value`` is no tie: a tie is shown exactly."""
+    while _tie(value, places):
+        places += 1
+    return places
+
+
+def _rounded(value: Fraction, places: int) -> Decimal:
+    """``value`` rounded half up to ``places`` decimals (a tie never reaches here: see :func:`_untied`)."""
+    return Decimal(math.floor(value * 10**places + Fraction(1, 2))).scaleb(-places)
+
+
+def _exact(share: Share) -> Fraction:
+    """A share as an exact percentage: a fraction as itself, a float as the shortest decimal that is that float
+    (``13 / 40`` is 0.325, exactly half-way at 32.5%, as 13 of 40 is; a bound's 17 digits are as good as exact)."""
+    return (Fraction(repr(float(share))) if isinstance(share, float) else Fraction(share)) * 100
+
+
+def percent_text(shown: Decimal) -> str:
+    """A percentage already rounded (:func:`shown_percents`) in the current language's way ("32.5%", "32,5%")."""
+    return message("evidence.percent", value=format(shown, "f").replace(".", message("evidence.decimal_mark")))
+
+
+def percent(share: Share) -> str:
+    """A share as a percentage in the current language's way: whole ("70%", "33%" for 1 in 3) unless it lies
+    exactly half-way, which is shown exactly ("32.5%" for 13 of 40, never a rounding either way)."""
+    value = _exact(share)
+    return percent_text(_rounded(value, _untied(value)))
+
+
+@cache
+def _claim_shown(claim: float = CLAIM) -> Fraction:
+    """The claim as its sentences show it (80%), as an exact percentage."""
+    value = _exact(claim)
+    return Fraction(_rounded(value, _untied(value)))
+
+
+def shown_percents(
+    values: Mapping[str, Share], less: Iterable[tuple[str | float, str | float]] = ()
+) -> dict[str, Decimal]:
+    """Each share of ``values`` as the percentage a sentence shows: rounded half up to the fewest decimal places
+    (none when it can) that keep it off a tie and keep each relation of ``less`` true of the shown percentages.
+
+    ``(a, b)`` in ``less`` says a is below b: each is a key of ``values`` or a share shown as :func:`percent`
+    shows it (the claim's 80%). Each relation must be true of the shares themselves; a value is shown with one
+    more decimal, then another, until every relation holds as shown.
+
+    >>> shown_percents({"high": 0.804, "low": 0.686}, [(0.8, "high"), ("low", 0.8)])
+    {'high': Decimal('80.4'), 'low': Decimal('69')}
+    """
+    exact = {key: _exact(share) for key, share in values.items()}
+    relations = list(less)
+
+    def side(shown: Mapping[str, Fraction | Decimal], which: str | float) -> Fraction | Decimal:
+        return shown[which] if isinstance(which, str) else _claim_shown(which)
+
+    assert all(side(exact, a) < side(exact, b) for a, b in relations), "a relation untrue of the shares themselves"
+    places = {key: _untied(value) for key, value in exact.items()}
+    for _round in range(16):
+        shown = {key: _rounded(value, places[key]) for key, value in exact.items()}
+        failing = {which for a, b in relations if not side(shown, a) < side(shown, b) for which in (a, b)}
+        if not failing:
+            return shown
+        for key in failing & exact.keys():
+            places[key] = _untied(exact[key], places[key] + 1)
+    raise ValueError(f"no precision keeps {relations} true of {values}")
+
+
+def _claim_sides(values: Mapping[str, Share], claim: float = CLAIM) -> list[tuple[str | float, str | float]]:
+    """Each value on the side of the claim it truly is: below it, or above it (one equal to it is shown as it is)."""
+    sides: list[tuple[str | float, str | float]] = []
+    for key, share in values.items():
+        value = _exact(share)
+        if value < _claim_shown(claim):
+            sides.append((key, claim))
+        elif value > _claim_shown(claim):
+            sides.append((claim, key))
+    return sides
+
+
+def shown_interval(interval: tuple[float, float], claim: float | None = CLAIM) -> tuple[Decimal, Decimal]:
+    """An interval's bounds as its sentences show them: whole percentages, unless a bound would then sit on the
+    other side of the claim's 80% (or on it) from where it is, then with the decimals that keep it there
+    (80.5%, never 80%, for a bound just above 80%): what the sentences say of the bounds and the claim, and
+    the verdict, are true of the bounds shown. With ``claim`` None (no sentence sets it against a claim), whole
+    percentages."""
+    values = {"low": interval[0], "high": interval[1]}
+    sides = _claim_sides(values, claim) if claim is not None else []
+    shown = shown_percents(values, [("low", "high"), *sides])
+    return shown["low"], shown["high"]
+
+
+def shown_rate(wins: int, deals: int, claim: float = CLAIM) -> Decimal:
+    """``wins`` of ``deals`` as the percentage shown: exact when half-way (13 of 40 is 32.5%), and on the side of
+    the claim it truly is (321 of 400 is 80.25%, above 80%)."""
+    values = {"rate": Fraction(wins, deals)}
+    return shown_percents(values, _claim_sides(values, claim))["rate"]
+
+
+def decimal(share: Share) -> str:
     """A share to two decimals at most, with the current language's decimal mark ("0.35", "0,35", "0.5")."""
-    return f"{share:.2f}".rstrip("0").rstrip(".").replace(".", message("evidence.decimal_mark"))
+    return f"{float(share):.2f}".rstrip("0").rstrip(".").replace(".", message("evidence.decimal_mark"))
 
 
-def _interval_text(interval: tuple[float, float]) -> str:
-    return message("evidence.interval", low=percent(interval[0]), high=percent(interval[1]))
+def bounds_text(interval: tuple[float, float], claim: float | None = CLAIM) -> dict[str, str]:
+    """An interval's bounds as shown (:func:`shown_interval`), as ``low`` and ``high`` for a message: set against
+    the claim's 80% by default, as the lab, the class view and the pictures' words show them (so they agree)."""
+    low, high = shown_interval(interval, claim)
+    return {"low": percent_text(low), "high": percent_text(high)}
+
+
+def rate_text(wins: int, deals: int) -> str:
+    """``wins`` of ``deals`` as a percentage, as shown (:func:`shown_rate`): "70%", "32.5%", "80.25%"."""
+    return percent_text(shown_rate(wins, deals))
+
+
+def _interval_text(interval: tuple[float, float], claim: float | None = None) -> str:
+    """An interval as its sentences show it (:func:`shown_interval`): "from 55% to 82%", or, set against the
+    claim, "from 69% to 80.5%" (150 of 200)."""
+    return message("evidence.interval", **bounds_text(interval, claim))
 
 
 # ---------------------------------------------------------------- the exercises
@@ -256,13 +390,14 @@ def _rate_item(variant: int, wins: int, deals: int) -> dict:
             return "wrong_whole", message("evidence.rate.whole", deals=deals)
         return None
 
+    shown = percent(Fraction(wins, deals))
     return dict(
         question=message("evidence.rate.question", wins=wins, deals=deals),
         kind="rate",
         accepted=frozenset(),
         accepts=lambda reading: _near(reading, rate, tolerance),
-        solution=message("evidence.rate.solution", share=decimal(rate), percent=percent(rate)),
-        why=message("evidence.rate.why", wins=wins, deals=deals, percent=percent(rate)),
+        solution=message("evidence.rate.solution", share=decimal(rate), percent=shown),
+        why=message("evidence.rate.why", wins=wins, deals=deals, percent=shown),
         other=message("evidence.rate.other", deals=deals),
         reason_for=reason_for,
     )
@@ -299,10 +434,10 @@ def _interval_item(variant: int, wins: int, deals: int) -> dict:
         kind="interval",
         accepted=frozenset(),
         accepts=lambda reading: close(reading, wilson) or close(reading, textbook),
-        solution=message("evidence.interval_short", low=percent(wilson[0]), high=percent(wilson[1])),
+        solution=message("evidence.interval_short", **bounds_text(wilson, None)),
         why=message(
             "evidence.interval.why",
-            rate=percent(rate),
+            rate=percent(Fraction(wins, deals)),
             deals=deals,
             wilson=_interval_text(wilson),
             textbook=_interval_text(textbook),
@@ -312,12 +447,20 @@ def _interval_item(variant: int, wins: int, deals: int) -> dict:
     )
 
 
+def shown_width(interval: tuple[float, float]) -> Decimal:
+    """The width of an interval as its sentences say it: the shown high bound less the shown low one."""
+    low, high = shown_interval(interval, None)
+    return high - low
+
+
 def _width_item(variant: int, wins: int, deals: int) -> dict:
     low, high = wilson_interval(wins, deals)
     width = high - low
     wider_low, wider_high = wilson_interval(4 * wins, 4 * deals)
     computed = wider_high - wider_low
     tolerance = TOLERANCE["width"]
+    said_width = shown_width((low, high))  # the sentences' width, from the bounds they show
+    said_half = said_width / 2
 
     def reason_for(reading: object) -> tuple[str | None, str] | None:
         if not isinstance(reading, float):
@@ -334,21 +477,23 @@ def _width_item(variant: int, wins: int, deals: int) -> dict:
             wins=wins,
             deals=deals,
             interval=_interval_text((low, high)),
-            width=percent(width),
+            width=percent_text(said_width),
             more=4 * deals,
         ),
         kind="rate",
         accepted=frozenset(),
-        accepts=lambda reading: _near(reading, width / 2, tolerance) or _near(reading, computed, tolerance),
-        solution=message("evidence.width.solution", width=percent(width / 2)),
+        accepts=lambda reading: any(
+            _near(reading, target, tolerance) for target in (width / 2, float(said_half) / 100, computed)
+        ),
+        solution=message("evidence.width.solution", width=percent_text(said_half)),
         why=message(
             "evidence.width.why",
-            width=percent(width),
-            half=percent(width / 2),
+            width=percent_text(said_width),
+            half=percent_text(said_half),
             more=4 * deals,
             wins=4 * wins,
             interval=_interval_text((wider_low, wider_high)),
-            computed=percent(computed),
+            computed=percent_text(shown_width((wider_low, wider_high))),
         ),
         other=message("evidence.width.other"),
         reason_for=reason_for,
@@ -393,14 +538,14 @@ def _claim_item(variant: int, wins: int, deals: int) -> dict:
             "evidence.claim.question",
             wins=wins,
             deals=deals,
-            rate=percent(wins / deals),
-            interval=_interval_text(interval),
+            rate=rate_text(wins, deals),
+            interval=_interval_text(interval, CLAIM),
             claim=percent(CLAIM),
         ),
         kind="claim",
         accepted=frozenset({found}),
         solution=solution,
-        why=message(_CLAIM_WHY[found], interval=_interval_text(interval), claim=percent(CLAIM)),
+        why=message(_CLAIM_WHY[found], interval=_interval_text(interval, CLAIM), claim=percent(CLAIM)),
         wrong=claim_wrong(found, wins / deals, interval[0] <= CLAIM <= interval[1]),
         other=message("evidence.claim.other"),
     )
@@ -420,21 +565,35 @@ def _overlap_z(first: int, second: int, deals: int) -> float:
     return abs(first - second) / deals / spread if spread else 0.0
 
 
+def shown_overlap(one: tuple[float, float], two: tuple[float, float]) -> dict[str, Decimal]:
+    """Two overlapping intervals' bounds as shown (``one_low``, ``one_high``, ``two_low``, ``two_high``): whole
+    percentages unless rounding would make them stop overlapping, or meet, as shown."""
+    values = {"one_low": one[0], "one_high": one[1], "two_low": two[0], "two_high": two[1]}
+    relations = [("one_low", "one_high"), ("two_low", "two_high"), ("one_low", "two_high"), ("two_low", "one_high")]
+    return shown_percents(values, relations)
+
+
 def _overlap_item(variant: int, first: int, second: int, deals: int) -> dict:
     one, two = wilson_interval(first, deals), wilson_interval(second, deals)
+    shown = shown_overlap(one, two)
+    text = {key: percent_text(value) for key, value in shown.items()}
     return dict(
         question=message(
             "evidence.overlap.question",
             deals=deals,
             first=first,
             second=second,
-            one=_interval_text(one),
-            two=_interval_text(two),
+            one=message("evidence.interval", low=text["one_low"], high=text["one_high"]),
+            two=message("evidence.interval", low=text["two_low"], high=text["two_high"]),
         ),
         kind="comparison",
         accepted=frozenset({"unclear"}),
         solution=message("evidence.overlap.choice_unclear"),
-        why=message("evidence.overlap.why", low=percent(max(one[0], two[0])), high=percent(min(one[1], two[1]))),
+        why=message(  # the rates both shown intervals hold: from the higher shown low to the lower shown high
+            "evidence.overlap.why",
+            low=percent_text(max(shown["one_low"], shown["two_low"])),
+            high=percent_text(min(shown["one_high"], shown["two_high"])),
+        ),
         wrong={
             "same": ("overlap_means_same", message("evidence.overlap.same")),
             "different": ("overlap_means_different", message("evidence.overlap.different")),
@@ -467,8 +626,8 @@ def slip_examples(exercise_id: str, variant: int = 0) -> list[str]:
         return [f"{decimal(1 - high)} – {decimal(1 - low)}", f"{decimal(rate - half)} – {decimal(rate + half)}", "0"]
     if exercise_id == "evidence-width":
         wins, deals = arguments
-        low, high = wilson_interval(wins, deals)
-        return [percent((high - low) / 4), percent(high - low)]
+        width = shown_width(wilson_interval(wins, deals))  # the width the question shows
+        return [percent(Fraction(width) / 400), percent_text(width)]
     return ["a", "b", "c", "d"]
 
 

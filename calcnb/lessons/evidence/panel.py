@@ -16,7 +16,16 @@ import ipywidgets as widgets
 
 from calcnb.classroom.view import escaped
 from calcnb.i18n import message
-from calcnb.lessons.evidence.exercises import CLAIM, PLAYER_KEY, Evidence, percent, pool, pooled_path
+from calcnb.lessons.evidence.exercises import (
+    CLAIM,
+    PLAYER_KEY,
+    Evidence,
+    bounds_text,
+    percent,
+    pool,
+    pooled_path,
+    rate_text,
+)
 
 
 def evidence_html(evidence: Evidence, games: Sequence[Mapping[str, object]]) -> str:
@@ -24,17 +33,17 @@ def evidence_html(evidence: Evidence, games: Sequence[Mapping[str, object]]) -> 
     deals and wins (nicknames escaped)."""
     if not evidence.deals:
         return f"<p>{html.escape(message('classview.evidence.none'))}</p>"
-    low, high = evidence.interval
+    # the bounds and the rate as the lab and the pooled picture's words show them: on the side of 80% they are
+    bounds = bounds_text(evidence.interval)
     lines = [
         message(
             "classview.evidence.pooled",
             wins=evidence.wins,
             deals=evidence.deals,
-            rate=percent(evidence.rate),
-            low=percent(low),
-            high=percent(high),
+            rate=rate_text(evidence.wins, evidence.deals),
+            **bounds,
         ),
-        message(f"classview.evidence.{evidence.verdict}", claim=percent(CLAIM), low=percent(low), high=percent(high)),
+        message(f"classview.evidence.{evidence.verdict}", claim=percent(CLAIM), **bounds),
     ]
     if evidence.repeated:
         lines.append(message("classview.evidence.repeated", count=evidence.repeated))

@@ -17,7 +17,6 @@ keeps it for the class view's pooled sample. :func:`draw_batches` and :func:`dra
 from __future__ import annotations
 
 import html
-import io
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,15 +32,17 @@ from calcnb.lessons.evidence.exercises import (
     PLAYER_KEY,
     Deal,
     batches,
+    bounds_text,
     own_variant,
     percent,
     play_deal,
+    rate_text,
     seed_block,
     verdict_of,
 )
 from calcnb.stats import wilson_interval
 from calcnb.ui.lesson import Exercise, Quiz, tell_game_listeners
-from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION
+from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION, palette_png
 from calcnb.ui.play import Picture
 
 # The verdict on the student's own deals: asked where they play, after their deals.
@@ -53,14 +54,8 @@ _DPI = 90
 
 
 def png(figure) -> bytes:
-    """A figure as a palette PNG (few colours: small for the page and the stored notebook)."""
-    from PIL import Image
-
-    raw = io.BytesIO()
-    figure.savefig(raw, format="png", dpi=_DPI, facecolor=figure.get_facecolor())
-    small = io.BytesIO()
-    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
-    return small.getvalue()
+    """A figure as a palette PNG at the lesson's resolution (few colours: small for the page and the notebook)."""
+    return palette_png(figure, _DPI)
 
 
 def _claim_line(ax) -> None:
@@ -113,7 +108,8 @@ def draw_batches(counts: Sequence[tuple[int, int]], interval: tuple[float, float
 
 def draw_pooled(path: Sequence[tuple[int, float, float]]):
     """The class's pooled 95% interval against the number of deals (a band narrowing as deals come in), with the
-    claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.exercises.pooled_path`. Returns a Figure."""
+    claim's 80% as a dashed line. ``path`` is :func:`calcnb.lessons.evidence.exercises.pooled_path`. Returns a
+    Figure."""
     from matplotlib.ticker import MaxNLocator
 
     figure, ax = _rate_chart()
@@ -138,12 +134,12 @@ def draw_pooled(path: Sequence[tuple[int, float, float]]):
 def batches_alt(counts: Sequence[tuple[int, int]], interval: tuple[float, float] | None = None) -> str:
     """The picture of :func:`draw_batches` in words, for a screen reader."""
     rates = "; ".join(
-        message("evidence.alt.batch", number=number, rate=percent(wins / deals))
+        message("evidence.alt.batch", number=number, rate=rate_text(wins, deals))
         for number, (wins, deals) in enumerate(counts, start=1)
     )
     said = message("evidence.alt.batches", rates=rates or message("evidence.alt.none"), claim=percent(CLAIM))
     if interval is not None:
-        said += " " + message("evidence.alt.interval", low=percent(interval[0]), high=percent(interval[1]))
+        said += " " + message("evidence.alt.interval", **bounds_text(interval))
     return said
 
 
@@ -152,15 +148,16 @@ def pooled_alt(path: Sequence[tuple[int, float, float]]) -> str:
     if not path:
         return message("evidence.alt.pooled_none", claim=percent(CLAIM))
     deals, low, high = path[-1]
-    return message("evidence.alt.pooled", deals=deals, low=percent(low), high=percent(high), claim=percent(CLAIM))
+    return message("evidence.alt.pooled", deals=deals, **bounds_text((low, high)), claim=percent(CLAIM))
 
 
 class EvidenceLab(widgets.VBox):
     """A student's own deals, played :data:`~calcnb.lessons.evidence.exercises.BATCH` at a time by the lesson's player.
 
-    ``block`` is the student's range of deals; ``played`` the :class:`~calcnb.lessons.evidence.exercises.Deal`\\ s so far;
-    ``play_button`` plays the next batch; ``interval_button`` shows the 95% interval of all of them and asks
-    what it can tell about the claim (``own``, an :class:`~calcnb.ui.lesson.Exercise` of the student's counts).
+    ``block`` is the student's range of deals; ``played`` the
+    :class:`~calcnb.lessons.evidence.exercises.Deal`\\ s so far; ``play_button`` plays the next batch;
+    ``interval_button`` shows the 95% interval of all of them and asks what it can tell about the claim (``own``, an
+    :class:`~calcnb.ui.lesson.Exercise` of the student's counts).
     ``quiz``, when given, gets the nickname too (:meth:`use_name`). With ``need_name`` (a class log records the
     lesson) nothing is played until a name arrives: the deals follow the nickname the student joins under.
     ``history`` (the class recorder's :meth:`~calcnb.classroom.recorder.ClassRecorder.games_played`) gives the
@@ -311,7 +308,7 @@ class EvidenceLab(widgets.VBox):
         counts = batches(self.played)
         rows = "".join(
             f"<tr><td>{html.escape(message('evidence.chart.batch', number=number))}</td>"
-            f"<td>{wins} / {deals}</td><td>{html.escape(percent(wins / deals))}</td></tr>"
+            f"<td>{wins} / {deals}</td><td>{html.escape(rate_text(wins, deals))}</td></tr>"
             for number, (wins, deals) in enumerate(counts, start=1)
         )
         head = "".join(f"<th>{html.escape(message(key))}</th>" for key in ("evidence.lab.batch", "evidence.lab.won",
@@ -320,15 +317,14 @@ class EvidenceLab(widgets.VBox):
         total = ""
         if deals:
             total = f"<tr><th>{html.escape(message('evidence.chart.all'))}</th><th>{wins} / {deals}</th>"
-            total += f"<th>{html.escape(percent(wins / deals))}</th></tr>"
+            total += f"<th>{html.escape(rate_text(wins, deals))}</th></tr>"
         style = "border-collapse:collapse;min-width:18em"
         self.table.value = f"<table style='{style}'><tr>{head}</tr>{rows}{total}</table>" if counts else ""
         interval = self.interval if self.showing_interval and deals else None
         self.picture.show(png(draw_batches(counts, interval)), batches_alt(counts, interval))
         if interval is not None:
             found = verdict_of(interval)
-            said = message("evidence.lab.interval", wins=wins, deals=deals, low=percent(interval[0]),
-                           high=percent(interval[1]))  # fmt: skip
+            said = message("evidence.lab.interval", wins=wins, deals=deals, **bounds_text(interval))
             self.said.value = f"<b>{html.escape(said)}</b>"
             self.own.set_item(_OWN.item(own_variant(wins, deals)))
             self.own.layout.display = None
