@@ -71,7 +71,13 @@ class EvidencePanel:
         self.text = widgets.HTML()
         self.text.add_class("calcnb-evidence-pooled")
         self.picture = Picture(width="576px", max_width="100%")
-        self.widget = widgets.VBox([self.title, self.text, self.picture])
+        self.text.layout.flex = "1 1 20em"
+        self.text.layout.padding = "0 0 0 1em"
+        # the picture and the words side by side: a laptop's screen shows them, and the table below them, at once
+        beside = widgets.HBox([self.picture, self.text])
+        beside.layout.flex_flow = "row wrap"
+        beside.layout.align_items = "flex-start"
+        self.widget = widgets.VBox([self.title, beside])
         self.widget.layout.display = "none"
 
     def show(self, games: list[dict[str, Any]]) -> None:
