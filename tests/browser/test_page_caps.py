@@ -116,7 +116,7 @@ def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, 
     response = second.goto(f"{capped_app_pt.url}/")
     assert response.status == 429
     assert second.get_by_role("heading", name="Demasiadas páginas abertas neste dispositivo").is_visible()
-    assert "Feche um dos outros separadores" in second.locator("main").inner_text()
+    assert "Fecha um dos outros separadores" in second.locator("main").inner_text()
     assert second.locator("html").get_attribute("lang") == "pt"
     assert len(_kernels_serving(capped_app_pt.root)) == 1
     # Closing the first tab frees its place: the page's own shutdown request ends its kernel, and a reload gets in
