@@ -8,6 +8,10 @@ Speed: games per second for each player over the same seeded deals, the median o
 ``--repeats`` runs, each against a baseline measured in the same run: the random player
 driven through the public ``Game`` API (``game.legal_moves()`` and ``game.play``), move by move.
 
+Hint: at every position of ``--hint-deals`` games, the Hint (within its budget) against the same player without
+a budget, measured alternately at the same positions: p50, p95 and max, and how often they chose the same move.
+``--hint-only`` runs only this section.
+
 Win rates: each player over seeded deals ``0..N-1`` with its Wilson 95% interval.
 Determinized (the strongest blind player): ``--det-deals`` seeded deals from ``--det-start``,
 the same deals for ``MonteCarlo(128)``: each one's win rate with its interval, and the thinking
@@ -39,7 +43,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 
 from calcnb import Game
 from calcnb.game.deals import deal
-from calcnb.players.advice import hint, hint_player
+from calcnb.players.advice import HINT_NODES, HINT_SECONDS, advise, forget_hints, hint, hint_deliberation, hint_player
 from calcnb.players.blind import MORE_ORDERS, MOST_ORDERS, SAMPLES, Determinized
 from calcnb.players.coach import analyse
 from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
@@ -116,29 +120,71 @@ def speed_section(games: int, mc_games: int, mc_samples: int, repeats: int) -> N
 
 
 def hint_section(deals: int) -> None:
-    """Time the Hint at every position of ``deals`` games that follow its advice."""
-    print(f"== Hint ({hint_player()!r}): time per answer over every position of {deals} games following it ==")
-    times = []
-    placements = []
+    """Time the Hint at every position of ``deals`` games, against the unbounded player in the same run.
+
+    The games follow the unbounded hint's player (``Determinized(samples=64)`` without a budget: the Hint as it
+    was), so the positions are the same as before the budget. At each position both answer, one after the other
+    (which goes first alternates), the hint's memory emptied first so it thinks every time. Placements are the
+    positions where the unbounded player puts the turned card on a waste pile (as this section counted them
+    before); weighed ones, every position where the player imagined orders. ``--hint-deals 0`` skips it.
+    """
+    player = hint_player()
+    print(f"== Hint ({player!r}): time per answer over every position of {deals} games ==")
+    if not isinstance(player, Determinized):  # the solver runs interpreted: there is no budget to compare
+        times = []
+        for seed in range(deals):
+            game = Game.new(seed)
+            while True:
+                started = time.perf_counter()
+                move, _ = hint(game)
+                times.append(time.perf_counter() - started)
+                if move is None:
+                    break
+                game.play(move)
+        print(f"  all {len(times)} answers: {_p50_p95(times)}")
+        return
+    print(f"  baseline: the same player without a budget (as the Hint was); now: within {HINT_NODES} nodes")
+    print(f"  and {HINT_SECONDS} s on the clock. Same positions, measured alternately, the hint's memory emptied.")
+    rows = []  # (weighed, placement, baseline seconds, budget seconds, same move, stopped)
     for seed in range(deals):
         game = Game.new(seed)
         while True:
-            started = time.perf_counter()
-            move, _ = hint(game)
-            elapsed = time.perf_counter() - started
-            times.append(elapsed)
-            if move is None:
+            timings = {}
+            for which in ("base", "now") if len(rows) % 2 == 0 else ("now", "base"):
+                forget_hints()
+                started = time.perf_counter()
+                if which == "base":
+                    unbounded, _ = advise(game)  # the hint's player and its reasons, without the budget
+                else:
+                    move, _ = hint(game)
+                timings[which] = time.perf_counter() - started
+            if unbounded is None:
                 break
-            if move.kind == "stock_to_waste":
-                placements.append(elapsed)
-            game.play(move)
-    print(
-        f"  all {len(times)} answers: median {1000 * statistics.median(times):.2f} ms, max {1000 * max(times):.1f} ms"
-    )
-    print(
-        f"  {len(placements)} waste placements (where it imagines orders): median "
-        f"{1000 * statistics.median(placements):.1f} ms, max {1000 * max(placements):.1f} ms"
-    )
+            thought = hint_deliberation(game)  # what the hint just weighed, from its memory
+            weighed, stopped = bool(thought.results), thought.stopped
+            placement = unbounded.kind == "stock_to_waste"
+            rows.append((weighed, placement, timings["base"], timings["now"], move is unbounded, stopped))
+            game.play(unbounded)
+    for label, chosen in (
+        ("all answers", rows),
+        ("weighed (orders imagined)", [row for row in rows if row[0]]),
+        ("waste placements", [row for row in rows if row[1]]),
+    ):
+        if not chosen:
+            continue
+        base, now = [row[2] for row in chosen], [row[3] for row in chosen]
+        same = sum(row[4] for row in chosen)
+        stopped = sum(row[5] for row in chosen)
+        print(f"  {len(chosen)} {label}:")
+        print(f"    baseline (no budget): {_p50_p95(base)}")
+        print(f"    with the budget:      {_p50_p95(now)}")
+        print(f"    same move as the baseline at {same} of {len(chosen)}; the budget stopped the race at {stopped}")
+
+
+def _p50_p95(seconds: list[float]) -> str:
+    """Times as the Hint section prints them: median, 95th percentile and maximum, in ms."""
+    median, p95 = statistics.median(seconds), percentile(seconds, 0.95)
+    return f"p50 {1000 * median:7.1f} ms, p95 {1000 * p95:7.1f} ms, max {1000 * max(seconds):7.1f} ms"
 
 
 def _rate(result: WinRate) -> str:
@@ -291,6 +337,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--hint-deals", type=int, default=5, help="games whose every position is hinted")
     parser.add_argument("--skip-speed", action="store_true", help="leave out the speed and Hint sections")
+    parser.add_argument("--hint-only", action="store_true", help="only the Hint section (against its baseline)")
     parser.add_argument("--det-deals", type=int, default=2, help="deals for Determinized vs Monte Carlo (default 2)")
     parser.add_argument("--det-start", type=int, default=50100, help="first seed for them (default 50100)")
     parser.add_argument(
@@ -304,9 +351,12 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     print(f"Python {sys.version.split()[0]}; workers {max(1, args.workers)}")
-    if not args.skip_speed:
+    if not args.skip_speed and not args.hint_only:
         speed_section(args.games, args.mc_games, args.mc_samples, args.repeats)
+    if (args.hint_only or not args.skip_speed) and args.hint_deals > 0:
         hint_section(args.hint_deals)
+    if args.hint_only:
+        return
     if args.det_deals > 0:
         determinized_section(args.det_deals, args.det_start, args.det_samples)
     if args.analyse_positions > 0:

@@ -14,8 +14,9 @@ and why each is there: ``docs/design.md``.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from calcnb.game.rules import POSITION, RANK_COUNT, is_complete
 from calcnb.players.ladder import ReverseNeed, rollouts
@@ -31,6 +32,7 @@ __all__ = [
     "SECOND_LOOK_NODES",
     "Determinized",
     "Evaluation",
+    "RaceBudget",
     "candidates",
     "evaluate",
     "hidden_orders",
@@ -181,6 +183,30 @@ def solve_sample(table: Table, order: Sequence[int], nodes: int) -> tuple[str, i
     return outcome, used
 
 
+@dataclass
+class RaceBudget:
+    """A limit on a race's thinking (the hint's): ``nodes`` of the solver and ``seconds`` on the clock.
+
+    It is checked before each order once ``minimum`` orders are counted: an order that would end past either
+    limit, judging by the orders so far, is not started. :func:`evaluate` notes how many orders it counted for
+    the moves left (``counted``) and whether the budget stopped it (``stopped``).
+    """
+
+    nodes: float
+    seconds: float
+    minimum: int
+    counted: int = 0
+    stopped: bool = False
+    started: float = field(default_factory=time.perf_counter)
+
+    def exceeded(self, spent: int, done: int) -> bool:
+        """Whether one more order, at the pace of the ``done`` so far (``spent`` nodes), would pass a limit."""
+        if done < self.minimum:
+            return False
+        elapsed = time.perf_counter() - self.started
+        return spent + spent / done > self.nodes or elapsed + elapsed / done > self.seconds
+
+
 def evaluate(
     table: Table,
     moves: Sequence[int],
@@ -190,6 +216,7 @@ def evaluate(
     race: bool = False,
     total_nodes: int | None = None,
     escalate: int = 0,
+    budget: RaceBudget | None = None,
 ) -> dict[int, Evaluation]:
     """Each move's evaluation on the same ``orders``, in rounds of four orders.
 
@@ -199,7 +226,8 @@ def evaluate(
     the machine, so the same position always gets the same answer). ``escalate``: when more than
     one move is left at the end, the orders left unknown for them are solved again with this many
     nodes (a budget larger than ``nodes``; 0 for no second look). A full race ends with the moves
-    tied on points, so the second look is how such a tie is settled first.
+    tied on points, so the second look is how such a tie is settled first. ``budget`` (:class:`RaceBudget`)
+    stops the race before an order that would pass it, and notes where it stopped.
     """
     spent = 0
     results = {move: Evaluation(move) for move in moves}
@@ -208,7 +236,10 @@ def evaluate(
     active = list(moves)
     total = len(orders)
     for start in range(0, total, 4):
-        for order in orders[start : start + 4]:
+        for index, order in enumerate(orders[start : start + 4], start):
+            if budget is not None and budget.exceeded(spent, index):
+                budget.counted, budget.stopped = index, True
+                return results
             for move in active:
                 outcome, used = solve_sample(after[move], order, nodes)
                 spent += used
@@ -220,6 +251,8 @@ def evaluate(
         if not race:
             continue
         done = min(start + 4, total)
+        if budget is not None:
+            budget.counted = done
         best = max(results[move].points for move in active)
         active = [move for move in active if results[move].points + (total - done) >= best]
         if len(active) == 1 or (done >= 8 and all(results[move].won == done for move in active)):

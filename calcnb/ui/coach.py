@@ -27,12 +27,13 @@ import ipywidgets as widgets
 from calcnb.game.deals import Seed
 from calcnb.game.game import Game
 from calcnb.i18n import message
-from calcnb.players.advice import advise, hint_player
+from calcnb.players.advice import advise, hint_player, hint_player_for
 from calcnb.players.blind import Determinized
 from calcnb.players.coach import MoveChance, analyse, describe_move
 from calcnb.players.player import Player
 from calcnb.players.registry import ladder
 from calcnb.players.table import PlayerView
+from calcnb.solver import COMPILED
 from calcnb.ui.palette import BLACK, BLUE, PALE_GREY
 from calcnb.ui.play import PlayBoard, _set
 
@@ -46,7 +47,7 @@ def watch_players() -> dict[str, Player]:
     compiled), it comes last, as the strongest.
     """
     players = ladder()
-    hinting = hint_player()
+    hinting = hint_player_for(COMPILED)  # a player of its own: Watch's thread keeps its last choice in it
     players.setdefault(hinting.name, hinting)
     return players
 

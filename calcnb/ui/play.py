@@ -21,6 +21,7 @@ from html import escape
 import ipywidgets as widgets
 from ipyevents import Event
 
+from calcnb.exercises.examples import Step
 from calcnb.game.cards import rank_name
 from calcnb.game.deals import Seed
 from calcnb.game.engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, TURN, WASTE_TO_FOUNDATION, Move, State
@@ -28,7 +29,6 @@ from calcnb.game.errors import CalcnbError, quote
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import message
-from calcnb.exercises.examples import Step
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
 from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
 
@@ -53,6 +53,7 @@ _MESSAGE_HEIGHT = "9.5em"  # room for a long sentence, its detail and the end of
 _LEGAL_STYLE = {"button_color": LEGAL_COLOUR, "text_color": WHITE}
 _HINT_STYLE = {"button_color": HINT_COLOUR, "text_color": BLACK}
 _PLAIN_STYLE = {"button_color": None, "text_color": None}
+_HINT_TRIES = 3  # positions a Hint thinks about before giving up on a game that keeps moving under it
 
 
 _WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
@@ -443,8 +444,19 @@ class PlayBoard(widgets.VBox):
         # the strategies load only when a hint is first asked for
         from calcnb.players.advice import hint, hint_player_sentence
 
-        state = self.game.state
-        move, why = hint(state)
+        # The hint thinks within its budget (calcnb.players.advice.HINT_NODES, HINT_SECONDS), so a click queued
+        # behind it waits well under a second. What is shown is about the position on the board: should the game
+        # move while it thinks (Watch plays from its own thread), it thinks again on the new position.
+        for _ in range(_HINT_TRIES):
+            state = self.game.state
+            move, why = hint(state)
+            if self.game.state is state:
+                break
+        else:
+            self.hinted, self.selected = None, None
+            self._say(message("widget.hint.moving"))
+            self.refresh()
+            return
         self.hinted, self.selected = move, None
         self._say(hint_sentence(state, move), f"{why} {hint_player_sentence()}" if move is not None else "")
         self.refresh()
