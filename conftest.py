@@ -1,4 +1,4 @@
-"""Test tiers: ``python -m pytest -m "not slow" -n 2`` runs the fast tier (unit, property and doctests).
+"""Test tiers: ``python -m pytest -m "not slow" -n 2 --dist worksteal`` runs the fast tier (unit, property, doctest).
 
 The markers are registered in ``pyproject.toml``. This file sits at the top of the checkout, not in
 ``tests/``, so that the notebooks and the doctests of ``calcnb/`` get their markers whatever paths

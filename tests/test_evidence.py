@@ -101,6 +101,7 @@ def test_on_a_shared_block_the_pooled_sample_counts_each_deal_once():
 # ---------------------------------------------------------------- the games are played, not looked up
 
 
+@pytest.mark.slow
 def test_a_deal_is_played_by_the_lessons_player_and_its_win_is_the_engines():
     player = lesson_player()
     assert player.name == "monte carlo" and PLAYER_KEY == "monte carlo 32"

@@ -153,7 +153,8 @@ def test_a_hint_that_runs_out_of_budget_says_how_many_orders_it_counted(monkeypa
 
 
 @needs_determinized
-@pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow)])
+@pytest.mark.slow  # every position of a whole game, hinted: seconds
+@pytest.mark.parametrize("seed", [0, 1])
 def test_the_hint_at_every_position_of_a_game_is_legal_and_names_what_it_passed_over(seed):
     game = Game.new(seed)
     while True:
@@ -171,7 +172,8 @@ def test_the_hint_at_every_position_of_a_game_is_legal_and_names_what_it_passed_
         game.play(move)
 
 
-@pytest.mark.parametrize("seed", [2, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, 3, 4])
 def test_the_hint_at_every_position_of_reverse_needs_games_is_a_legal_move(seed):
     game = Game.new(seed)
     for played in ReverseNeed().play(seed).moves:
@@ -186,6 +188,7 @@ def test_the_hint_at_every_position_of_reverse_needs_games_is_a_legal_move(seed)
 
 
 @needs_determinized
+@pytest.mark.slow
 def test_without_a_budget_the_hint_deliberates_as_its_player_chooses():
     # the same candidates, orders, race and tie-breaks: where no budget stops it, the player's own choice
     player = hint_player_for(compiled=True)  # one like the hint's (which is never asked to choose: it would remember)
@@ -236,6 +239,7 @@ def _assert_shows_the_hint_of_the_board_position(board: PlayBoard) -> None:
     assert board.buttons[move.text].style.button_color == "#E69F00"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("follow", [True, False], ids=["the hinted move", "another move"])
 def test_a_hint_after_a_move_shows_the_new_positions_hint(follow):
     board = _board(seed=11)

@@ -253,6 +253,7 @@ def test_every_claim_question_and_its_feedback_are_true_of_the_bounds_shown(lang
         _check_claim_item(item, wins, deals)
 
 
+@pytest.mark.slow
 def test_the_question_on_a_students_own_deals_is_true_for_every_count(language):
     for item, (wins, deals) in _items(OWN_EXERCISE):
         _check_claim_item(item, wins, deals)

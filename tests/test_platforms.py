@@ -103,6 +103,7 @@ time.sleep(600)
 """
 
 
+@pytest.mark.server  # real processes, a server and its kernel
 @pytest.mark.parametrize("platform", ["win32", "darwin", "linux"])
 def test_stopping_a_server_stops_its_kernels_on_every_platform(platform, monkeypatch):
     """A server that ignores SIGTERM, with a kernel in a session of its own: both are gone after stop_server."""

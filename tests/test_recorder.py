@@ -381,6 +381,7 @@ def test_the_limit_holds_across_the_pages_of_one_student(log):
 # ---------------------------------------------------------------- the games of "Is the 80% true?"
 
 
+@pytest.mark.slow  # the lesson's player plays its deals for real
 def test_the_recorder_keeps_every_deal_played_and_the_class_view_pools_them(location):
     from calcnb.lessons import lesson
     from calcnb.lessons.class_view import LessonClassView
@@ -413,6 +414,7 @@ def test_the_recorder_keeps_every_deal_played_and_the_class_view_pools_them(loca
     view.close()
 
 
+@pytest.mark.slow
 def test_a_student_who_joins_again_after_a_reload_gets_their_deals_back(log, location):
     from calcnb.lessons import lesson
     from calcnb.lessons.evidence.widgets import EvidenceLab

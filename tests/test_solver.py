@@ -187,6 +187,7 @@ def truths() -> dict[int, bool]:
     return light_truths()
 
 
+@pytest.mark.slow
 def test_small_games_cover_both_outcomes(truths):
     assert len(truths) >= 150, "all but a handful of the small games should be light enough for the fast tier"
     won = sum(truths.values())
@@ -371,6 +372,7 @@ def late_truths():
     return [engine_winnable(state) for state in LATE]
 
 
+@pytest.mark.slow
 def test_late_positions_match_engine_exhaustive_search(late_truths):
     assert any(late_truths) and not all(late_truths)
     for state, truth in zip(LATE, late_truths):

@@ -50,6 +50,7 @@ def test_each_student_gets_their_own_questions_numbered_with_room_to_work(paper)
     assert pages[0] != pages[2].replace("Bruno", "Ana")  # neighbours do not share a sheet
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", PAPERS)
 def test_the_answer_sheet_is_one_page_a_student_and_matches_the_key(paper):
     # every variant of every exercise appears on some page: the longest reasoning must fit too

@@ -115,6 +115,7 @@ def test_the_lab_token_is_on_no_command_line_only_in_the_servers_environment(tmp
             cli.kill()
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 @pytest.mark.parametrize(
     ("option", "value", "said"),
     [
@@ -140,6 +141,7 @@ def test_a_bad_port_or_host_is_refused_with_status_2_and_no_traceback(command, o
     assert "x" * 81 not in result.stderr  # at most 80 characters of the input are quoted
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 @pytest.mark.parametrize("value", ["-1", "201", "many"])
 def test_a_bad_preheat_count_is_refused_with_status_2(value):
     result = subprocess.run(
@@ -153,6 +155,7 @@ def test_a_bad_preheat_count_is_refused_with_status_2(value):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_an_address_of_another_machine_is_refused_with_status_2():
     result = subprocess.run(
         [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--no-browser"],  # TEST-NET-1: never ours
@@ -216,6 +219,7 @@ def test_lang_pt_prefers_the_portuguese_twin_of_a_notebook(tmp_path, monkeypatch
     assert resolve_target(None, "rules.ipynb", language="pt") == tmp_path / "rules.ipynb"
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_a_missing_notebook_is_a_one_line_error():
     result = subprocess.run(
         [sys.executable, "-m", "calcnb", "app", "no_such_lesson.ipynb", "--no-browser"],
@@ -228,6 +232,7 @@ def test_a_missing_notebook_is_a_one_line_error():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 @pytest.mark.parametrize("command", ["app", "lab"])
 def test_a_notebook_name_too_long_for_the_system_is_a_one_line_error(command):
     result = subprocess.run(
@@ -250,6 +255,7 @@ def _busy_port() -> socket.socket:
     return listener
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 @pytest.mark.parametrize("command", ["app", "class-view"])
 def test_a_busy_port_is_refused_before_anything_is_made(command, tmp_path):
     with _busy_port() as listener:
@@ -268,6 +274,7 @@ def test_a_busy_port_is_refused_before_anything_is_made(command, tmp_path):
     assert list(tmp_path.iterdir()) == []  # no class log was created
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_port_0_on_an_address_of_another_machine_is_refused_with_status_2():
     result = subprocess.run(
         [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--port", "0", "--no-browser"],
@@ -359,6 +366,7 @@ def _pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_worksheets_read_the_class_key_of_a_log_in_another_folder(tmp_path):
     from calcnb.classroom.store import open_class_log
     from calcnb.exercises.worksheet import answer_sheet_pdf
@@ -388,6 +396,7 @@ def test_worksheets_read_the_class_key_of_a_log_in_another_folder(tmp_path):
     assert made != _pdf_text(answer_sheet_pdf(found, ["Ana", "Bruno"], class_key=None, paper="Letter"))
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_worksheets_refuse_a_class_log_that_is_not_there_naming_where_they_looked(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "calcnb", "worksheets", "counting", "--class-log", "lesson.db", "--students", "30"],
@@ -411,6 +420,7 @@ def test_read_class_key_says_why_when_a_log_it_needs_is_missing(tmp_path, monkey
         read_class_key("lesson.db", required=True)
 
 
+@pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_version_names_the_version_the_solver_and_the_notebooks():
     result = subprocess.run([sys.executable, "-m", "calcnb", "--version"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and result.stdout.startswith("calcnb "), result
