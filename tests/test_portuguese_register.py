@@ -4,8 +4,8 @@ Portuguese school material addresses a pupil as "tu" ("Tenta de novo", "O teu pr
 ti"), never as "você" ("Tente de novo", "O seu professor", "Nada mais sobre si"). This scans the pupils'
 Portuguese notebooks (their markdown and their code comments) and every Portuguese catalogue entry except the
 teacher-facing ones (:data:`TEACHER_FACING`, which may keep the formal register), and names the key or the
-cell of each formal word it finds. The register and the game's words are set out in the style note at the
-top of ``calcnb/i18n/pt.py``.
+cell of each formal word it finds. The register and the game's words are set out in the style note in
+``docs/translation.md``.
 """
 
 from __future__ import annotations

@@ -1,33 +1,8 @@
 """English: every message calcnb shows a person, by key.
 
-The reference catalogue: every other language translates these keys, and a key
-missing elsewhere falls back to the English text here. Sections name the module
-that uses them.
-
-Style note (for whoever writes English here, or translates calcnb into another language)
-----------------------------------------------------------------------------------------
-
-Register. Plain British English ("colour", "centre") for pupils of 9 to 18: a pupil is "you" on every page a
-pupil reads (the notebooks, the widgets, the feedback on answers, the worksheets, the class notices, the
-app's gate pages, the errors a player meets): "Type a rank", "Click the stock", "Try again", "your teacher".
-Short sentences, the game's own words, no jargon a child has not been taught on the page. The teachers'
-pages (the command line ``app.*``, the class view ``classview.*``, the answer key ``lessons.teacher_*``, the
-list of lessons ``catalogue.heading``/``catalogue.line``) speak to the teacher, and call the pupils
-"students". A language with a formal and a familiar "you" uses the one its school material uses for a pupil
-(Portuguese: "tu"; see the style note of :mod:`calcnb.i18n.pt`), and may keep the formal one for teachers.
-
-Terms: **foundation** (F1–F4 in moves, "foundation +2" by its step), **stock**, **waste pile** (W1–W4),
-**turned card**, **top** (a pile's top card), **starter** (A, 2, 3, 4 that start the foundations), **step**,
-**rank** and **suit**, A, J, Q, K (ace, jack, queen, king as answer words), **pass** (through the stock),
-**deal**, **seed**, **deal code**, **move**, **score**, **won**/**lost**, **player**, **solver**, **coach**,
-**hint**. The counting lesson for 9 to 11 year olds says **pile**, **step** and "counting in twos". The
-translation of the seed rules in each language fixes its terms (Portuguese: base, monte, descarte).
-
-Numbers. A decimal point (0.25; ``evidence.decimal_mark`` and ``coach.widget.decimal`` hold the mark a
-language writes), percentages written close ("25%", "37%–73%"), ordinals "13th", ×, ÷ and "≡ (mod 13)". Keep
-every ``{placeholder}``; a message with a ``{count}`` should read right for 1 and for many in every language.
-Feedback on a wrong answer never names the answer: a rank letter or a number standing alone in it can read
-as the answer (:func:`calcnb.exercises.items.gives_away`), and the sentence is then replaced by a general hint.
+The reference catalogue: every other language translates these keys, and a key missing elsewhere falls back
+to the English text here. Sections name the module that uses them. Its style note (register, terms, numbers)
+is in ``docs/translation.md``.
 """
 
 NAME = "English"

@@ -1,51 +1,9 @@
 """Português: todas as mensagens que o calcnb mostra, por chave.
 
-The Portuguese catalogue (the language of the seed rules' translation): the same keys as
-:mod:`calcnb.i18n.en`, grouped by the module that uses them.
-
-Style note (for whoever writes Portuguese here, or translates calcnb into a third language)
------------------------------------------------------------------------------------------
-
-Register. European Portuguese, as Portuguese school material speaks to a pupil: **"tu"** on every page a
-pupil reads (the notebooks in ``notebooks/pt/``, the widgets, the feedback on answers, the worksheets, the
-class notices, the app's gate pages, and every error a player can meet): "Escreve um valor", "Clica no
-monte", "Carrega em Verificar", "Tenta de novo", "o teu professor", "a tua alcunha", "Nada mais sobre ti",
-"Já jogaste…", "quando passares…". Never "você", "o seu"/"a sua", "si", nor the formal imperative
-("Escreva", "Clique", "Tente"). Say a third party's possession without "seu"/"sua" too, so that a pupil never
-reads it as "yours": "a ordem desta base", "a 13.ª carta dela", "a taxa de vitórias deste jogador", "cada base
-conta com o próprio passo". Only teachers' pages may keep the formal register: the command line (``app.*``),
-the class view (``classview.*``), the answer key (``lessons.teacher_*``), the list of lessons
-(``catalogue.heading``, ``catalogue.line``) and the class log's start-up errors; ``TEACHER_FACING`` in
-``tests/test_portuguese_register.py`` lists them, and that test fails on a formal word anywhere else. The
-pupil's own moves are told in the second person ("Viraste 7♠", "Puseste 7♠ na base 2", "Ganhaste!"); a
-replay's or a computer player's, and the drawn board, impersonally ("Saiu 7♠ do monte", "Jogo ganho!").
-Prefer words that need no gender ("quando não souberes continuar", "sem ajuda", not "bloqueado",
-"sozinho"). Plain, natural sentences for 9 to 18 year olds: no calques of the English ("O que é que
-notas?", not "O que repara?"; "onde te enganaste", not "onde escorregou").
-
-Terms, as in the Portuguese translation of the rules calcnb was seeded with (the seed text 001): **base** (a
-foundation, B1–B4; never "fundação"), **monte** (the stock; "tapado", face down), **descarte** (a waste
-pile, D1–D4), **carta virada** (the turned card; "carta aberta do monte"), **topo** (a pile's top card),
-**carta inicial** (a starter), **passo** (a foundation's step; "base +2", "a base de passo 2"), **valor**
-(rank) and **naipe** (suit), Ás/A, J, Q, K (the answer words "ás", "valete", "dama", "rei" are accepted),
-**passagem** (a pass through the stock), **distribuição** (a deal), **semente** (seed), **código de
-distribuição** (deal code), **jogada** (a move; not "lance"), **pontos**/**pontuação**, **ganho**/**perdido**,
-**jogador**, **resolvedor** (solver), **treinador** (coach), **dica** (the board's hint button),
-**sugestão** (a hint). The counting lesson for 9 to 11 year olds says **pilha**, **salto** and "contar de
-dois em dois" where the others say base and passo. Around the lessons: **lição**/**aula**, **caderno**
-(a notebook), **ficha de trabalho** (worksheet), **alcunha** (nickname), **registo da turma** (class log),
-**turma**, **professor**. The game is "a Calculation" in prose and "Cálculo" on the board's title.
-
-Numbers. A decimal comma (0,25; 1,96; ``evidence.decimal_mark`` and ``coach.widget.decimal`` are ","),
-percentages written close as the pupils write them ("25%", "de 37% a 73%", "37%–73%"), ordinals with the
-ordinal indicator ("a 13.ª carta", "o 1.º lugar"), ×, ÷ and "≡ (mod 13)" as in the English. A message with a
-``{count}`` must read right for 1 and for many: put the number after a colon or in brackets ("respostas à
-espera: {count}"), or make the verb agree with another subject ("O registo da turma recusou {count} das tuas
-respostas"), never "{count} respostas foram…". Keep every ``{placeholder}`` as the English has it.
-
-Feedback on a wrong answer never names the answer (:func:`calcnb.exercises.items.gives_away`): a capital
-"A", "J", "Q" or "K" standing alone, or a number, can read as the answer card, and such a sentence is then
-replaced by the exercise's general hint. Start a sentence with "Contar", "O", "Ao" rather than "A contar".
+The Portuguese catalogue: the same keys as :mod:`calcnb.i18n.en`, grouped by the module that uses them. It
+speaks to a pupil as "tu", to a teacher formally, with the words of the seed rules' Portuguese translation
+(base, monte, descarte); the whole style note, for whoever writes Portuguese here, is in
+``docs/translation.md``.
 """
 
 NAME = "Português"

@@ -1,25 +1,11 @@
-"""The lesson "Is the 80% true?" (ages 15–18): deals of a student's own, played by one of calcnb's players; the
-win rate of a few deals, how far it wanders, a 95% interval, and what a sample can and cannot tell.
+"""The lesson "Is the 80% true?" (ages 15–18): deals of a student's own, played by calcnb's quick player, and the
+exercises on the win rate, its 95% interval and what a sample can and cannot tell.
 
-- :func:`seed_block`: each student's own block of :data:`BLOCK` deals, chosen by the keyed digest of their
-  nickname (:func:`calcnb.exercises.keys.student_digest`, the one the exercise variants use) among
-  :data:`BLOCKS` blocks that start past every deal the studies use (:data:`FIRST_LESSON_SEED`). Two students
-  of a class of 30 share a block once in about 2,300 classes (:func:`collision_chance`); when they do,
-  the class's pooled sample counts each deal once (:func:`pool`).
-- :func:`play_deal`: the lesson's player (:func:`lesson_player`: Monte Carlo with 32 imagined orders, about
-  a sixth of a CPU second a deal) plays the deal, and the game it chose is replayed move by move through the
-  engine (:class:`calcnb.game.game.Game`): a win is a game the engine says is won, never a looked-up one.
-- :func:`pool` and :func:`pooled_path`: the class's games as one sample, and its Wilson interval
-  (:func:`calcnb.stats.wilson_interval`) after each deal, with the folklore's verdict
-  (:func:`calcnb.studies.folklore.verdict`: above, below, or too few deals to tell).
-- :data:`KINDS`: estimate a proportion, build an interval, the effect of four times the deals on its
-  width, judge the claim from an interval, and two overlapping intervals; the wrong options name the
-  misconceptions (the sample's rate read as the truth, "the interval holds 80%, so 80% is proven",
-  overlapping intervals read as "the same" or as "different"). Every tolerance is in :data:`TOLERANCE`.
-- :func:`percent`, :func:`shown_percents`, :func:`shown_interval`: the percentages the sentences show, each with
-  the fewest decimals that keep its sentence true (a whole percentage unless rounding would tie, as 13 of 40 is
-  32.5%, or put a bound on the wrong side of the claim's 80%, as 80.5% is not 80%). Widths are worked out from
-  the bounds as shown, and every claim about a bound is true of the bound as shown.
+Each student plays a block of deals chosen by the keyed digest of their nickname (:func:`seed_block`), past
+every deal the studies use; every game is replayed through the engine, so a win is one the rules say is won
+(:func:`play_deal`). The class's games pool into one sample (:func:`pool`), each deal counted once. The
+percentages the sentences show carry the fewest decimals that keep each sentence true (:func:`shown_percents`),
+and widths are worked out from the bounds as shown. How rare a shared block is: ``docs/design.md``.
 
 >>> seed_block("Ana", "key") == seed_block("  ana ", "key"), len(seed_block("Ana", "key"))
 (True, 100)
