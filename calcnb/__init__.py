@@ -172,14 +172,18 @@ def show_boards_in(shell: object | None = None) -> bool:
 
     Called when calcnb is imported inside IPython or Jupyter, with the running shell; the
     engine and session know nothing of the board: the wiring is done here, from above.
-    Without a shell (plain Python) nothing is registered and the board is never imported.
+    Without a shell (plain Python), or in a shell with no display formatters (a Solara server's
+    virtual kernels), nothing is registered and the board is never imported.
     """
     if shell is None:
         ipython = sys.modules.get("IPython")
         shell = ipython.get_ipython() if ipython is not None else None
         if shell is None:
             return False
-    png = shell.display_formatter.formatters["image/png"]
+    formatter = getattr(shell, "display_formatter", None)
+    if formatter is None:
+        return False
+    png = formatter.formatters["image/png"]
     png.for_type(State, _board_png)
     png.for_type(Game, _board_png)
     return True

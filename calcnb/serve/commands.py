@@ -23,6 +23,7 @@ from calcnb.serve.settings import (
     JUPYTER_DATA_DIR,
     LOCALHOST,
     POOL_REFILL_DELAY_SECONDS,
+    SOLARA_MODULE,
     VOILA_EXTENSIONS,
     VOILA_LABEXTENSIONS,
     VOILA_MODULE,
@@ -38,6 +39,7 @@ __all__ = [
     "lab_command",
     "preheat_options",
     "server_environment",
+    "solara_command",
     "voila_command",
     "voila_options",
 ]
@@ -171,6 +173,28 @@ def voila_command(
         *cap_options(max_kernels, pages_per_device),
         *preheat_options(preheat),
     ]
+
+
+def solara_command(
+    target: Path,
+    *,
+    host: str = LOCALHOST,
+    port: int = DEFAULT_APP_PORT,
+    max_kernels: int | None = None,
+    pages_per_device: int | None = None,
+) -> list[str]:
+    """The command line that serves ``target`` (a notebook or a folder) with the class server, code hidden.
+
+    One process for the whole class (:mod:`calcnb.serve.solara_app`): each page is a virtual kernel in it.
+    ``max_kernels`` and ``pages_per_device`` are the caps on pages, as for :func:`voila_command`; the class
+    code, the language and the class log go in the server's environment, as for Voila.
+    """
+    command = [sys.executable, "-m", SOLARA_MODULE, str(target), f"--host={host}", f"--port={port}"]
+    if max_kernels is not None:
+        command.append(f"--max-pages={max_kernels}")
+    if pages_per_device is not None:
+        command.append(f"--pages-per-device={pages_per_device}")
+    return command
 
 
 NOTEBOOK_SHIM = "notebook_shim"

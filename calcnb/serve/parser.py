@@ -28,6 +28,7 @@ from calcnb.serve.caps import (
     default_max_kernels,
 )
 from calcnb.serve.settings import (
+    APP_SERVERS,
     DEFAULT_APP_NOTEBOOK,
     DEFAULT_APP_PORT,
     DEFAULT_CLASS_VIEW_PORT,
@@ -250,6 +251,9 @@ def _add_app(commands: argparse._SubParsersAction) -> None:
     add_server_options(app, None)
     app.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.class_log"))
     app.add_argument("--no-reveal", action="store_true", help=message("app.help.no_reveal"))
+    app.add_argument(
+        "--server", choices=APP_SERVERS, default=APP_SERVERS[0], help=message("app.help.server", default=APP_SERVERS[0])
+    )
     app.add_argument("--preheat", metavar="N", type=kernel_count, default=0, help=message("app.help.preheat"))
     add_cap_options(app)
     app.add_argument(

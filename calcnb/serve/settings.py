@@ -15,6 +15,7 @@ from calcnb.core.resources import share_dir
 
 __all__ = [
     "ALL_INTERFACES",
+    "APP_SERVERS",
     "CHROMIUM_ARGS",
     "CHROMIUM_PATH",
     "CLASSROOM_KERNEL_MANAGER",
@@ -33,6 +34,7 @@ __all__ = [
     "MAX_PREHEAT",
     "POOL_REFILL_DELAY_SECONDS",
     "PORT_RANGE",
+    "SOLARA_MODULE",
     "VOILA_EXTENSIONS",
     "VOILA_LABEXTENSIONS",
     "VOILA_MODULE",
@@ -61,6 +63,13 @@ MAX_PREHEAT: Final[int] = 200  # kernels kept ready: about 100 MB each
 MAX_PAGES: Final[int] = 10_000  # the largest cap on pages (--max-kernels, --max-pages-per-device) the command takes
 POOL_REFILL_DELAY_SECONDS: Final[int] = 5
 IOPUB_OUTPUT_SECONDS: Final[int] = 60  # how long Voila waits for a finished cell's output (see voila_options)
+
+# ------------------------------------------------------------ the app's servers
+
+#: The servers ``calcnb app --server`` runs, the default first: Solara (one process for the whole class, a
+#: virtual kernel per page) and Voila (a kernel process per page).
+APP_SERVERS: Final[tuple[str, ...]] = ("solara", "voila")
+SOLARA_MODULE: Final[str] = "calcnb.serve.solara_app"
 
 # ------------------------------------------------------------ the app's Voila
 

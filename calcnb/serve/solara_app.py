@@ -1,0 +1,294 @@
+"""The class server: one Solara process for the whole class, a virtual kernel (not a process) per pupil's page.
+
+``python -m calcnb.serve.solara_app NOTEBOOK`` serves the notebook (or a folder's notebooks) the way the
+Voila server does, code hidden, on a classroom laptop: each visit runs the notebook in its own virtual
+kernel (:mod:`calcnb.serve.solara_page`), so a pupil costs megabytes and a fraction of a second, not a
+Python process. In front of Solara sits :class:`ClassGate`, the same class code and caps as the Voila
+server's (:mod:`calcnb.serve.caps`): the code page for a visitor without the code's cookie, the refusal
+pages over a cap, and the same checks on the page's websocket (a pupil cannot skip the page). A visitor's
+address is the connection's own, never a header a browser could send. Solara's assets come from the
+installed ``solara-assets`` (nothing is fetched from outside), and Solara's telemetry is off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import CookieError, SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from calcnb.core.settings import CLASS_CODE
+from calcnb.i18n import get_language, message
+from calcnb.serve.caps import (
+    CODE_COOKIE,
+    CODE_FIELD,
+    DEFAULT_PAGES_PER_DEVICE,
+    CodeCheck,
+    PageCaps,
+    Visit,
+    default_max_kernels,
+)
+from calcnb.serve.settings import LOCALHOST
+
+__all__ = ["KERNEL_KEEP_SECONDS", "ClassGate", "build_app", "main", "solara_environment"]
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_log = logging.getLogger("calcnb.serve")
+
+#: How long a visit's virtual kernel outlives its page (a closed tab, a lost connection): long enough for a
+#: laptop that dozed off or a wifi that dropped to reconnect to the same page, short enough that a class's
+#: closed tabs never pile up. Its places under the caps are freed at once, when the page's connection ends.
+KERNEL_KEEP_SECONDS = 120
+
+#: Addresses that hold no class data and that every page needs before it can ask anything (scripts, styles,
+#: fonts, widget front-ends): served to anyone, code or not.
+_PUBLIC = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions|readyz)(/|$)")
+#: Solara's addresses that tell about other visitors' kernels: never served to a class.
+_PRIVATE = re.compile(r"^/(resourcez|_solara/api/evict)(/|$)")
+#: A page's websocket: ``/jupyter/api/kernels/<kernel id>/<channel>``.
+_KERNEL_SOCKET = re.compile(r"^/jupyter/api/kernels/(?P<kernel>[^/]+)/")
+
+
+def solara_environment(environment: MutableMapping[str, str] | None = None) -> None:
+    """Solara's settings for a class server, set in ``environment`` (this process's) before Solara is imported."""
+    environment = os.environ if environment is None else environment
+    environment["SOLARA_APP"] = "calcnb.serve.solara_page"
+    environment["SOLARA_TELEMETRY_MIXPANEL_ENABLE"] = "False"  # nothing leaves the classroom
+    environment["SOLARA_KERNEL_CULL_TIMEOUT"] = f"{KERNEL_KEEP_SECONDS}s"
+    environment["SOLARA_ASSETS_PROXY"] = "True"  # assets from the installed solara-assets, never a CDN
+    environment["SOLARA_THEME_LOADER"] = "plain"  # the page says nothing of its server while it loads
+    environment["SOLARA_THEME_SHOW_BANNER"] = "False"
+    environment.setdefault("SOLARA_MODE", "production")
+
+
+def _cookies(scope: Scope) -> dict[str, str]:
+    jar: SimpleCookie = SimpleCookie()
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            try:
+                jar.load(value.decode("latin-1"))
+            except CookieError:
+                continue
+    return {key: morsel.value for key, morsel in jar.items()}
+
+
+def _address(scope: Scope) -> str:
+    """The visitor's address: the connection's own (a browser may send any X-Forwarded-For or X-Real-Ip)."""
+    client = scope.get("client")
+    return client[0] if client else ""
+
+
+async def _send_html(send: Send, status: int, body: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    data = body.encode("utf-8")
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(data)).encode()),
+                (b"cache-control", b"no-store"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _read_body(receive: Receive, limit: int = 4096) -> bytes:
+    body = b""
+    while True:
+        event = await receive()
+        body += event.get("body", b"")
+        if len(body) > limit or not event.get("more_body"):
+            return body[:limit]
+
+
+class ClassGate:
+    """The class code and the caps in front of the Solara server (an ASGI middleware).
+
+    A page (any address but Solara's public assets) needs the class code's cookie when the server has a
+    code, and a place under the caps: ``caps.max_kernels`` pages at once in all, ``caps.max_per_address``
+    from one address. A page holds its place while its websocket is open; the place is free the moment it
+    closes (a closed tab, a reload), so abandoned pages never fill the class.
+    """
+
+    def __init__(self, app: ASGIApp, *, caps: PageCaps, code: CodeCheck | None) -> None:
+        self.app = app
+        self.caps = caps
+        self.code = code
+        self.open_pages: dict[int, Visit] = {}  # by id() of the page's websocket scope
+
+    def _live(self) -> list[str]:
+        return [visit.kernel_id for visit in self.open_pages.values() if visit.kernel_id]
+
+    def admitted(self, scope: Scope) -> bool:
+        """Whether the visitor may go on: no class code, or the right code's cookie."""
+        return self.code is None or self.code.cookie_ok(_cookies(scope).get(CODE_COOKIE))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer one request or connection: through to Solara, or the code page, a refusal, a 404."""
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from calcnb.serve.gate import code_page, refusal_page
+
+        path = scope["path"]
+        if _PUBLIC.match(path):
+            await self.app(scope, receive, send)
+            return
+        if _PRIVATE.match(path):
+            await _send_html(send, 404, "<!DOCTYPE html><title>404</title><p>Not found</p>")
+            return
+        if scope["method"] == "POST" and self.code is not None and not path.startswith("/_solara/"):
+            await self._code_typed(scope, receive, send)
+            return
+        if not self.admitted(scope):
+            if path.startswith(("/_solara/", "/jupyter/")):
+                await _send_html(send, 403, "<!DOCTYPE html><title>403</title><p>Forbidden</p>")
+            else:
+                await _send_html(send, 200, code_page(""))
+            return
+        if scope["method"] == "GET" and not path.startswith(("/_solara/", "/jupyter/")):
+            self.caps.forget_ended(self._live())
+            reason = self.caps.refusal(_address(scope))
+            if reason is not None:
+                most = self.caps.max_kernels if reason == "full" else self.caps.max_per_address
+                _log.info("calcnb: a page refused (%s: %d pages)", reason, most)
+                await _send_html(send, 503 if reason == "full" else 429, refusal_page(reason, most=most))
+                return
+            await self.app(_without_compression(scope), receive, _with_language(send))
+            return
+        await self.app(scope, receive, send)
+
+    async def _code_typed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from calcnb.serve.gate import code_page
+
+        assert self.code is not None
+        fields = parse_qs((await _read_body(receive)).decode("utf-8", "replace"))
+        address = _address(scope)
+        verdict = self.code.check(address, (fields.get(CODE_FIELD) or [""])[0])
+        if verdict == "right":
+            cookie = f"{CODE_COOKIE}={self.code.cookie_value()}; Path=/; HttpOnly; SameSite=Lax"
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 303,
+                    "headers": [(b"location", scope["path"].encode()), (b"set-cookie", cookie.encode())],
+                }
+            )
+            await send({"type": "http.response.body", "body": b""})
+        elif verdict == "locked":
+            minutes = max(1, round(self.code.locked_seconds(address) / 60))
+            await _send_html(send, 429, code_page("", note=message("gate.code_locked", minutes=minutes)))
+        else:
+            await _send_html(send, 403, code_page("", note=message("gate.code_wrong")))
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        socket = _KERNEL_SOCKET.match(scope["path"])
+        if not self.admitted(scope) or socket is None:
+            await receive()  # the connection request
+            await send({"type": "websocket.close", "code": 4403})
+            return
+        self.caps.forget_ended(self._live())
+        admitted = self.caps.admit(_address(scope), self._live())
+        if isinstance(admitted, str):
+            await receive()
+            await send({"type": "websocket.close", "code": 4429})
+            return
+        admitted.kernel_id = socket["kernel"]
+        self.open_pages[id(scope)] = admitted
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.open_pages.pop(id(scope), None)
+            self.caps.release(admitted)
+
+
+def _without_compression(scope: Scope) -> Scope:
+    """The request without Accept-Encoding: the page's HTML is given its language below, which needs it plain."""
+    headers = [(name, value) for name, value in scope.get("headers", []) if name != b"accept-encoding"]
+    return {**scope, "headers": headers}
+
+
+def _with_language(send: Send) -> Send:
+    """``send`` that marks an HTML page with the server's language (``<html lang="pt">``), for screen readers."""
+    state: dict[str, Any] = {"html": False, "start": None}
+
+    async def marked(event: MutableMapping[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            headers = dict(event.get("headers", []))
+            if headers.get(b"content-type", b"").startswith(b"text/html"):
+                state["html"], state["start"] = True, event
+                return
+        elif event["type"] == "http.response.body" and state["html"]:
+            body = event.get("body", b"").replace(b"<html>", f'<html lang="{get_language()}">'.encode(), 1)
+            start = state["start"]
+            headers = [(name, value) for name, value in start.get("headers", []) if name != b"content-length"]
+            headers.append((b"content-length", str(len(body)).encode()))
+            await send({**start, "headers": headers})
+            await send({**event, "body": body, "more_body": False})
+            state["html"] = False
+            return
+        await send(event)
+
+    return marked
+
+
+def build_app(target: Path, *, max_pages: int | None = None, pages_per_device: int | None = None) -> ASGIApp:
+    """The class server's ASGI app for ``target`` (a notebook or a folder): Solara behind :class:`ClassGate`.
+
+    The class code is read from the environment once (:data:`calcnb.core.settings.CLASS_CODE`) and removed.
+    """
+    solara_environment()
+    from solara.server import starlette as solara_starlette
+
+    from calcnb.serve.solara_page import serve_target
+
+    serve_target(target)
+    code = CLASS_CODE.pop()
+    caps = PageCaps(max_pages or default_max_kernels(), max(1, pages_per_device or DEFAULT_PAGES_PER_DEVICE))
+    return ClassGate(solara_starlette.app, caps=caps, code=CodeCheck(code) if code else None)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m calcnb.serve.solara_app NOTEBOOK --host H --port P``: serve until stopped."""
+    import uvicorn
+
+    parser = argparse.ArgumentParser(prog="python -m calcnb.serve.solara_app")
+    parser.add_argument("target", type=Path)
+    parser.add_argument("--host", default=LOCALHOST)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--max-pages", type=int, default=None)
+    parser.add_argument("--pages-per-device", type=int, default=None)
+    arguments = parser.parse_args(argv)
+    app = build_app(arguments.target, max_pages=arguments.max_pages, pages_per_device=arguments.pages_per_device)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    _log.setLevel(logging.INFO)
+    uvicorn.run(
+        app,
+        host=arguments.host,
+        port=arguments.port,
+        proxy_headers=False,  # a visitor's address is the connection's own (see _address)
+        log_level="warning",
+        access_log=False,
+        ws="websockets-sansio",
+    )
+
+
+if __name__ == "__main__":
+    main()

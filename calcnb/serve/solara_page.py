@@ -1,0 +1,125 @@
+"""The page the class server gives each visitor: the served notebook, run in that visitor's virtual kernel.
+
+Solara imports this module once (it is the server's app) and renders :func:`Page` once per visit, in the
+visit's own virtual kernel: everything a visit holds (its widgets, its quiz and nickname, its class log
+connection, its language) lives in that kernel's namespace and dies with it. The language is kept per
+visit through :func:`calcnb.i18n.use_visit_scope`, so a Portuguese page beside an English one in the same
+process each speak their own. What is served is set once by :func:`serve_target`, before the server starts.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import MutableMapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import ipywidgets as widgets
+import solara
+from solara.server import kernel_context
+
+from calcnb.i18n import message, use_visit_scope
+from calcnb.serve.pages import notebook_page
+
+__all__ = ["PAGE_STYLE", "Page", "Served", "page_for", "serve_target", "visit_values"]
+
+_log = logging.getLogger("calcnb.serve")
+
+#: The page's own style: a readable column at a classroom laptop's width, output text as the notebook shows it.
+PAGE_STYLE = """
+.calcnb-page { max-width: 1340px; margin: 0 auto; padding: 0 12px 48px; font-size: 15px; line-height: 1.5; }
+.calcnb-page h1 { font-size: 1.9em; margin: 0.6em 0 0.3em; }
+.calcnb-page h2 { font-size: 1.45em; margin: 1em 0 0.3em; }
+.calcnb-page h3 { font-size: 1.2em; margin: 0.8em 0 0.3em; }
+.calcnb-page p, .calcnb-page li { max-width: 60em; margin: 0.4em 0; }
+.calcnb-page ul { list-style: disc; padding-left: 1.6em; }
+.calcnb-page ol { list-style: decimal; padding-left: 1.6em; }
+.calcnb-page .widget-html, .calcnb-page .widget-html-content { height: auto; line-height: 1.5; }
+.calcnb-page a.anchor-link { display: none; }
+.calcnb-page pre.calcnb-output { font-size: 14px; background: none; margin: 0.4em 0; white-space: pre-wrap; }
+.calcnb-page table { border-collapse: collapse; }
+.calcnb-page th, .calcnb-page td { padding: 0.2em 0.6em; border: 1px solid #ccc; }
+"""
+
+
+@dataclass(frozen=True)
+class Served:
+    """What the server serves: a notebook at ``/``, or a folder's notebooks at ``/NAME``."""
+
+    target: Path
+
+    def notebook(self, path: str) -> Path | None:
+        """The notebook the address ``path`` asks for, or None when it asks for none that is served."""
+        name = path.strip("/")
+        if self.target.is_file():
+            return self.target if name in ("", self.target.stem, self.target.name) else None
+        if not name:
+            return None
+        wanted = name if name.endswith(".ipynb") else f"{name}.ipynb"
+        candidate = (self.target / wanted).resolve()
+        inside = self.target.resolve() in candidate.parents
+        return candidate if inside and candidate.is_file() else None
+
+    def listing(self) -> list[str]:
+        """The served folder's notebooks, by address (empty when one notebook is served)."""
+        if self.target.is_file():
+            return []
+        found = self.target.rglob("*.ipynb")
+        return sorted(
+            path.relative_to(self.target).with_suffix("").as_posix()
+            for path in found
+            if ".ipynb_checkpoints" not in path.parts
+        )
+
+
+_served: Served | None = None
+
+
+def serve_target(target: Path) -> None:
+    """Set what the server serves (once, before it starts)."""
+    global _served
+    _served = Served(Path(target))
+
+
+def visit_values() -> MutableMapping[str, object] | None:
+    """The current visit's own values (its language ...), or None outside any visit."""
+    if not kernel_context.has_current_context():
+        return None
+    return kernel_context.get_current_context().user_dicts.setdefault("calcnb", {})
+
+
+use_visit_scope(visit_values)
+
+
+def _listing_page(served: Served) -> widgets.Widget:
+    links = "".join(f'<li><a href="{name}">{name}</a></li>' for name in served.listing())
+    return widgets.HTML(f"<main><h1>calcnb</h1><ul>{links}</ul></main>")
+
+
+def page_for(path: str) -> tuple[widgets.Widget, str]:
+    """The visitor's page for the address ``path`` and its title; a page that fails says so, in plain words."""
+    served = _served
+    if served is None:
+        raise RuntimeError("serve_target() was not called before the server started")
+    notebook = served.notebook(path)
+    if notebook is None:
+        if served.target.is_dir() and not path.strip("/"):
+            return _listing_page(served), "calcnb"
+        return widgets.HTML(f"<main><h1>{message('serve.page_missing')}</h1></main>"), message("serve.page_missing")
+    try:
+        page = notebook_page(notebook)
+    except Exception:
+        _log.exception("calcnb: the page %s could not be built", notebook)
+        failed = message("serve.page_failed")
+        return widgets.HTML(f'<main><h1 role="alert">{failed}</h1></main>'), failed
+    return page, message("serve.page_title", name=notebook.stem)
+
+
+@solara.component
+def Page() -> None:
+    """One visit's page: built once for the visit, at the address it opened."""
+    router = solara.use_router()
+    page, title = solara.use_memo(lambda: page_for(router.path), [router.path])
+    solara.Title(title)
+    solara.Style(PAGE_STYLE)
+    solara.Column(children=[page], style={"padding": "0"})
