@@ -31,7 +31,14 @@ from collections.abc import Sequence
 import ipywidgets as widgets
 
 from calcnb.classroom.export import csv_text
-from calcnb.classroom.health import StudentHealth, in_class_order, student_health
+from calcnb.classroom.health import (
+    FULL,
+    StudentHealth,
+    disk_room,
+    in_class_order,
+    student_health,
+    write_heartbeat,
+)
 from calcnb.classroom.readings import STUCK_AFTER, ClassStatus, ExerciseStats, StudentSummary
 from calcnb.classroom.schema import ClassLogMoved
 from calcnb.classroom.store import ClassLog, open_class_log
@@ -243,9 +250,10 @@ class ClassView(widgets.VBox):
     numbered by their place in it (the others follow as first answered). ``bank`` holds the lesson's exercises
     (:class:`calcnb.exercises.bank.Bank`), for their questions and the names of their misconceptions.
     Each reading asks the log only for the answers written since the last one (:class:`~calcnb.classroom.tally.Tally`),
-    tries a write (taken back) to know whether the students' answers can be saved, and reads each page's health
-    row: a banner says loudly when the log is gone, replaced, unreadable or cannot be written, and when some
-    student's answers are not reaching it.
+    tries a write (taken back) and commits one (its own health row) to know whether the students' answers can be
+    saved, looks at the free space on a SQLite log's disk, and reads each page's health row: a banner says loudly
+    when the log is gone, replaced, unreadable or cannot be written, when its disk is full or filling up, and when
+    some student's answers are not reaching it.
     """
 
     def __init__(
@@ -318,18 +326,24 @@ class ClassView(widgets.VBox):
             said = message("classview.cannot_read", reason=_reason(error), seconds=self.refresh_seconds)
             if self.read_at is not None:
                 said += " " + message("classview.as_of", time=_clock(self.read_at))
-            self._say([said])
+            room, _full = self._room(error)  # a full disk can stop the reading too: the cause, and what to do
+            self._say([*room, said])
             return False
         self.read_at = time.time()
         if self.replaced_at is not None:
             alarms.append(message("classview.replaced", location=log.location, time=_clock(self.replaced_at)))
+        failed: Exception | None = None
         try:
             self._probe()
         except ClassLogMoved:
             alarms.append(self._gone_or_replaced())
         except Exception as error:
-            alarms.append(message("classview.cannot_write", reason=_reason(error)))
+            failed = error
             log.engine.dispose()  # fresh connections next time (a session opened read-only stays so)
+        room, full = self._room(failed)
+        alarms.extend(room)
+        if failed is not None and not full:  # a full disk's alarm already says no answer is being saved
+            alarms.append(message("classview.cannot_write", reason=_reason(failed)))
         health = student_health(writers, self.read_at)
         stuck = [item for item in in_class_order(health, students) if item.stuck]
         if stuck:
@@ -377,8 +391,25 @@ class ClassView(widgets.VBox):
         return message("classview.gone", location=self.class_log.location)
 
     def _probe(self) -> None:
-        """Try a write (taken back) with a short wait: raises what would stop the students' answers."""
+        """Try a write (taken back), then commit one (the view's own health row), each with a short wait: raises
+        what would stop the students' answers. Only a commit meets a full disk: SQLite writes nothing before it."""
         self.class_log.probe(timeout=PROBE_TIMEOUT)
+        write_heartbeat(self.class_log, PROBE_TIMEOUT)
+
+    def _room(self, error: BaseException | None) -> tuple[list[str], bool]:
+        """The alarm, if any, saying the log's disk is full or filling up (``error``: what the log raised, if
+        anything), in the teacher's words with what to do; and whether it is full."""
+        log = self.class_log
+        room, free = disk_room(log, error)
+        if room is None:
+            return [], False
+        if log.url.get_backend_name() != "sqlite":  # the database server's disk: only whoever runs it can free it
+            return [message("classview.server_full", location=log.location)], True
+        path = log.file_path()
+        folder = path.parent if path is not None else log.location
+        if room == FULL:
+            return [message("classview.disk_full", folder=folder)], True
+        return [message("classview.disk_low", megabytes=(free or 0) / 1_000_000, folder=folder)], False
 
     # ------------------------------------------------------------ files to take away
 
