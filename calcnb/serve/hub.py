@@ -11,16 +11,33 @@ This module is also a Jupyter server extension of a student's server: once Voila
 it puts the caps on pages of :mod:`calcnb.serve.gate` in front of Voila's pages (the same
 ``--ClassroomGate.*`` settings as the app's), and gives the kernel websockets the app's ping
 (Jupyter Server's alone, :mod:`calcnb.serve.voila_app`).
+
+A student's server holds one student's pages: at most :data:`STUDENT_MAX_KERNELS` with a kernel at once
+unless ``--ClassroomGate.max_kernels=N`` says otherwise (the app's default, what the whole machine's
+memory holds, would let one student fill the machine). The caps go by the visitor's address, and
+JupyterHub's student servers believe the forwarding headers of every request (``trust_xheaders``),
+where tornado takes a browser's own ``X-Real-Ip`` first: rotating it, one student passed for a dozen
+devices. Here a request's address is the one the hub's proxy saw (:class:`HubProxy`): the last entry
+of ``X-Forwarded-For``, which configurable-http-proxy appends to whatever the browser sent, believed
+only when the request comes from the proxy itself; ``X-Real-Ip`` never.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import shutil
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from jupyter_server.auth import Authorizer
+from tornado import httputil, web
+from traitlets import List, TraitError, Unicode, validate
+from traitlets.config import LoggingConfigurable
+
+from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE
 
 # Server extensions a student's server loads: Voila only (no JupyterLab, no notebook, no language server).
 STUDENT_EXTENSIONS = {
@@ -32,6 +49,9 @@ STUDENT_EXTENSIONS = {
     "jupyter_lsp": False,
     "jupyter_server_terminals": False,
     "nbclassic": False,
+    # Installed with the class server, Solara enables its own Jupyter extension everywhere; a pupil's server
+    # on a hub serves Voila's pages only.
+    "solara.server.jupyter.server_extension": False,
 }
 # The kernel messages a Voila page sends (the widgets' comms): never an execute request.
 PAGE_MESSAGE_TYPES = (
@@ -46,6 +66,12 @@ PAGE_MESSAGE_TYPES = (
 ALLOWED = {("kernels", "read"), ("kernels", "execute"), ("kernelspecs", "read")}
 TEACHER_FOLDER = "teacher"
 STUDENT_AUTHORIZER = "calcnb.serve.hub.StudentAuthorizer"
+# The pages with a kernel a student's server holds at once: one student's (a device's worth, and two more for a
+# phone beside the laptop). ``--ClassroomGate.max_kernels=N`` gives another number (0: what the memory holds).
+STUDENT_MAX_KERNELS = DEFAULT_PAGES_PER_DEVICE + 2
+# Where the hub's proxy reaches a student's server from on one machine (The Littlest JupyterHub, the trial hub).
+LOOPBACK = ("127.0.0.1", "::1")
+NO_ADDRESS = "0.0.0.0"  # tornado's remote_ip for a connection that is not over IP (a Unix socket)
 
 
 class StudentAuthorizer(Authorizer):
@@ -77,16 +103,113 @@ def student_server_options() -> list[str]:
     ]
 
 
+def _ip(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """``text`` as an IP address (an IPv4 address mapped into IPv6 as IPv4), or None if it is not one."""
+    try:
+        address = ipaddress.ip_address((text or "").strip())
+    except ValueError:
+        return None
+    return getattr(address, "ipv4_mapped", None) or address
+
+
+def _hub_address() -> list[str]:
+    """The hub's own address as its students' servers are told it (``JUPYTERHUB_API_URL``), if it is an IP address."""
+    host = urlsplit(os.environ.get("JUPYTERHUB_API_URL", "")).hostname
+    return [str(_ip(host))] if _ip(host) is not None else []
+
+
+class HubProxy(LoggingConfigurable):
+    """The hub's proxy as a student's server sees it: whose ``X-Forwarded-For`` tells a visitor's address.
+
+    configurable-http-proxy appends the address it was reached from to ``X-Forwarded-For`` and passes on
+    the rest of the request, a browser's own ``X-Real-Ip`` and ``X-Forwarded-For`` included. So the
+    visitor's address is the last entry of ``X-Forwarded-For`` of a request from the proxy, and the
+    address a request came from otherwise; ``X-Real-Ip`` is never read.
+    """
+
+    addresses = List(
+        Unicode(),
+        config=True,
+        help="The addresses or networks (10.0.0.0/8) the hub's proxy reaches a student's server from; "
+        "default: this machine, and the hub's address when it is an IP address.",
+    )
+
+    def _addresses_default(self) -> list[str]:
+        return [*LOOPBACK, *_hub_address()]
+
+    @validate("addresses")
+    def _valid_addresses(self, proposal) -> list[str]:
+        for text in proposal["value"]:
+            try:
+                ipaddress.ip_network(text.strip(), strict=False)
+            except ValueError as error:
+                raise TraitError(f"HubProxy.addresses: {text!r} is not an address or a network") from error
+        return proposal["value"]
+
+    def is_proxy(self, peer: str | None) -> bool:
+        """Whether a connection from ``peer`` comes from the hub's proxy (one of :attr:`addresses`)."""
+        address = _ip(peer)
+        return address is not None and any(
+            address in ipaddress.ip_network(text.strip(), strict=False) for text in self.addresses
+        )
+
+    def visitor_address(self, peer: str | None, forwarded_for: str | None) -> str:
+        """The address of the visitor of a request that came from ``peer`` with ``X-Forwarded-For: forwarded_for``.
+
+        From the proxy: the last entry of ``forwarded_for``, the one the proxy added (the entries before it
+        are the browser's word); the proxy's own address if there is none, or it is not an IP address.
+        From anywhere else: ``peer``, whatever the headers say.
+        """
+        if peer is None:
+            return NO_ADDRESS
+        if self.is_proxy(peer) and forwarded_for:
+            last = _ip(forwarded_for.split(",")[-1])
+            if last is not None:
+                return str(last)
+        return str(_ip(peer) or peer)
+
+    def transform(self, request: httputil.HTTPServerRequest) -> web.OutputTransform:
+        """Set ``request.remote_ip`` to its visitor's address (:meth:`visitor_address`), before any handler reads it.
+
+        Tornado makes an output transform of each request before its handler (``Application.add_transform``);
+        the one returned here leaves the answer as it is. The address a request came from is its
+        connection's, not the ``remote_ip`` tornado took from the headers.
+        """
+        request.remote_ip = self.visitor_address(_peer(request), request.headers.get("X-Forwarded-For"))
+        return web.OutputTransform(request)
+
+
+def _peer(request: httputil.HTTPServerRequest) -> str | None:
+    """The address the request's connection came from (whatever its headers say); None if not over IP."""
+    context = getattr(request.connection, "context", None)
+    address = getattr(context, "address", None)
+    if getattr(context, "address_family", None) in (socket.AF_INET, socket.AF_INET6) and address:
+        return address[0]
+    return None
+
+
+def student_gate(serverapp):
+    """A student's server's gate: the ``--ClassroomGate.*`` settings, and :data:`STUDENT_MAX_KERNELS` pages at most
+    unless ``--ClassroomGate.max_kernels`` is given."""
+    from calcnb.serve.gate import ClassroomGate
+
+    given = serverapp.config.get("ClassroomGate", {})
+    defaults = {} if "max_kernels" in given else {"max_kernels": STUDENT_MAX_KERNELS}
+    return ClassroomGate(parent=serverapp, **defaults)
+
+
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     """This module is a Jupyter server extension (the caps on a student's server's pages)."""
     return [{"module": "calcnb.serve.hub"}]
 
 
 def _load_jupyter_server_extension(serverapp) -> None:
-    """Give the server its gate (the caps, configured on its command line)."""
-    from calcnb.serve.gate import GATE_SETTING, ClassroomGate
+    """Give the server its gate (the caps, configured on its command line: :func:`student_gate`), and the visitors'
+    addresses the hub's proxy saw (:class:`HubProxy`, ``--HubProxy.addresses=...``)."""
+    from calcnb.serve.gate import GATE_SETTING
 
-    serverapp.web_app.settings[GATE_SETTING] = ClassroomGate(parent=serverapp)
+    serverapp.web_app.settings[GATE_SETTING] = student_gate(serverapp)
+    serverapp.web_app.add_transform(HubProxy(parent=serverapp).transform)
 
 
 async def _start_jupyter_server_extension(serverapp) -> None:

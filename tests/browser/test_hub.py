@@ -1,7 +1,8 @@
 """A school's hub: ``deploy/jupyterhub_config.py`` started for real on 127.0.0.1, two students log in,
 each plays a move in their own app, a student finds everything but the apps refused (JupyterLab,
-terminals, kernels, files, the teacher's notebooks) and their pages from one device capped, the
-servers' kernels talk over Unix sockets, and the hub and every server it started are stopped at the end."""
+terminals, kernels, files, the teacher's notebooks) and their pages from one device capped, whatever address
+their browser claims, the servers' kernels talk over Unix sockets, and the hub and every server it started are
+stopped at the end."""
 
 from __future__ import annotations
 
@@ -183,3 +184,21 @@ def test_a_student_reaches_the_apps_and_nothing_else(browser, hub):
     assert over.status == 429 and "Too many pages open on this device" in over.text(), over.status
     assert len(request.get(f"{server}/api/kernels", headers=headers).json()) == DEFAULT_PAGES_PER_DEVICE
     context.close()
+
+
+def test_a_student_cannot_pass_for_other_devices_with_forwarded_headers(browser, hub):
+    # A hostile trial: a browser's own X-Real-Ip, rotated, made one student a dozen devices (12 kernels). The hub's
+    # proxy passes such headers on; the student's server takes the address the proxy saw (calcnb.serve.hub.HubProxy).
+    app = _log_in(browser, hub, "eve")  # the app's page: one place taken
+    request = app.page.context.request
+    server = f"{hub.url}/user/eve"
+    page_url = f"{server}/voila/render/{DEFAULT_APP_NOTEBOOK}"
+    claims = [{"X-Real-Ip": f"10.0.0.{n}", "X-Forwarded-For": f"10.1.0.{n}"} for n in range(1, 10)]
+    for claim in claims[: DEFAULT_PAGES_PER_DEVICE - 1]:
+        assert request.get(page_url, headers=claim).status == 200
+    for claim in claims[DEFAULT_PAGES_PER_DEVICE - 1 :]:
+        over = request.get(page_url, headers=claim)
+        assert over.status == 429 and "Too many pages open on this device" in over.text(), (claim, over.status)
+    kernels = request.get(f"{server}/api/kernels", headers=_xsrf_headers(app.page.context))
+    assert len(kernels.json()) == DEFAULT_PAGES_PER_DEVICE
+    app.page.context.close()
