@@ -17,7 +17,7 @@ from class_log_support import DATA, ORDER, an_attempt
 from calcnb.classroom.export import csv_text
 from calcnb.classroom.log import ALREADY_WRITTEN, WRITTEN
 from calcnb.classroom.readings import class_status, exercise_outcomes, exercise_stats, student_summaries
-from calcnb.classroom.schema import SCHEMA_VERSION, row_outcome
+from calcnb.classroom.schema import SCHEMA_VERSION, row_outcome, student_key
 from calcnb.classroom.store import database_url, open_class_log, read_class_key
 from calcnb.exercises.items import Outcome
 
@@ -205,7 +205,13 @@ def test_a_log_written_before_the_split_reads_unchanged(old_log):
         lines = csv_text(rows).splitlines()
         assert lines[1] == "2027-01-15T08:00:10+00:00,ana,next-wrap,3,14,0,wrong,no_wraparound,en"
         assert lines[7].split(",")[4] == "'=1+1" and len(lines) == 10
-        assert _old_rows(old_log) == before  # opened and read: not a row changed
+        # opened and read: not a row changed, only brought to the schema of today (each first join keyed)
+        after = _old_rows(old_log)
+        assert after["calcnb_schema"] == [(1, SCHEMA_VERSION)] and SCHEMA_VERSION == 3
+        students = after["calcnb_students"]
+        assert [row[:-1] for row in students] == before["calcnb_students"]
+        assert [row[-1] for row in students] == [student_key(row[1]) for row in students]
+        assert {table: after[table] for table in OLD_TABLES[2:]} == {table: before[table] for table in OLD_TABLES[2:]}
         # and written on: a retry of an old page's write writes nothing twice, new answers take the next ids
         assert log.record_keyed("page-a", 1, "ana", an_attempt(timestamp=T0 + 10)) == ALREADY_WRITTEN
         assert log.record_keyed("page-d", 1, "duda", an_attempt("clock", 0, "1", Outcome.RIGHT)) == WRITTEN

@@ -34,8 +34,10 @@ from calcnb.classroom.schema import (
     WRITERS,
     WRITES,
     ClassLogError,
+    NicknameTaken,
     clean_nickname,
     clean_text,
+    student_key,
 )
 from calcnb.exercises.items import Attempt, Outcome
 from calcnb.game.errors import quote
@@ -109,19 +111,41 @@ class LogWrites:
     timeout: float
     _key: str | None
 
-    def join(self, nickname: str, language: str = "en", *, when: float | None = None) -> str:
-        """Note that a student joined the class under ``nickname``; returns the nickname as stored."""
-        name = clean_nickname(nickname)
+    def join(self, nickname: str, language: str = "en", *, when: float | None = None, new: bool = False) -> str:
+        """Note that a student joined the class under ``nickname``; returns the nickname as stored.
+
+        The first join under a nickname keeps its key (:func:`~calcnb.classroom.schema.student_key`), which the
+        log holds once: the database, not a look beforehand, decides who has it. A nickname whose key someone
+        has already is theirs: a rejoin (the rejoin code checked, or a page sending its answers to a new file)
+        is a row of its own under the nickname as first stored, which is returned. With ``new`` (a student
+        joining for the first time) it is refused instead: :class:`~calcnb.classroom.schema.NicknameTaken`
+        names the nickname as stored, so of two students joining as one nickname at once only one joins.
+        """
+        key = student_key(nickname)
         row = {
-            "nickname": name,
+            "nickname": clean_nickname(nickname),
             "joined_at": time.time() if when is None else float(when),
             "language": clean_text(language, NAME_MAX),
         }
         self.check_file()
-        with self.engine.begin() as connection:
-            connection.execute(sa.insert(STUDENTS), row)
-        self.check_file()
-        return name
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(sa.insert(STUDENTS), {**row, "nickname_key": key})
+        except sa.exc.IntegrityError as error:  # the key is taken: someone joined under it first
+            with self.engine.connect() as connection:
+                taken = connection.execute(
+                    sa.select(STUDENTS.c.nickname).where(STUDENTS.c.nickname_key == key)
+                ).scalar_one_or_none()
+            if taken is None:  # refused for another reason than the key
+                raise
+            if new:
+                raise NicknameTaken(taken) from error
+            row["nickname"] = taken
+            with self.engine.begin() as connection:
+                connection.execute(sa.insert(STUDENTS), {**row, "nickname_key": None})
+        finally:
+            self.check_file()
+        return row["nickname"]
 
     def class_key(self) -> str:
         """The class's secret key, made the first time it is asked for and kept in the log.

@@ -13,7 +13,6 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from calcnb.classroom.names import nickname_key
 from calcnb.classroom.schema import (
     ATTEMPT_COLUMNS,
     ATTEMPTS,
@@ -22,6 +21,7 @@ from calcnb.classroom.schema import (
     STUDENTS,
     WRITERS,
     clean_nickname,
+    student_key,
 )
 
 __all__ = ["LogQueries"]
@@ -77,13 +77,13 @@ class LogQueries:
     def taken_as(self, nickname: str) -> str | None:
         """The nickname someone already joined under that ``nickname`` is, or looks like; None if it is free.
 
-        Nicknames are compared by :func:`~calcnb.classroom.names.nickname_key`: "Ana", "ana" and a
-        Cyrillic "аna" are one nickname, so nobody can pass for another student with a look-alike.
+        Nicknames are compared by their key, kept with each student's first join
+        (:func:`~calcnb.classroom.schema.student_key`): "Ana", "ana", a Cyrillic "аna" and "Ana" with an invisible
+        character are one nickname, so nobody can pass for another student with a look-alike.
         """
-        key = nickname_key(clean_nickname(nickname))
+        query = sa.select(STUDENTS.c.nickname).where(STUDENTS.c.nickname_key == student_key(nickname))
         with self.engine.connect() as connection:
-            joined = connection.execute(sa.select(STUDENTS.c.nickname).order_by(STUDENTS.c.id)).scalars()
-            return next((name for name in joined if nickname_key(name) == key), None)
+            return connection.execute(query).scalar_one_or_none()
 
     def has_joined(self, nickname: str) -> bool:
         """Has someone already joined the class under ``nickname``, or under a nickname that looks the same?"""

@@ -22,7 +22,7 @@ import ipywidgets as widgets
 
 from calcnb.classroom.names import codes_match, rejoin_code
 from calcnb.classroom.saving import Saving
-from calcnb.classroom.schema import ClassLogError, ClassLogMoved
+from calcnb.classroom.schema import ClassLogError, ClassLogMoved, NicknameTaken
 from calcnb.classroom.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
 from calcnb.core.settings import CLASS_LOG
 from calcnb.i18n import get_language, message
@@ -137,7 +137,11 @@ class ClassRecorder(Saving, widgets.VBox):
                 return False
             if taken is not None and not self._code_is_right(taken, code):
                 return False
-            self.nickname = self.class_log.join(taken or nickname, get_language())
+            try:
+                self.nickname = self.class_log.join(taken or nickname, get_language(), new=taken is None)
+            except NicknameTaken as error:  # another page joined under it since the look above: theirs
+                self._ask_for_the_code(error.nickname)
+                return False
             class_key = self.class_log.class_key()
         except ClassLogMoved:
             self.nickname = None

@@ -2,7 +2,7 @@
 
 Every table a class log has is declared here (:data:`METADATA`, versioned by :data:`SCHEMA_VERSION`), with the
 limits of what a column keeps and the cleaning every text goes through before it is stored (:func:`clean_text`,
-:func:`clean_nickname`). Nothing here opens a database: :mod:`calcnb.classroom.store` does, and
+:func:`clean_nickname`, :func:`student_key`). Nothing here opens a database: :mod:`calcnb.classroom.store` does, and
 :mod:`calcnb.classroom.log` writes and reads the rows. Kept apart so the shape of a log, which every
 version of calcnb must read the same, changes only here.
 """
@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from calcnb.classroom.names import visible_nickname
+from calcnb.classroom.names import nickname_key, visible_nickname
 from calcnb.exercises.items import Outcome
 from calcnb.game.errors import quote
 from calcnb.i18n import message
@@ -27,6 +27,7 @@ __all__ = [
     "FAILURE_MAX",
     "GAMES",
     "GAME_COLUMNS",
+    "KEY_MAX",
     "METADATA",
     "NAME_MAX",
     "NICKNAME_MAX",
@@ -39,16 +40,21 @@ __all__ = [
     "WRITES",
     "ClassLogError",
     "ClassLogMoved",
+    "NicknameTaken",
     "clean_nickname",
     "clean_text",
     "row_outcome",
+    "student_key",
 ]
 
-#: Version of the schema below; a log written with a newer version is refused, never silently mixed,
-#: and one of version 1 (no ``outcome`` column) is brought up to date when opened.
-SCHEMA_VERSION = 2
+#: Version of the schema below; a log written with a newer version is refused, never silently mixed, and an
+#: older one is brought up to date when opened (version 1 had no ``outcome`` column, version 2 no ``nickname_key``).
+SCHEMA_VERSION = 3
 #: Longest nickname kept, in characters.
 NICKNAME_MAX = 40
+#: Longest nickname key kept (:func:`student_key`): a character's key is at most 7 characters long (a Hangul
+#: syllable's confusable skeleton), so the key of a nickname of :data:`NICKNAME_MAX` characters always fits.
+KEY_MAX = 8 * NICKNAME_MAX
 #: Longest answer kept, in characters (a typed answer is a few characters; anything longer is cut).
 ANSWER_MAX = 200
 #: Longest exercise identifier, variant, misconception name or language code kept.
@@ -69,6 +75,18 @@ class ClassLogMoved(ClassLogError):
     """The SQLite file of the log was deleted or replaced since it was opened: nothing is written to it."""
 
 
+class NicknameTaken(ClassLogError):
+    """A new student's nickname is, or looks like, one someone has already joined under: ``nickname``, as stored.
+
+    Raised by :meth:`ClassLog.join <calcnb.classroom.store.ClassLog.join>` when the log's unique nickname key
+    refuses the row, so of two students joining under one nickname at the same instant only one joins.
+    """
+
+    def __init__(self, nickname: str) -> None:
+        super().__init__(message("classroom.taken", nickname=nickname))
+        self.nickname = nickname
+
+
 # ---------------------------------------------------------------- the tables
 
 METADATA = sa.MetaData()
@@ -80,6 +98,9 @@ SCHEMA_TABLE = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
 )
 
+# One row per join. A student's first join holds the key of the nickname (student_key), unique in the log (a log
+# is one class): two students can never both join under one nickname or two look-alikes, however close in time.
+# A rejoin's row (a page closed or reloaded, the rejoin code typed) holds none: NULL, which UNIQUE lets repeat.
 STUDENTS = sa.Table(
     "calcnb_students",
     METADATA,
@@ -87,6 +108,8 @@ STUDENTS = sa.Table(
     sa.Column("nickname", sa.String(NICKNAME_MAX), nullable=False),
     sa.Column("joined_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
     sa.Column("language", sa.String(NAME_MAX), nullable=False),
+    sa.Column("nickname_key", sa.String(KEY_MAX), nullable=True),  # since version 3
+    sa.Index("calcnb_students_once", "nickname_key", unique=True),
 )
 
 ATTEMPTS = sa.Table(
@@ -208,13 +231,36 @@ def clean_text(text: object, limit: int) -> str:
     return value.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
 
 
-def clean_nickname(nickname: object) -> str:
-    """A nickname as stored: surrounding spaces removed, cut to :data:`NICKNAME_MAX` characters.
+def _readable(text: str) -> bool:
+    """Has ``text`` a letter, digit, punctuation mark or symbol (anything but marks, separators and controls)?"""
+    return any(unicodedata.category(char)[0] in "LNPS" and char != "\ufffd" for char in text)
 
-    Raises :class:`ClassLogError` when nothing readable is left (empty, spaces or control characters only).
+
+def clean_nickname(nickname: object) -> str:
+    """A nickname as stored: as it is seen (:func:`~calcnb.classroom.names.visible_nickname`), cut to
+    :data:`NICKNAME_MAX` characters.
+
+    Raises :class:`ClassLogError` when nothing readable is left: an empty nickname, one of spaces or control
+    characters only, or one of characters a screen draws as nothing (a Hangul filler, a blank Braille pattern,
+    a zero-width space), said so in words a student understands.
     """
     # kept as it is seen: no zero-width or bidirectional characters to hide in, full-width letters made plain
     value = clean_text(visible_nickname(nickname), NICKNAME_MAX).strip()
-    if not any(unicodedata.category(char)[0] in "LNPS" and char != "\ufffd" for char in value):
+    if not _readable(value) or not nickname_key(value):
+        typed = unicodedata.normalize("NFKC", str(nickname))
+        if any(not char.isspace() and unicodedata.category(char) != "Cc" for char in typed):  # shows nothing
+            raise ClassLogError(message("classroom.blank_nickname"))
         raise ClassLogError(message("classlog.bad_nickname", nickname=quote(nickname), limit=NICKNAME_MAX))
     return value
+
+
+def student_key(nickname: object) -> str:
+    """The key a student's first join keeps in the log (:data:`STUDENTS`): the cleaned nickname's
+    :func:`~calcnb.classroom.names.nickname_key`, at most :data:`KEY_MAX` characters.
+
+    Raises :class:`ClassLogError` as :func:`clean_nickname` does.
+
+    >>> student_key(" ANA\\u3164 ") == student_key("\\u0430na") == "ana"
+    True
+    """
+    return nickname_key(clean_nickname(nickname))[:KEY_MAX]

@@ -4,14 +4,15 @@ A class log is a SQLite file or any database URL SQLAlchemy speaks (PostgreSQL f
 :func:`database_url` reads the location the teacher typed; :func:`hidden_password` is how any message
 prints it. :func:`open_class_log` gives a :class:`ClassLog`, whose connection side is here: the engine
 (whose every wait for a lock ends within a timeout, so it never hangs a kernel), the tables of a new log,
-a version-1 log brought to version 2, and the identity of a SQLite file, so nothing is written into a
-file deleted or replaced since. What it writes (:class:`calcnb.classroom.log.LogWrites`) and reads
+an older log brought up to date (version 1 to 2, 2 to 3), and the identity of a SQLite file, so nothing is
+written into a file deleted or replaced since. What it writes (:class:`calcnb.classroom.log.LogWrites`) and reads
 (:class:`calcnb.classroom.queries.LogQueries`) each have a module of their own; the tables are in
 :mod:`calcnb.classroom.schema`. More: ``docs/design.md``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -32,8 +33,10 @@ from calcnb.classroom.schema import (
     OUTCOME_MAX,
     SCHEMA_TABLE,
     SCHEMA_VERSION,
+    STUDENTS,
     ClassLogError,
     ClassLogMoved,
+    student_key,
 )
 from calcnb.exercises.items import Outcome
 from calcnb.game.errors import quote
@@ -185,8 +188,9 @@ class ClassLog(LogWrites, LogQueries):
             raise ClassLogError(
                 message("classlog.cannot_open", location=self.location, reason=_reason(error))
             ) from error
-        if found == 1:
-            found = self._upgrade_from_1()
+        upgrades = {1: self._upgrade_from_1, 2: self._upgrade_from_2}
+        while found in upgrades:
+            found = self._upgrade(found, upgrades[found])
         if found != SCHEMA_VERSION:
             raise ClassLogError(
                 message("classlog.schema", location=self.location, found=found, expected=SCHEMA_VERSION)
@@ -213,36 +217,66 @@ class ClassLog(LogWrites, LogQueries):
                     raise
                 time.sleep(0.05 * (attempt + 1))
 
-    def _upgrade_from_1(self) -> int:
-        """Add the outcome column to a version-1 log, each row's outcome read as
-        :func:`~calcnb.classroom.schema.row_outcome` reads it.
+    def _upgrade(self, version: int, upgrade: Callable[[sa.Connection], None]) -> int:
+        """Bring a log of schema ``version`` to the next version with ``upgrade``; returns the version now.
 
-        One transaction: the schema row is claimed first, so of several kernels opening the log at once
-        one upgrades it and the others, once it has committed, find version 2. Returns the version now.
+        One transaction: the schema row is claimed first, so of several kernels opening the log at once one
+        upgrades it and the others, once it has committed, find the next version.
         """
         try:
             with self.engine.begin() as connection:
                 claimed = connection.execute(
-                    sa.update(SCHEMA_TABLE).where(SCHEMA_TABLE.c.version == 1).values(version=SCHEMA_VERSION)
+                    sa.update(SCHEMA_TABLE).where(SCHEMA_TABLE.c.version == version).values(version=version + 1)
                 ).rowcount
                 if claimed:
-                    # NOT NULL needs a default for the rows already there; every row is then given its own.
-                    connection.execute(
-                        sa.text(
-                            f"ALTER TABLE {ATTEMPTS.name} ADD COLUMN outcome VARCHAR({OUTCOME_MAX})"
-                            f" NOT NULL DEFAULT '{Outcome.WRONG.value}'"
-                        )
-                    )
-                    connection.execute(
-                        sa.update(ATTEMPTS).where(ATTEMPTS.c.correct).values(outcome=Outcome.RIGHT.value)
-                    )
-                    unreadable = sa.and_(~ATTEMPTS.c.correct, ATTEMPTS.c.misconception == "unreadable")
-                    connection.execute(sa.update(ATTEMPTS).where(unreadable).values(outcome=Outcome.UNREADABLE.value))
+                    upgrade(connection)
                 return connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one()
         except sa.exc.SQLAlchemyError as error:
             raise ClassLogError(
                 message("classlog.cannot_open", location=self.location, reason=_reason(error))
             ) from error
+
+    @staticmethod
+    def _upgrade_from_1(connection: sa.Connection) -> None:
+        """Add the outcome column to a version-1 log, each row's outcome read as
+        :func:`~calcnb.classroom.schema.row_outcome` reads it."""
+        # NOT NULL needs a default for the rows already there; every row is then given its own.
+        connection.execute(
+            sa.text(
+                f"ALTER TABLE {ATTEMPTS.name} ADD COLUMN outcome VARCHAR({OUTCOME_MAX})"
+                f" NOT NULL DEFAULT '{Outcome.WRONG.value}'"
+            )
+        )
+        connection.execute(sa.update(ATTEMPTS).where(ATTEMPTS.c.correct).values(outcome=Outcome.RIGHT.value))
+        unreadable = sa.and_(~ATTEMPTS.c.correct, ATTEMPTS.c.misconception == "unreadable")
+        connection.execute(sa.update(ATTEMPTS).where(unreadable).values(outcome=Outcome.UNREADABLE.value))
+
+    @staticmethod
+    def _upgrade_from_2(connection: sa.Connection) -> None:
+        """Add the nickname key and its unique index to a version-2 log; no row is taken away or changed otherwise.
+
+        Each key is given to the first join under it, as :meth:`~calcnb.classroom.queries.LogQueries.taken_as`
+        read the log before: the rows after it (rejoins, which version 2 also kept as rows, and a look-alike
+        that older rules let join, such as "Ana" with a Hangul filler after "Ana") keep none, like a rejoin's
+        row, and are read as they were. So is a nickname that shows nothing by today's rules: nobody can join
+        under it again. Nothing here can be refused by the index, however the names fold.
+        """
+        column = STUDENTS.c.nickname_key
+        kind = column.type.compile(dialect=connection.dialect)
+        connection.execute(sa.text(f"ALTER TABLE {STUDENTS.name} ADD COLUMN {column.name} {kind}"))
+        rows = connection.execute(sa.select(STUDENTS.c.id, STUDENTS.c.nickname).order_by(STUDENTS.c.id)).all()
+        first: dict[str, int] = {}
+        for row_id, nickname in rows:
+            with contextlib.suppress(ClassLogError):  # shows nothing now: no key
+                first.setdefault(student_key(nickname), row_id)
+        if first:
+            by_id = STUDENTS.c.id == sa.bindparam("row_id")
+            connection.execute(
+                sa.update(STUDENTS).where(by_id).values(nickname_key=sa.bindparam("key")),
+                [{"row_id": row_id, "key": key} for key, row_id in first.items()],
+            )
+        for index in STUDENTS.indexes:
+            index.create(connection)
 
     # ------------------------------------------------------------ the file it is, not only its path
 
