@@ -9,6 +9,14 @@ Every platform is served: on POSIX a server gets a session of its own and its pr
 if it does not stop; on Windows (no sessions, no ``os.killpg``, and SIGTERM is TerminateProcess) it gets
 a process group of its own, and Ctrl-Break stops the command as Ctrl-C does. Either way the kernels are
 found in the server's process tree (psutil) and stopped with it.
+
+A server in the foreground never outlives the command that started it (its launcher): SIGTERM, SIGHUP
+(the teacher closed the terminal, unless the command runs under ``nohup``) and, on Windows, a closed
+console window stop it as Ctrl-C does. A launcher killed outright (SIGKILL, or the Task Manager) cannot
+stop anything itself, so its server watches it: on Linux the kernel sends the server SIGTERM when its
+launcher dies (``PR_SET_PDEATHSIG``), and the app's Voila, on every platform, looks for its launcher
+every second and stops when it is gone (:class:`LauncherWatch`, :mod:`calcnb.serve.voila_app`).
+Its kernels follow it, as every Jupyter kernel follows its server.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import subprocess
 import sys
 import time
 import webbrowser
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import IO
 
 import psutil
@@ -41,8 +49,11 @@ from calcnb.serve.errors import AppError
 from calcnb.serve.settings import ALL_INTERFACES, LOCALHOST
 
 __all__ = [
+    "LAUNCHER_VARIABLE",
+    "LauncherWatch",
     "check_can_listen",
     "free_port",
+    "on_console_close",
     "on_windows",
     "port_is_free",
     "serve",
@@ -114,27 +125,102 @@ def session_options() -> dict[str, object]:
     return {"start_new_session": True}
 
 
+#: The variable of a server's environment that names its launcher's process id (:func:`start_server` with
+#: ``tied=True``): a server that reads it (:class:`LauncherWatch`) stops when that process is gone.
+LAUNCHER_VARIABLE = "CALCNB_LAUNCHER_PID"
+
+#: prctl's option that asks the kernel for a signal when the parent dies (``<linux/prctl.h>``).
+PR_SET_PDEATHSIG = 1
+
+
+def _death_signal() -> Callable[[], None] | None:
+    """On Linux, what the server runs before its program: SIGTERM to it when its launcher dies; else None.
+
+    Looked up in the launcher (no library is loaded between fork and exec). If the launcher died before
+    the call, nothing would send the signal: the server is not started (the exception ends the child).
+    None where there is no prctl (macOS, Windows, a libc without it): the server's own watch serves there.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+    prctl.restype = ctypes.c_int
+    launcher = os.getpid()
+
+    def die_with_launcher() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != launcher:
+            raise ChildProcessError("the command that started this server is gone")
+
+    return die_with_launcher
+
+
 def start_server(
     command: Sequence[str],
     *,
     cwd: str | os.PathLike | None = None,
     log: IO | None = None,
     env: dict[str, str] | None = None,
+    tied: bool = False,
 ) -> subprocess.Popen:
     """Start a server command in a session of its own (a terminal's Ctrl-C does not reach it).
 
     ``log`` is a file to receive its output (default: this process's terminal);
     ``env`` its environment (default: :func:`calcnb.serve.commands.server_environment`).
+    ``tied``: the server stops when this process dies, even killed outright (see the module's notes);
+    :func:`serve` ties its server, the tests' servers are stopped by their fixtures.
     """
+    environment = dict(env) if env is not None else server_environment()
+    options: dict[str, object] = session_options()
+    if tied:
+        environment[LAUNCHER_VARIABLE] = str(os.getpid())
+        preexec = _death_signal()
+        if preexec is not None:
+            options["preexec_fn"] = preexec
     return subprocess.Popen(
         list(command),
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=log,
         stderr=subprocess.STDOUT if log is not None else None,
-        env=env if env is not None else server_environment(),
-        **session_options(),
+        env=environment,
+        **options,
     )
+
+
+class LauncherWatch:
+    """Whether the command that started this server (its launcher) is gone: what a server started with
+    ``tied=True`` looks at every second or so, to stop itself when it is.
+
+    A launcher killed outright stops nothing, so its server watches it, as a Jupyter kernel watches its server.
+    The launcher need not be the parent (on Windows a virtual environment's ``python.exe`` starts the real
+    Python as its own child), but it must have started before this server: a process id is reused once its
+    process is gone, and psutil tells a process from a later one with the same id, on every platform.
+    """
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.launcher: psutil.Process | None = None
+        with contextlib.suppress(psutil.Error):
+            launcher = psutil.Process(pid)
+            if launcher.create_time() <= psutil.Process().create_time():
+                self.launcher = launcher
+
+    @classmethod
+    def from_environment(cls, environ: MutableMapping[str, str] = os.environ) -> LauncherWatch | None:
+        """The watch this server's environment asks for (:data:`LAUNCHER_VARIABLE`), None if none; the variable is
+        taken out of the environment, so that the server's kernels do not inherit it."""
+        text = environ.pop(LAUNCHER_VARIABLE, "")
+        return cls(int(text)) if text.strip().isdigit() else None
+
+    def gone(self) -> bool:
+        """Whether the launcher has exited (or was already gone when this server started)."""
+        return self.launcher is None or not self.launcher.is_running()
 
 
 def wait_until_serving(process: subprocess.Popen, host: str, port: int, timeout: float = 60.0) -> None:
@@ -203,8 +289,13 @@ def stop_server(process: subprocess.Popen, timeout: float = 20.0) -> int:
 # ------------------------------------------------------------ a server in the foreground
 
 #: The signals that stop a command in the foreground as Ctrl-C does, where the platform has them: SIGTERM (a
-#: process manager) and, on Windows, SIGBREAK (Ctrl-Break, what a console sends a process group of its own).
-STOP_SIGNALS = ("SIGTERM", "SIGBREAK")
+#: process manager), SIGHUP (the terminal closed, or the user's session ended) and, on Windows, SIGBREAK
+#: (Ctrl-Break, what a console sends a process group of its own).
+STOP_SIGNALS = ("SIGTERM", "SIGHUP", "SIGBREAK")
+
+#: Stop signals left ignored when the command starts with them ignored: ``nohup calcnb app`` asks to outlive
+#: its terminal.
+KEPT_IF_IGNORED = ("SIGHUP",)
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
@@ -212,17 +303,110 @@ def _interrupt(_signum: int, _frame: object) -> None:
 
 
 def stop_on_signals(handler: Callable[[int, object], None] = _interrupt) -> dict[int, object]:
-    """Make :data:`STOP_SIGNALS` stop this command as Ctrl-C does; return the handlers they had, to put back.
+    """Make Ctrl-C and :data:`STOP_SIGNALS` stop this command as Ctrl-C does; return the handlers they had, to put back.
 
     Started in the background by a shell, Python inherits SIGINT ignored: Ctrl-C is made to stop it too.
+    SIGHUP inherited ignored (``nohup``) stays ignored.
     """
     previous: dict[int, object] = {}
-    for name in STOP_SIGNALS:
+    for name in ("SIGINT", *STOP_SIGNALS):
         number = getattr(signal, name, None)
-        if number is not None:
-            previous[number] = signal.signal(number, handler)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+        if number is None or (name in KEPT_IF_IGNORED and signal.getsignal(number) == signal.SIG_IGN):
+            continue
+        previous[number] = signal.signal(number, handler)
     return previous
+
+
+def _restore(previous: dict[int, object]) -> None:
+    """Put back the handlers :func:`stop_on_signals` replaced (but one installed outside Python, which it cannot)."""
+    for number, handler in previous.items():
+        if handler is not None:
+            signal.signal(number, handler)
+
+
+class _StopOnce:
+    """The handler of the stop signals while a server runs: the first one stops the server as Ctrl-C does, the
+    others are ignored.
+
+    A closed terminal sends SIGHUP twice (the terminal to its foreground group, then the shell to its jobs),
+    and Ctrl-C may be pressed again while the kernels shut down: a second KeyboardInterrupt inside
+    :func:`stop_server` would leave the server running. A signal that comes while the server is being
+    started is held until it has started (:meth:`arm`), so that no server is left that nobody stops.
+    """
+
+    def __init__(self) -> None:
+        self.asked = False
+        self.armed = False
+
+    def __call__(self, _signum: int, _frame: object) -> None:
+        if self.asked:
+            return
+        self.asked = True
+        if self.armed:
+            raise KeyboardInterrupt
+
+    def arm(self) -> None:
+        """The server has started: stop it now if a signal came meanwhile, else at the first one."""
+        self.armed = True
+        if self.asked:
+            raise KeyboardInterrupt
+
+    def stopping(self) -> None:
+        """The server is being stopped (or has stopped): later signals change nothing."""
+        self.asked = True
+
+
+def _say(text: str, file: IO | None = None) -> None:
+    """Print ``text`` if the terminal is still there: once it is closed, writing to it fails (EIO), and
+    stopping the server matters more than saying so."""
+    with contextlib.suppress(OSError, ValueError):
+        print(text, file=file if file is not None else sys.stdout, flush=True)
+
+
+#: Windows' console events after which Windows ends every process of the console as soon as their handlers
+#: return (5 s at most): the window closed, the user logged off, Windows shut down. (Ctrl-C and Ctrl-Break,
+#: 0 and 1, come to Python as SIGINT and SIGBREAK.)
+CONSOLE_CLOSE_EVENTS = frozenset({2, 5, 6})  # CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT
+
+
+def _set_console_handler(handler: Callable[[int], bool]) -> Callable[[], None]:
+    """Windows: put ``handler`` first among the console's control handlers; return what takes it off again."""
+    import ctypes
+    from ctypes import wintypes
+
+    routine = ctypes.WINFUNCTYPE(wintypes.BOOL, wintypes.DWORD)(handler)
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    if not kernel32.SetConsoleCtrlHandler(routine, True):
+        return lambda: None
+
+    def remove() -> None:  # holds ``routine``: a callback collected while Windows may call it would crash
+        kernel32.SetConsoleCtrlHandler(routine, False)
+
+    return remove
+
+
+def on_console_close(stop: Callable[[], None]) -> Callable[[], None]:
+    """On Windows, run ``stop`` when the console window closes (or the user logs off), before Windows ends this
+    command; return what undoes it. Elsewhere nothing is done (a closed terminal is SIGHUP there).
+
+    Python's own handler only notes such an event (as SIGBREAK) and returns, and Windows ends the process
+    then and there: so ``stop`` runs in the handler itself, in the thread Windows calls it in, and Windows
+    waits for it. Ctrl-C and Ctrl-Break are passed on to Python's handler.
+    """
+    if not on_windows():
+        return lambda: None
+
+    def handler(event: int) -> bool:
+        if event not in CONSOLE_CLOSE_EVENTS:
+            return False
+        with contextlib.suppress(Exception):  # nothing can be said: the console is gone
+            stop()
+        return True
+
+    try:
+        return _set_console_handler(handler)
+    except (ImportError, AttributeError, OSError, ValueError):
+        return lambda: None
 
 
 def serve(
@@ -242,16 +426,29 @@ def serve(
 
     With a ``class_code`` (the server's own is in ``env``), the code is printed big with the address
     and carried by the QR code and the address the browser opens; ``notes`` are printed after the
-    address. Returns 0 after Ctrl-C (or SIGTERM), or the server's own exit code if it stops by itself.
+    address. Returns 0 after Ctrl-C (or SIGTERM, SIGHUP, a closed console), or the server's own exit code if it
+    stops by itself. The server is tied to this command (:func:`start_server`): it stops if this command is killed.
     """
     local_host = LOCALHOST if host == ALL_INTERFACES else host
     check_can_listen(local_host, port)
     query = f"?token={token}" if token else ""
     url = f"http://{local_host}:{port}{path}{query}"
 
-    previous = stop_on_signals()
-    process = start_server(command, env=env)
+    stop = _StopOnce()
+    previous = stop_on_signals(stop)
     try:
+        process = start_server(command, env=env, tied=True)
+    except BaseException:
+        _restore(previous)
+        raise
+
+    def stop_on_close() -> None:
+        stop.stopping()
+        stop_server(process, timeout=3)  # within the 5 s Windows gives a closing console
+
+    undo_console = on_console_close(stop_on_close)
+    try:
+        stop.arm()
         with browser_address(with_class_code(url, class_code)) as address:
             wait_until_serving(process, host, port)
             print(message("app.serving", what=what, url=url), flush=True)
@@ -268,18 +465,20 @@ def serve(
             if open_browser:
                 webbrowser.open(address)
             code = process.wait()
-        print(message("app.exited", code=code), file=sys.stderr, flush=True)
+        stop.stopping()
+        _say(message("app.exited", code=code), sys.stderr)
         return code or 1
     except KeyboardInterrupt:
-        # A second Ctrl-C while stopping must not leave a traceback or a half-stopped server.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        print("\n" + message("app.stopping"), flush=True)
+        # Ctrl-C, SIGTERM or SIGHUP (the terminal may be gone: nothing said must keep the server from stopping).
+        stop.stopping()
+        _say("\n" + message("app.stopping"))
         stop_server(process)
-        print(message("app.stopped"), flush=True)
+        _say(message("app.stopped"))
         return 0
     except BaseException:
+        stop.stopping()
         stop_server(process)
         raise
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        undo_console()
+        _restore(previous)

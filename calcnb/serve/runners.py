@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 from calcnb.i18n import message
 from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE, default_max_kernels
-from calcnb.serve.commands import lab_command, server_environment, voila_command
+from calcnb.serve.commands import lab_command, server_environment, solara_command, voila_command
 from calcnb.serve.environments import (
     checkpoint_class_log,
     class_code_environment,
@@ -80,7 +80,7 @@ def caps_note(max_kernels: int | None, pages_per_device: int | None) -> str:
 
 
 def run_app(arguments: argparse.Namespace) -> int:
-    """``python -m calcnb app``: serve a notebook (or a folder) with Voila, code hidden.
+    """``python -m calcnb app``: serve a notebook (or a folder), code hidden, with the class server (or Voila).
 
     With ``--lang pt`` the Portuguese twin (``notebooks/pt/NAME``) is served when
     there is one, and the kernels run in Portuguese either way.
@@ -92,14 +92,23 @@ def run_app(arguments: argparse.Namespace) -> int:
     )
     environment = reveal_environment(environment, reveal=not arguments.no_reveal)
     environment = class_code_environment(environment, arguments.class_code)
-    command = voila_command(
-        target,
-        host=arguments.host,
-        port=port,
-        preheat=arguments.preheat,
-        max_kernels=arguments.max_kernels,
-        pages_per_device=arguments.max_pages_per_device,
-    )
+    if getattr(arguments, "server", "voila") == "solara":
+        command = solara_command(
+            target,
+            host=arguments.host,
+            port=port,
+            max_kernels=arguments.max_kernels,
+            pages_per_device=arguments.max_pages_per_device,
+        )
+    else:
+        command = voila_command(
+            target,
+            host=arguments.host,
+            port=port,
+            preheat=arguments.preheat,
+            max_kernels=arguments.max_kernels,
+            pages_per_device=arguments.max_pages_per_device,
+        )
     try:
         return serve(
             command,

@@ -16,6 +16,8 @@ import argparse
 import logging
 import os
 import re
+import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
@@ -33,6 +35,7 @@ from calcnb.serve.caps import (
     Visit,
     default_max_kernels,
 )
+from calcnb.serve.process import LauncherWatch
 from calcnb.serve.settings import LOCALHOST
 
 __all__ = ["KERNEL_KEEP_SECONDS", "ClassGate", "build_app", "main", "solara_environment"]
@@ -279,15 +282,31 @@ def main(argv: list[str] | None = None) -> None:
     app = build_app(arguments.target, max_pages=arguments.max_pages, pages_per_device=arguments.pages_per_device)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     _log.setLevel(logging.INFO)
-    uvicorn.run(
-        app,
-        host=arguments.host,
-        port=arguments.port,
-        proxy_headers=False,  # a visitor's address is the connection's own (see _address)
-        log_level="warning",
-        access_log=False,
-        ws="websockets-sansio",
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=arguments.host,
+            port=arguments.port,
+            proxy_headers=False,  # a visitor's address is the connection's own (see _address)
+            log_level="warning",
+            access_log=False,
+            ws="websockets-sansio",
+        )
     )
+    watch = LauncherWatch.from_environment()
+    if watch is not None:
+        threading.Thread(target=_stop_when_gone, args=(watch, server), daemon=True).start()
+    server.run()
+
+
+def _stop_when_gone(watch: LauncherWatch, server: Any) -> None:
+    """Stop the server once the command that started it is gone (killed outright, on any platform)."""
+    while not server.should_exit:
+        if watch.gone():
+            _log.warning("calcnb: the command that started this server has gone; stopping")
+            server.should_exit = True
+            return
+        time.sleep(1.0)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,12 @@ not have, and any address under ``/voila/templates/`` that is not a template's s
 (``/voila/templates/calcnb/conf.json``) by failing to split it: both were HTTP 500, the answer of
 a server in trouble. Here ``/logout`` forgets any login and goes back to the app's page (the app
 has no accounts), and the rest of ``/voila/templates/`` is not found (404), as any missing file is.
+Every static file it serves (the templates', the widget extensions' under ``/voila/labextensions/``, the themes',
+``/voila/static/``, ``/voila/files/``) is looked for inside its folder only: a path that steps out of it
+(``..``, encoded or not, a backslash, a drive) is not found, before any file is looked at. A missing file is
+a plain 404 and one line in the log (Jupyter Server's error page, which needs a setting Voila's own server does
+not have, printed a traceback of 44 lines for each). The server stops when the command that started it is gone
+(:data:`calcnb.serve.process.LAUNCHER_VARIABLE`), even killed outright, and its kernels with it.
 Its kernel websockets are kept alive by Jupyter Server's ping alone (every 30 s, closed after 90 s
 without an answer): tornado reads Jupyter Server's milliseconds as seconds, so its own ping is left
 off, and the first visit prints no warning about a ping timeout longer than the ping interval.
@@ -19,23 +25,28 @@ kernels and the optional class code of :mod:`calcnb.serve.gate` (``--ClassroomGa
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 import nbformat
 from jupyter_server.auth.logout import LogoutHandler
+from jupyter_server.base.handlers import FileFindHandler
 from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 from jupyter_server.utils import url_path_join
+from jupyterlab_server.themes_handler import ThemesHandler
 from nbformat.sign import NotebookNotary
-from tornado import web
+from tornado import ioloop, web
 from voila.app import Voila
-from voila.static_file_handler import TemplateStaticFileHandler
+from voila.static_file_handler import AllowListFileHandler, MultiStaticFileHandler, TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate
 from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.process import LauncherWatch
 
 __all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "ServerKernelWebsocket", "TemplateFiles", "TornadoPingOff"]
-__all__ += ["main", "trust_shipped_notebooks"]
+__all__ += ["FILE_HANDLERS", "ExtensionFiles", "NotebookFiles", "PlainFiles", "StaticFiles"]
+__all__ += ["ThemeFiles", "inside", "main", "trust_shipped_notebooks"]
 
 
 def _digest(path: Path) -> str:
@@ -63,7 +74,43 @@ def trust_shipped_notebooks(served: Path) -> list[Path]:
     return trusted
 
 
-class TemplateFiles(TemplateStaticFileHandler):
+#: What no part of a served file's path may hold: a backslash (a separator on Windows), a colon (a drive, or an
+#: NTFS stream), a NUL.
+UNSAFE_CHARACTERS = frozenset("\\:\0")
+
+
+def inside(path: str) -> str:
+    """``path`` (an address's path, decoded: ``%2e%2e%2f`` is ``../`` here) if it stays inside the folder it is
+    served from; HTTP 404 if it could step out: a part ``..`` or ``.``, a backslash, a drive, a leading ``/``.
+
+    >>> inside("calcnb/static/labvariables.css")
+    'calcnb/static/labvariables.css'
+    >>> inside("calcnb/static/../../../cli.py")
+    Traceback (most recent call last):
+    ...
+    tornado.web.HTTPError: HTTP 404: Not Found
+    """
+    parts = path.split("/")
+    if path.startswith("/") or any(part in ("..", ".") or UNSAFE_CHARACTERS.intersection(part) for part in parts):
+        raise web.HTTPError(404)
+    return path
+
+
+class PlainFiles:
+    """A static file handler (mixed in before it) that never looks outside its folder (:func:`inside`), and whose
+    errors are tornado's plain pages: Jupyter Server's need ``static_path``, a setting Voila's server lacks, and
+    every 404 of a Jupyter handler printed 44 lines of traceback instead."""
+
+    def parse_url_path(self, url_path: str) -> str:
+        """The file's path (see :func:`inside`), as the handler reads it."""
+        return super().parse_url_path(inside(url_path))
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        """Tornado's plain error page (the access log has its one line)."""
+        web.RequestHandler.write_error(self, status_code, **kwargs)
+
+
+class TemplateFiles(PlainFiles, TemplateStaticFileHandler):
     """A template's static files, ``/voila/templates/NAME/static/PATH``; any other path there is not found."""
 
     def parse_url_path(self, path: str) -> str:
@@ -72,6 +119,44 @@ class TemplateFiles(TemplateStaticFileHandler):
         if len(parts) < 3 or parts[1] != "static" or not parts[0] or not parts[2]:
             raise web.HTTPError(404)
         return super().parse_url_path(path)
+
+
+class ExtensionFiles(PlainFiles, FileFindHandler):
+    """The widget extensions' files, ``/voila/labextensions/PATH``."""
+
+
+class ThemeFiles(PlainFiles, ThemesHandler):
+    """The page's themes, ``/voila/api/themes/PATH``."""
+
+
+class StaticFiles(PlainFiles, MultiStaticFileHandler):
+    """Voila's own scripts and styles, ``/voila/static/PATH``: a missing one is not found (404).
+
+    Voila's handler looks in each of its folders in turn and, finding the file in none, answers with the
+    path in the last folder checked against the first: 403 Forbidden and two lines of log for any missing file.
+    """
+
+    def get_absolute_path(self, root: str, path: str) -> str:
+        """The file in the first of the folders that has it, else where the first folder would have it."""
+        found = super().get_absolute_path(root, path)
+        if os.path.exists(found):
+            return found
+        self.root = self.roots[0]
+        return os.path.abspath(os.path.join(self.root, path))
+
+
+class NotebookFiles(PlainFiles, AllowListFileHandler):
+    """The files beside the notebooks that Voila's allow list lets out, ``/voila/files/PATH``."""
+
+
+#: Voila's static file handlers, and those this server uses in their place.
+FILE_HANDLERS: dict[type, type] = {
+    TemplateStaticFileHandler: TemplateFiles,
+    FileFindHandler: ExtensionFiles,
+    ThemesHandler: ThemeFiles,
+    MultiStaticFileHandler: StaticFiles,
+    AllowListFileHandler: NotebookFiles,
+}
 
 
 class LogoutToApp(LogoutHandler):
@@ -122,22 +207,39 @@ class AppVoila(Voila):
         settings[GATE_SETTING] = ClassroomGate(parent=self)
         return settings
 
+    #: How often the server looks for the command that started it, in seconds.
+    launcher_poll_seconds = 1.0
+
     def start(self) -> None:
-        """Trust calcnb's own notebooks among those served, then serve."""
+        """Trust calcnb's own notebooks among those served, watch the launcher, then serve."""
         trust_shipped_notebooks(Path(self.notebook_path or self.root_dir))
+        self.watch_launcher(LauncherWatch.from_environment())
         super().start()
 
+    def watch_launcher(self, watch: LauncherWatch | None) -> None:
+        """Stop (as on SIGTERM) once the command that started this server is gone; no watch, nothing to do."""
+        if watch is None:
+            return
+
+        def look() -> None:
+            if watch.gone():
+                poll.stop()
+                self.log.warning("The command that started this server (process %d) is gone: stopping.", watch.pid)
+                ioloop.IOLoop.current().stop()
+
+        poll = ioloop.PeriodicCallback(look, self.launcher_poll_seconds * 1000)
+        poll.start()
+
     def init_handlers(self) -> list:
-        """Voila's routes, with :class:`TemplateFiles` and :class:`LogoutToApp` in place of Voila's own."""
+        """Voila's routes, with :data:`FILE_HANDLERS` and :class:`LogoutToApp` in place of Voila's own."""
         provider = getattr(self, "identity_provider", None)  # made by Voila with Jupyter Server 2 only
         if provider is not None:
             provider.logout_handler_class = LogoutToApp
         handlers = []
         for pattern, handler, *rest in super().init_handlers():
-            if handler is TemplateStaticFileHandler:
-                handler = TemplateFiles
-            elif handler is VoilaKernelWebsocketHandler:
+            if handler is VoilaKernelWebsocketHandler:
                 handler = KernelWebsocket
+            handler = FILE_HANDLERS.get(handler, handler)
             handler = GATED_HANDLERS.get(handler, handler)
             handlers.append((pattern, handler, *rest))
         return handlers
