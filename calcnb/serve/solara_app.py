@@ -18,6 +18,7 @@ import os
 import re
 import threading
 import time
+import warnings
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
@@ -280,6 +281,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pages-per-device", type=int, default=None)
     arguments = parser.parse_args(argv)
     app = build_app(arguments.target, max_pages=arguments.max_pages, pages_per_device=arguments.pages_per_device)
+    # Solara's session cookie falls back to SameSite=Lax on plain http, as a class's local server is: not news.
+    warnings.filterwarnings("ignore", message="Cookies with samesite=none require https")
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     _log.setLevel(logging.INFO)
     server = uvicorn.Server(
