@@ -45,7 +45,7 @@ def _kernels_of(process: subprocess.Popen) -> list[psutil.Process]:
 @pytest.mark.server
 def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
     port = free_port()
-    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port))
+    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--server", "voila")
     try:
         first_line = cli.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first_line, first_line
@@ -65,6 +65,31 @@ def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
     assert "Traceback" not in err and "Traceback" not in out
     assert "Stopped." in out
     _gone, alive = psutil.wait_procs(kernels, timeout=10)
+    assert alive == []
+
+
+@pytest.mark.server
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_the_class_server_is_the_default_and_ctrl_c_stops_it_whole(language):
+    port = free_port()
+    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", language)
+    try:
+        first_line = cli.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first_line, first_line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
+            assert response.status == 200
+            assert f'<html lang="{language}">'.encode() in response.read()  # the page's language, for screen readers
+        server = psutil.Process(cli.pid).children(recursive=True)
+        assert [" ".join(child.cmdline()).count("calcnb.serve.solara_app") for child in server] == [1]
+        cli.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
+        out, err = cli.communicate(timeout=60)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+    assert cli.returncode == 0
+    assert "Traceback" not in err and "Traceback" not in out
+    assert ("Stopped." if language == "en" else "Parado.") in out, out
+    _gone, alive = psutil.wait_procs(server, timeout=10)
     assert alive == []
 
 
@@ -190,7 +215,7 @@ def test_port_0_serves_on_a_free_port_and_says_which():
 @pytest.mark.server
 def test_lang_pt_runs_the_kernels_in_portuguese():
     port = free_port()
-    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", "pt")
+    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", "pt", "--server", "voila")
     try:
         first_line = cli.stdout.readline()
         assert "está a correr em" in first_line, first_line  # the command itself speaks Portuguese
