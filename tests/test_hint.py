@@ -1,6 +1,6 @@
 """The Hint says why it passed over a legal foundation move, thinks within its budget, and never lags the board.
 
-Every position here is driven through the engine (``Game``) or the widget's buttons (``Button.click()``);
+Every position here is driven through the engine (``Game``) or the widget's buttons (``board.press(name)``);
 nothing is timed: the budget is tested by what it stops and says, not by a clock.
 """
 
@@ -232,7 +232,7 @@ def test_a_hint_asked_again_is_remembered_and_ignores_the_stock_order(monkeypatc
 def _board(seed: int) -> PlayBoard:
     """A board whose redraws show its first picture again (the drawing has its own tests; these are about the hint)."""
     board = PlayBoard(seed=seed)
-    first = board.image.png
+    first = board.png
     board.renderer.render_png = lambda *args, **kwargs: first
     return board
 
@@ -243,7 +243,7 @@ def _assert_shows_the_hint_of_the_board_position(board: PlayBoard) -> None:
     assert board.hinted is move and move in state.legal_moves()
     assert board.message == hint_sentence(state, move)
     assert board.detail == f"{why} {hint_player_sentence()}"
-    assert board.buttons[move.text].style.button_color == "#E69F00"
+    assert board.buttons[move.text].tone == "hint"
 
 
 @pytest.mark.slow
@@ -252,26 +252,26 @@ def test_a_hint_after_a_move_shows_the_new_positions_hint(follow):
     board = _board(seed=11)
     rng = random.Random(3)
     for _ in range(25):
-        board.buttons["hint"].click()
+        board.press("hint")
         _assert_shows_the_hint_of_the_board_position(board)
         before = board.game.state
         move = board.hinted if follow else rng.choice(board.game.legal_moves())
-        board.buttons[move.text].click()
+        board.press(move.text)
         assert board.game.state is not before and board.hinted is None  # the old hint is gone with its position
         if board.game.status != "playing":
             break
-        board.buttons["hint"].click()  # the new position's hint, not nothing and not the old one
+        board.press("hint")  # the new position's hint, not nothing and not the old one
         _assert_shows_the_hint_of_the_board_position(board)
 
 
 def test_a_hint_after_an_undo_shows_the_earlier_positions_hint():
     board = _board(seed=12)
     for name in ("T", "hint"):
-        board.buttons[name].click()
+        board.press(name)
     hinted = board.hinted
-    board.buttons[hinted.text].click()
-    board.buttons["undo"].click()
-    board.buttons["hint"].click()
+    board.press(hinted.text)
+    board.press("undo")
+    board.press("hint")
     _assert_shows_the_hint_of_the_board_position(board)
     assert board.hinted is hinted
 
@@ -290,7 +290,7 @@ def test_a_hint_while_the_game_moves_under_it_is_about_the_position_shown(monkey
         return answer
 
     monkeypatch.setattr(advice, "hint", hint_while_watch_plays)
-    board.buttons["hint"].click()
+    board.press("hint")
     assert moved and board.game.history[-1] == moved[0]
     _assert_shows_the_hint_of_the_board_position(board)
 
@@ -305,7 +305,7 @@ def test_a_game_that_never_stops_moving_gets_no_stale_hint(monkeypatch):
         return answer
 
     monkeypatch.setattr(advice, "hint", hint_while_watch_plays)
-    board.buttons["hint"].click()
+    board.press("hint")
     assert board.hinted is None
     assert board.message == "No hint: the game kept moving while the hint thought. Press Hint again once it stops."
 
@@ -317,7 +317,7 @@ def test_watch_and_advice_leave_the_hints_own_player_untouched():
 
     board = _board(seed=15)
     panel = CoachPanel(board)
-    panel.player.value = hint_player().name
+    panel.player = hint_player().name
     for _ in range(6):
         assert panel.step()
     advice.advise(board.game)

@@ -1037,6 +1037,7 @@ MESSAGES: dict[str, str] = {
     "gate.code_button": "Open the app",
     "gate.code_wrong": "That is not the class code. Check it on your teacher's screen and type it again.",
     "gate.code_locked": "Too many wrong codes from this device. Try again in {minutes} min, with the code on your teacher's screen.",
+    "gate.code_busy": "Too many wrong codes from this network just now. Try again in {minutes} min, with the code on your teacher's screen.",
     "gate.bad_class_code": "a class code has {shortest} to {longest} letters or digits (spaces and hyphens are ignored)",
     # calcnb.serve.cli
     "app.help.class_log": "record every student's answers to the lesson's exercises in this class log: a file (SQLite, created if new) or a database URL such as postgresql://user@host/db; students are told, and asked only for a nickname. Without it nothing is recorded",

@@ -1023,6 +1023,7 @@ MESSAGES: dict[str, str] = {
     "gate.code_button": "Abrir a aplicação",
     "gate.code_wrong": "Esse não é o código da turma. Confirma-o no ecrã do professor e escreve-o outra vez.",
     "gate.code_locked": "Demasiados códigos errados a partir deste dispositivo. Tenta de novo daqui a {minutes} min, com o código do ecrã do professor.",
+    "gate.code_busy": "Demasiados códigos errados a partir desta rede neste momento. Tenta de novo daqui a {minutes} min, com o código do ecrã do professor.",
     "gate.bad_class_code": "um código da turma tem de ter de {shortest} a {longest} letras ou algarismos (os espaços e os hífenes não contam)",
     # calcnb.serve.cli
     "app.help.class_log": "regista as respostas de cada aluno aos exercícios da lição neste registo da turma: um ficheiro (SQLite, criado se for novo) ou um URL de base de dados como postgresql://utilizador@servidor/bd; os alunos são avisados, e só lhes é pedida uma alcunha. Sem isto nada é registado",

@@ -2,8 +2,10 @@
 
 :func:`default_max_kernels` says how many kernels the machine's memory holds; :class:`PageCaps`
 counts the pages holding a kernel, overall and by client address; :class:`CodeCheck` checks typed
-class codes and limits wrong ones per address. The command line (:mod:`calcnb.serve.parser`) checks a
-teacher's code with :func:`code_problem` without loading the server.
+class codes, locks out a browser that keeps typing wrong ones and limits guessing per address. The
+command line (:mod:`calcnb.serve.parser`) checks a teacher's code with :func:`code_problem` without
+loading the server. Nothing here knows a web framework: any server passes addresses, cookies' values
+and typed text.
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import ipaddress
 import os
 import secrets
+import threading
 import time
 import unicodedata
 from collections import deque
@@ -28,9 +32,14 @@ MIN_HEADROOM_MEGABYTES = 1024
 DEFAULT_PAGES_PER_DEVICE = 4  # a lesson and the play app open, and a reload or two
 
 CODE_COOKIE = "calcnb_class"
+BROWSER_COOKIE = "calcnb_browser"  # a random name for one browser, so that its wrong codes lock out it alone
 CODE_FIELD = "code"
-CODE_TRIES = 5
+CODE_TRIES = 5  # wrong codes one browser may type within CODE_TRY_SECONDS; then it waits (see CodeCheck)
 CODE_TRY_SECONDS = 600
+CLASS_TYPOS = 90  # wrong codes an address may have outstanding at once: a class of thirty, three typos each
+BRUTE_FORCE_SECONDS = 30 * 86_400  # the least a brute force from one address needs, on average, for any code
+MIN_GUESS_SECONDS = 1.0  # an address earns a wrong code at least this often, however strong the code
+_ROUNDING = 1e-9
 MIN_CODE_LENGTH = 4
 MAX_CODE_LENGTH = 32
 CGROUP_MEMORY_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
@@ -142,8 +151,78 @@ def code_problem(text: str) -> str | None:
     return None
 
 
+def code_space(code: str) -> int:
+    """How many codes have this one's length and alphabet: what a brute force that knows both must search.
+
+    Digits only: 10 a character; else letters and digits (case folded): 36, a lower bound when the code has
+    letters beyond ASCII.
+
+    >>> code_space("4821"), code_space("ab-12")
+    (10000, 1679616)
+    """
+    code = normal_code(code)
+    return (10 if code.isascii() and code.isdigit() else 36) ** len(code)
+
+
+def address_key(address: str) -> str:
+    """The client an address stands for: itself (IPv4, an IPv4 address in IPv6 clothes), or an IPv6 address's /64.
+
+    One home or school network is given a whole /64 of IPv6 addresses, and any device on it may take as
+    many of them as it likes: counted one by one, they would give a guesser a fresh address at will.
+
+    >>> address_key("::ffff:10.0.0.9"), address_key("2001:db8:5:6:7::1")
+    ('10.0.0.9', '2001:db8:5:6::/64')
+    """
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(parsed, ipaddress.IPv6Address):
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.IPv6Network((parsed, 64), strict=False))
+    return str(parsed)
+
+
 class CodeCheck:
-    """Checks typed class codes (:func:`hmac.compare_digest`), with :data:`CODE_TRIES` wrong ones per address."""
+    """Checks typed class codes (:func:`hmac.compare_digest`): a browser that guesses is locked out, alone, and an
+    address may guess only as fast as makes a brute force hopeless.
+
+    **A browser** (a random cookie, :data:`BROWSER_COOKIE`; every tab of a browser shares it) that types
+    :data:`CODE_TRIES` wrong codes within :data:`CODE_TRY_SECONDS` is locked until the oldest ages out:
+    its codes, the right one too, are not even compared. Nobody else notices: thirty pupils behind one
+    address (a school's NAT, a hub reached over the internet) are thirty browsers.
+
+    **An address** (:func:`address_key`) has a credit of wrong codes, :data:`CLASS_TYPOS` at most (a
+    class of thirty arriving at once, three typos each): each wrong code spends one, one comes back every
+    :attr:`interval` seconds, and a right code gives back its browser's own recent wrong codes (its
+    typos). With no credit left, no code from that address is compared, the right one neither, until the
+    next credit comes (``"busy"``): were the right code still let in, a guesser who changes cookies at each
+    try would learn from every try whether it was right, at any speed.
+
+    **The arithmetic.** A guesser at one address, with as many cookies as he likes, has at most
+    ``burst + t / interval`` codes compared within ``t`` seconds (``burst``: :data:`CLASS_TYPOS`), and
+    only the right code gives credit back. A code drawn from ``space`` codes (:func:`code_space`; the guesser
+    is granted its length and alphabet) is found, on average, after ``space / 2`` tries, so he needs
+    ``(space / 2 - burst) * interval`` seconds. The interval is chosen to make that
+    :data:`BRUTE_FORCE_SECONDS` (30 days), and never less than :data:`MIN_GUESS_SECONDS`:
+
+    ============  ===========  ===============  ===========================================
+    code          space        interval         mean time of a brute force from one address
+    ============  ===========  ===============  ===========================================
+    4 digits      10^4         528 s (8.8 min)  30 days; under 1 % of the codes in an hour
+    6 digits      10^6         5.2 s            30 days
+    4 letters     36^4 = 1.7e6 3.1 s            30 days
+    6 letters     36^6 = 2.2e9 1 s              35 years
+    ============  ===========  ===============  ===========================================
+
+    (letters: letters and digits.) What it costs the class: nothing, unless someone at its address
+    spends the credit on purpose, changing cookies every five codes (his own browser locks after five).
+    Then every pupil there who has not got in yet waits one interval, and he gains nothing (he knows the
+    code). For a four-digit code that wait is minutes; for six letters and digits, a second: a class that
+    shares its address with others (a school's NAT) is better served by a longer code. Wrong codes of a
+    browser that never sends a cookie (``browser=None``) count against its address alone.
+    """
 
     def __init__(
         self,
@@ -151,6 +230,8 @@ class CodeCheck:
         *,
         tries: int = CODE_TRIES,
         seconds: float = CODE_TRY_SECONDS,
+        class_typos: int = CLASS_TYPOS,
+        brute_force_seconds: float = BRUTE_FORCE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._code = normal_code(code).encode()
@@ -158,32 +239,81 @@ class CodeCheck:
         self._tries = tries
         self._seconds = seconds
         self._clock = clock
-        self._wrong: dict[str, deque[float]] = {}
+        self.space = code_space(code)
+        self.burst = class_typos
+        searched = self.space / 2 - class_typos  # the tries an average search makes beyond the free ones
+        self.interval = max(MIN_GUESS_SECONDS, brute_force_seconds / searched) if searched > 0 else brute_force_seconds
+        self._credit: dict[str, tuple[float, float]] = {}  # address key -> (credit, when), while not full
+        self._wrong: dict[str, deque[tuple[float, str]]] = {}  # browser -> (when, address key) of its wrong codes
+        self._lock = threading.Lock()  # a server may check codes from several threads
 
-    def _recent_wrong(self, address: str) -> deque[float]:
-        now = self._clock()
-        for other in [key for key, times in self._wrong.items() if not times or now - times[-1] >= self._seconds]:
-            del self._wrong[other]  # forget addresses whose wrong tries have all aged out
-        times = self._wrong.get(address, deque())
-        while times and now - times[0] >= self._seconds:
+    def mean_brute_force_seconds(self) -> float:
+        """How long a brute force from one address needs, on average, to find this code (see the notes)."""
+        return (self.space / 2 - self.burst) * self.interval
+
+    # ------------------------------------------------------------ the state, as of now
+
+    def _credit_now(self, key: str, now: float) -> float:
+        credit, when = self._credit.get(key, (self.burst, now))
+        return min(self.burst, credit + (now - when) / self.interval)
+
+    def _set_credit(self, key: str, credit: float, now: float) -> None:
+        if credit >= self.burst:
+            self._credit.pop(key, None)
+        else:
+            self._credit[key] = (credit, now)
+
+    def _recent_wrong(self, browser: str | None, now: float) -> deque[tuple[float, str]]:
+        times = self._wrong.get(browser, deque()) if browser is not None else deque()
+        while times and now - times[0][0] >= self._seconds:
             times.popleft()
         return times
 
-    def locked_seconds(self, address: str) -> float:
-        """How long ``address`` must wait before its next try (0: it may try now)."""
-        times = self._recent_wrong(address)
-        if len(times) < self._tries:
-            return 0.0
-        return max(0.0, self._seconds - (self._clock() - times[0]))
+    def _forget_old(self, now: float) -> None:
+        """Drop the addresses whose credit is full again and the browsers whose wrong codes have all aged out."""
+        for key in [key for key in self._credit if self._credit_now(key, now) >= self.burst]:
+            del self._credit[key]
+        aged = [browser for browser, times in self._wrong.items() if not times or now - times[-1][0] >= self._seconds]
+        for browser in aged:
+            del self._wrong[browser]
 
-    def check(self, address: str, typed: str) -> str:
-        """``"right"``, ``"wrong"`` (counted against ``address``) or ``"locked"`` (not even compared)."""
-        if self.locked_seconds(address) > 0:
-            return "locked"
-        if hmac.compare_digest(normal_code(typed).encode(), self._code):
-            return "right"
-        self._wrong.setdefault(address, deque()).append(self._clock())
-        return "wrong"
+    def locked_seconds(self, address: str, browser: str | None = None) -> float:
+        """How long ``browser`` at ``address`` must wait before its next code is compared (0: it may try now)."""
+        with self._lock:
+            now = self._clock()
+            wait = 0.0
+            times = self._recent_wrong(browser, now)
+            if len(times) >= self._tries:
+                wait = self._seconds - (now - times[0][0])
+            credit = self._credit_now(address_key(address), now)
+            if credit < 1 - _ROUNDING:
+                wait = max(wait, (1 - credit) * self.interval)
+            return max(0.0, wait)
+
+    def check(self, address: str, typed: str, browser: str | None = None) -> str:
+        """``"right"``, ``"wrong"``, or not compared: ``"locked"`` (this browser) or ``"busy"`` (this address).
+
+        ``browser`` is the value of the browser's :data:`BROWSER_COOKIE` (None: the browser sent none).
+        """
+        with self._lock:
+            now = self._clock()
+            self._forget_old(now)
+            key = address_key(address)
+            wrong = self._recent_wrong(browser, now)
+            if len(wrong) >= self._tries:
+                return "locked"
+            credit = self._credit_now(key, now)
+            if credit < 1 - _ROUNDING:  # a visitor who waited as long as told is compared
+                return "busy"
+            if hmac.compare_digest(normal_code(typed).encode(), self._code):
+                for _when, where in wrong:  # its typos, given back to the addresses they were typed from
+                    self._set_credit(where, self._credit_now(where, now) + 1, now)
+                self._wrong.pop(browser, None)
+                return "right"
+            self._set_credit(key, credit - 1, now)
+            if browser is not None:
+                self._wrong.setdefault(browser, deque()).append((now, key))
+            return "wrong"
 
     def cookie_value(self) -> str:
         """The cookie of a visitor who gave the right code: an HMAC of the code under this run's key."""

@@ -4,16 +4,23 @@ Every page starts a kernel of its own, so one client reloading could fill the ma
 handler (:class:`GatedVoilaHandler`, in place of Voila's) counts the pages holding a kernel and
 refuses a visit over :data:`~ClassroomGate.max_kernels` or :data:`~ClassroomGate.max_pages_per_device`
 with a page in the class's language, before any kernel starts. A place is freed when its kernel
-ends, and an aborted load holds none. With a class code, a visitor is asked for it first; the cookie
-holds an HMAC under this run's key (never the code), wrong codes are limited per address, and the
-code never reaches a server log. The client address is tornado's ``remote_ip`` (no forwarding header
-trusted). Details and the reasons behind them: docs/design.md, "calcnb.serve.gate".
+ends, and an aborted load holds none: a visitor gone before their kernel started gets none, one gone
+while it started or ran the notebook has it shut down (without rendering the page, if it had not begun),
+and a page sent whole whose visitor never connects gives its kernel back within seconds if it says it
+is leaving (:func:`leaving_script`), else after :data:`calcnb.serve.kernels.PAGE_CONNECT_SECONDS`.
+With a class code, a visitor is asked for it first; the cookie holds an HMAC under this run's key
+(never the code), a browser that types wrong codes is locked out alone and guessing is limited per
+address (:class:`calcnb.serve.caps.CodeCheck`), and the code never reaches a server log. The client
+address is tornado's ``remote_ip`` (no forwarding header trusted). Details and the reasons behind them:
+docs/design.md, "calcnb.serve.gate".
 """
 
 from __future__ import annotations
 
 import contextlib
 import html
+import math
+import secrets
 
 from jupyter_core.utils import ensure_async
 from tornado import web
@@ -25,6 +32,7 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import get_language, message
 from calcnb.serve.caps import (
+    BROWSER_COOKIE,
     CODE_COOKIE,
     CODE_FIELD,
     DEFAULT_PAGES_PER_DEVICE,
@@ -36,6 +44,7 @@ from calcnb.serve.caps import (
 )
 
 GATE_SETTING = "calcnb_gate"  # where the server's gate lives in the tornado settings
+LEFT_FIELD = "calcnb_left"  # the field of a page's "I am leaving" beacon: its kernel's id
 
 # ------------------------------------------------------------ the server's gate
 
@@ -95,6 +104,27 @@ def code_page(xsrf_form_html: str, *, note: str = "") -> str:
     return _page(message("gate.code_title"), form, status_note=note)
 
 
+def leaving_script() -> str:
+    """A script for the head of a page: when the page is closed or left, it tells the gate (a beacon, as Voila's page
+    does once its scripts have connected it), which shuts its kernel down if no page ever connected to it.
+
+    Between the page's last byte and its connection the server sees nothing of a visitor (the scripts may
+    come from the browser's cache), so a tab closed then is told from a slow one only by this; and it must
+    come before Voila's own scripts, which hold the rest of the page up while they load. The kernel's id
+    is read, when the page leaves, from the page's configuration (none yet: the page was still being
+    made, and its closed connection told the gate already). Both ``beforeunload`` (a desktop browser's
+    closed tab, where Voila's page listens too) and ``pagehide`` (a phone's) send it, once.
+    """
+    return (
+        "<script>(function(){var sent=false;function left(e){if(e.persisted||sent)return;"
+        "var c=document.getElementById('jupyter-config-data'),k;try{k=c&&JSON.parse(c.textContent).kernelId}"
+        "catch(_){}if(!k)return;sent=true;var x=document.cookie.match(/\\b_xsrf=([^;]*)\\b/),f=new FormData();"
+        f"f.append('_xsrf',x&&x[1]||'');f.append('{LEFT_FIELD}',k);"
+        "navigator.sendBeacon(location.pathname+location.search,f);}"
+        "addEventListener('beforeunload',left);addEventListener('pagehide',left);})();</script>"
+    )
+
+
 class _VisitKernels:
     """The kernel manager as one page's request sees it: the kernel it starts or takes is the visit's."""
 
@@ -110,6 +140,10 @@ class _VisitKernels:
         if self._visit.abandoned:
             raise VisitAbandoned
         kernel_id = await ensure_async(self._manager.start_kernel(*args, **kwargs))
+        if self._visit.abandoned:  # gone while it waited for its turn and started: no page to render for it
+            with contextlib.suppress(Exception):
+                await ensure_async(self._manager.shutdown_kernel(kernel_id))
+            raise VisitAbandoned
         self._visit.kernel_id = kernel_id
         return kernel_id
 
@@ -121,7 +155,7 @@ class _VisitKernels:
 
 
 class VisitAbandoned(Exception):
-    """The visitor went away before their kernel started: none is started."""
+    """The visitor went away before their kernel started (none is started) or while it started (it is shut down)."""
 
 
 def _gate(handler: web.RequestHandler) -> ClassroomGate:
@@ -139,9 +173,18 @@ class _CodeMixin:
         gate = _gate(self)
         if gate.code is None or gate.code.cookie_ok(self.get_cookie(CODE_COOKIE)):
             return True
+        self.browser()
         self.set_header("Cache-Control", "no-store")
         self.finish(code_page(self.xsrf_form_html()))
         return False
+
+    def browser(self) -> str:
+        """This browser's name (:data:`~calcnb.serve.caps.BROWSER_COOKIE`), given it now if it had none."""
+        name = (self.get_cookie(BROWSER_COOKIE) or "")[:64]
+        if not name:
+            name = secrets.token_urlsafe(16)
+            self.set_cookie(BROWSER_COOKIE, name, path=self.base_url, httponly=True, samesite="Lax")
+        return name
 
     @web.authenticated
     def post(self, path: str | None = None) -> None:
@@ -150,16 +193,18 @@ class _CodeMixin:
         if gate.code is None:
             raise web.HTTPError(405)
         address = self.request.remote_ip or ""
-        verdict = gate.code.check(address, self.get_body_argument(CODE_FIELD, ""))
+        browser = self.browser()
+        verdict = gate.code.check(address, self.get_body_argument(CODE_FIELD, ""), browser)
         self.set_header("Cache-Control", "no-store")
         if verdict == "right":
             self.set_cookie(CODE_COOKIE, gate.code.cookie_value(), path=self.base_url, httponly=True, samesite="Lax")
             self.redirect(self.request.path, status=303)
             return
-        if verdict == "locked":
-            minutes = max(1, round(gate.code.locked_seconds(address) / 60))
+        if verdict in ("locked", "busy"):  # this browser guessed too often; this address's credit is spent
+            minutes = max(1, math.ceil(gate.code.locked_seconds(address, browser) / 60))
             self.set_status(429)
-            self.finish(code_page(self.xsrf_form_html(), note=message("gate.code_locked", minutes=minutes)))
+            note = message(f"gate.code_{verdict}", minutes=minutes)
+            self.finish(code_page(self.xsrf_form_html(), note=note))
             return
         self.set_status(403)
         self.finish(code_page(self.xsrf_form_html(), note=message("gate.code_wrong")))
@@ -175,12 +220,35 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
     """Voila's page handler behind the class code and the caps (see the module notes)."""
 
     _visit: Visit | None = None
+    _leaving_written = False
+
+    def write(self, chunk) -> None:
+        """Write as Voila does, with the page's :func:`leaving_script` put in its head."""
+        if self._visit is not None and not self._leaving_written and isinstance(chunk, str) and "<head>" in chunk:
+            chunk = chunk.replace("<head>", f"<head>{leaving_script()}", 1)
+            self._leaving_written = True
+        super().write(chunk)
 
     @property
     def kernel_manager(self):
         """The server's kernel manager; during a page's visit, as the visit sees it (:class:`_VisitKernels`)."""
         manager = self.settings["kernel_manager"]
         return manager if self._visit is None else _VisitKernels(manager, self._visit)
+
+    @web.authenticated
+    async def post(self, path: str | None = None) -> None:
+        """A page's beacon that it is leaving (:func:`leaving_script`), else a typed class code."""
+        kernel_id = self.get_body_argument(LEFT_FIELD, None)
+        if kernel_id is None:
+            return super().post(path)
+        gate = _gate(self)
+        if gate.code is not None and not gate.code.cookie_ok(self.get_cookie(CODE_COOKIE)):
+            raise web.HTTPError(403)
+        page_left = getattr(self.settings["kernel_manager"], "page_left", None)
+        if page_left is not None:
+            await page_left(kernel_id[:64])
+        self.set_status(204)
+        self.finish()
 
     def on_connection_close(self) -> None:
         """The visitor went away: their kernel, if not started yet, never starts; if started, it ends with the page."""
@@ -209,6 +277,12 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
             await _finished(super().get(path))
         except VisitAbandoned:
             pass
+        else:
+            page_sent = getattr(manager, "page_sent", None)
+            if visit.kernel_id is not None and not visit.abandoned and not self._finished and page_sent is not None:
+                page_sent(visit.kernel_id)  # the page is whole: it connects soon, or its kernel ends
+                if not self._leaving_written:  # a template without a head: at the end, then (still run, if late)
+                    self.write(leaving_script() + "\n")
         finally:
             self._visit = None
             if visit.kernel_id is None:
@@ -249,4 +323,4 @@ def replace_routes(router, replacements: dict[type, type]) -> int:
 
 
 __all__ = ["GATED_HANDLERS", "GATE_SETTING", "ClassroomGate", "GatedTreeHandler", "GatedVoilaHandler", "code_page"]
-__all__ += ["refusal_page", "replace_routes"]
+__all__ += ["leaving_script", "refusal_page", "replace_routes"]

@@ -7,6 +7,13 @@ warm up at once, in the order the students came; pool refills (``--preheat N``) 
 student and warm up one at a time. The server culls kernels no page is connected to
 (:func:`calcnb.serve.commands.culling_options`), but not one waiting in Voila's pool, nor one whose page is still
 loading (:data:`PAGE_LOAD_SECONDS`). Why: ``docs/design.md``; measured: ``docs/performance.md``.
+
+A page that never connects to its kernel (its visitor went away while it loaded) gives it back soon: once
+the gate (:mod:`calcnb.serve.gate`) has sent the page whole (:meth:`~ClassroomKernelManager.page_sent`),
+its kernel is shut down if no page has connected to it within :data:`PAGE_CONNECT_SECONDS`, and at once
+if the page says it is leaving before it connected (:meth:`~ClassroomKernelManager.page_left`: a closed
+or reloaded tab). Before, such a kernel held its place for :data:`PAGE_LOAD_SECONDS` idle and a cull:
+two abandoned loads filled a class of two for two minutes.
 """
 
 from __future__ import annotations
@@ -25,12 +32,17 @@ from datetime import timedelta
 import zmq
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from traitlets import Integer
+from traitlets import Float, Integer
 
 from calcnb.core.settings import VOILA_PREHEAT
 
 # A kernel no page has connected to yet is left this long idle for its page to load (see the module notes).
 PAGE_LOAD_SECONDS = 120
+# Once its page has been sent whole, a kernel is shut down if no page connects to it within this long. A page
+# connects once it has loaded its scripts (4 MB, or their revalidation): about 1 s on an idle machine, and up
+# to 26 s measured with twelve chromium pages loading at once on the server's own two cores (the slowest a
+# class's devices and a classroom's Wi-Fi should make it); twice that, rounded up.
+PAGE_CONNECT_SECONDS = 60
 # A warming kernel holds its turn until it has been quiet (no message) this long, or at most WARM_UP_LIMIT.
 WARM_UP_QUIET_SECONDS = 0.5
 WARM_UP_LIMIT_SECONDS = 60.0
@@ -53,6 +65,11 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         config=True,
         help="Kernels warming up (starting and running the notebook) at once; 0: two per processor core.",
     )
+    page_connect_seconds = Float(
+        PAGE_CONNECT_SECONDS,
+        config=True,
+        help="Seconds a page sent whole has to connect to its kernel, else the kernel is shut down.",
+    )
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -62,6 +79,8 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             self.connection_dir = tempfile.mkdtemp(prefix="calcnb-kernels-")
             atexit.register(functools.partial(shutil.rmtree, self.connection_dir, ignore_errors=True))
         self._connected_once: set[str] = set()
+        self._pages_due: dict[str, asyncio.TimerHandle] = {}  # kernel -> its page's deadline to connect
+        self._shutdowns: set[asyncio.Task] = set()
         self._a_page_came = False  # pool kernels started after this are refills
         self._watchers: set[asyncio.Task] = set()
         self._warming = 0
@@ -85,11 +104,59 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         super().notify_connect(kernel_id)
         self._connected_once.add(kernel_id)
         self._a_page_came = True
+        deadline = self._pages_due.pop(kernel_id, None)
+        if deadline is not None:
+            deadline.cancel()
+
+    def page_sent(self, kernel_id: str) -> None:
+        """``kernel_id``'s page has been sent whole: unless a page connects within ``page_connect_seconds``, it ends."""
+        if kernel_id in self._connected_once or kernel_id not in self._kernels or kernel_id in self._pages_due:
+            return
+        loop = asyncio.get_running_loop()
+        self._pages_due[kernel_id] = loop.call_later(self.page_connect_seconds, self._page_never_came, kernel_id)
+
+    def _page_never_came(self, kernel_id: str) -> None:
+        self._pages_due.pop(kernel_id, None)
+        if kernel_id in self._connected_once or kernel_id not in self._kernels:
+            return
+        self.log.info(
+            "calcnb: no page connected to kernel %s within %g s: shut down", kernel_id, self.page_connect_seconds
+        )
+        self._shut_down_soon(kernel_id)
+
+    def _shut_down_soon(self, kernel_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._shut_down_quietly(kernel_id))
+        self._shutdowns.add(task)
+        task.add_done_callback(self._shutdowns.discard)
+
+    async def _shut_down_quietly(self, kernel_id: str) -> None:
+        try:
+            await self.shutdown_kernel(kernel_id)
+        except Exception:  # already gone (its page's beacon, a cull): nothing left to do
+            self.log.debug("calcnb: kernel %s was already shut down", kernel_id, exc_info=True)
+
+    async def page_left(self, kernel_id: str) -> bool:
+        """``kernel_id``'s page is leaving (closed, reloaded): if no page ever connected to it, shut it down now.
+
+        Returns whether it was shut down; a kernel a page has connected to is left to Voila's own beacon and the
+        culler, and one no page of the gate was sent for is not this page's to end.
+        """
+        if kernel_id not in self._pages_due or kernel_id in self._connected_once:
+            return False
+        self._pages_due.pop(kernel_id).cancel()
+        self.log.info("calcnb: the page of kernel %s left before it connected: shut down", kernel_id)
+        await self._shut_down_quietly(kernel_id)
+        return True
 
     def waiting_for_its_page(self, kernel_id: str) -> bool:
-        """Whether no page has connected to ``kernel_id`` yet and it has been idle less than PAGE_LOAD_SECONDS."""
+        """Whether no page has connected to ``kernel_id`` yet and it has been idle less than PAGE_LOAD_SECONDS.
+
+        A kernel whose page has been sent (:meth:`page_sent`) waits for it until its own deadline, however idle.
+        """
         if kernel_id in self._connected_once:
             return False
+        if kernel_id in self._pages_due:
+            return True
         kernel = self._kernels.get(kernel_id)
         last_activity = getattr(kernel, "last_activity", None)
         return last_activity is not None and utcnow() - last_activity < timedelta(seconds=PAGE_LOAD_SECONDS)
@@ -103,6 +170,9 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
     async def shutdown_kernel(self, kernel_id: str, *args, **kwargs):
         """Shut the kernel down and forget it."""
         self._connected_once.discard(kernel_id)
+        deadline = self._pages_due.pop(kernel_id, None)
+        if deadline is not None:
+            deadline.cancel()
         return await super().shutdown_kernel(kernel_id, *args, **kwargs)
 
     # ------------------------------------------------------------ warming up in turns

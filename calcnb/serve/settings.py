@@ -84,6 +84,7 @@ VOILA_EXTENSIONS: Final[tuple[str, ...]] = (
     "@voila-dashboards/widgets-manager8",
     "@jupyter-widgets/jupyterlab-manager",
     "ipyevents",
+    "jupyter-vue",  # the play board and its coach are Vue templates (ui/view.py)
 )
 # Voila's widget manager as Voila 0.5.8 built it, found before the one Voila installs: the page's JupyterLab core
 # is 4.2.5 in every Voila 0.5, and only 0.5.8's widget manager was built against it (0.5.13's asks for ^4.5.10,

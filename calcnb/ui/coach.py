@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 from html import escape
 
-import ipywidgets as widgets
+from traitlets import TraitError, validate
 
 from calcnb.game.deals import Seed
 from calcnb.game.game import Game
@@ -35,7 +35,8 @@ from calcnb.players.registry import ladder
 from calcnb.players.table import PlayerView
 from calcnb.solver import COMPILED
 from calcnb.ui.palette import BLACK, BLUE, PALE_GREY
-from calcnb.ui.play import PlayBoard, _set
+from calcnb.ui.play import PlayBoard
+from calcnb.ui.view import CoachView
 
 __all__ = ["CoachPanel", "CoachedBoard", "chance_chart", "coach", "player_label", "watch_default", "watch_players"]
 
@@ -102,110 +103,111 @@ def chance_chart(chances: list[MoveChance]) -> str:
     )
 
 
-class CoachPanel(widgets.VBox):
+class CoachPanel(CoachView):
     """The Analyse and Watch controls for ``board``; :func:`coach` puts one beside the board.
 
-    Attributes: ``buttons`` (``analyse``, ``watch``, ``stop``), ``player`` (the dropdown of
-    :func:`watch_players`, its value a player's name), ``pace`` (seconds per move, one of :data:`PACES`), ``chart`` (the
-    chances as a table of bars, :func:`chance_chart`), ``text`` (what the coach is doing, or the
-    last watched move and why; ``said`` is its plain text), ``chances`` (the last analysis, cleared
-    when the board changes).
+    One widget, drawn by a Vue template (:class:`~calcnb.ui.view.CoachView`). Attributes: ``buttons``
+    (``analyse``, ``watch``, ``stop``: a :class:`~calcnb.ui.view.Control` each, its ``click()`` the
+    button's), ``player`` (the name of the player Watch plays, chosen among :func:`watch_players`),
+    ``pace`` (seconds per move, one of :data:`PACES`), ``chart`` (the chances as a table of bars,
+    :func:`chance_chart`), ``said`` (what the coach is doing, or the last watched move and why),
+    ``chances`` (the last analysis, cleared when the board changes). :meth:`press` clicks a button by its name.
     """
 
     def __init__(self, board: PlayBoard, *, seconds: float | None = None) -> None:
+        super().__init__({"analyse": self.analyse, "watch": self.watch, "stop": self.stop})
         self.board = board
         self.seconds = seconds
         self.players = watch_players()
         self.chances: list[MoveChance] = []
-        self.said = ""
         self._analysed = None  # the state the chances are about
-        self.buttons = {name: widgets.Button(layout=widgets.Layout(width="auto", min_width="6em")) for name in _BUTTONS}
-        for name, button in self.buttons.items():
-            button.add_class(f"calcnb-coach-{name}")
-        self.buttons["analyse"].on_click(lambda _: self.analyse())
-        self.buttons["watch"].on_click(lambda _: self.watch())
-        self.buttons["stop"].on_click(lambda _: self.stop())
-        self.buttons["stop"].disabled = True
-        wide = {"description_width": "11.5em"}  # "Segundos por jogada" whole, and the select as wide as its players
-        self.player = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="28em"))
-        # a list of paces rather than a slider: a labelled control the keyboard and screen readers reach
-        self.pace = widgets.Dropdown(value=None, style=wide, layout=widgets.Layout(width="28em"))
-        # a guard for the longest moves' words: the chart scrolls rather than the page
-        self.chart = widgets.HTML(layout=widgets.Layout(width="100%", max_height="15em", overflow="auto"))
-        self.chart.add_class("calcnb-coach-chart")
-        self.text = widgets.HTML(layout=widgets.Layout(width="100%"))
-        self.text.add_class("calcnb-coach-text")
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        super().__init__(
-            [
-                widgets.HBox([self.buttons["analyse"], self.buttons["watch"], self.buttons["stop"]]),
-                self.player,
-                self.pace,
-                self.chart,
-                self.text,
-            ],
-            layout=widgets.Layout(margin="0.6em 0 0 0", width="100%"),
-        )
-        self.add_class("calcnb-coach")
+        self._watch_enabled(True)
         self.refresh()
-        self.player.value = watch_default()
-        self.pace.value = 1.0
+        self.player = watch_default()
+        self.pace = 1.0
         board.on_refresh(self._board_changed)
 
     def refresh(self) -> None:
         """Labels in the current language."""
-        for name, button in self.buttons.items():
-            _set(button, description=message(f"coach.widget.{name}"), tooltip=message(f"coach.widget.{name}_tip"))
-        options = [(player_label(name), name) for name in self.players]
-        if list(self.player.options) != options:
-            chosen = self.player.value
-            self.player.options = options
-            self.player.value = chosen
-        paces = [(_seconds(pace), pace) for pace in PACES]
-        if list(self.pace.options) != paces:
-            chosen = self.pace.value
-            self.pace.options = paces
-            self.pace.value = chosen
-        _set(self.player, description=message("coach.widget.player"))
-        _set(self.pace, description=message("coach.widget.pace"))
+        with self.hold_sync():
+            self.show_controls(
+                {
+                    name: {
+                        "text": message(f"coach.widget.{name}"),
+                        "tip": message(f"coach.widget.{name}_tip"),
+                        "cls": f"calcnb-coach-{name}",
+                    }
+                    for name in _BUTTONS
+                }
+            )
+            options = [[player_label(name), name] for name in self.players]
+            if self.player_options != options:
+                self.player_options = options
+            paces = [[_seconds(pace), pace] for pace in PACES]
+            if self.pace_options != paces:
+                self.pace_options = paces
+            self.player_caption = message("coach.widget.player")
+            self.pace_caption = message("coach.widget.pace")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(player={self.player!r}, pace={self.pace!r})"
+
+    @validate("player")
+    def _known_player(self, proposal: dict) -> str:
+        if proposal["value"] not in self.players:  # a page can send anything: only the players offered are taken
+            raise TraitError(f"no player {proposal['value']!r} to watch")
+        return proposal["value"]
+
+    @validate("pace")
+    def _known_pace(self, proposal: dict) -> float:
+        if proposal["value"] not in PACES:
+            raise TraitError(f"no pace {proposal['value']!r}")
+        return float(proposal["value"])
+
+    def _watch_enabled(self, enabled: bool) -> None:
+        """Watch on and Stop off (nothing to stop), or the other way round while a player plays."""
+        self.show_controls({"watch": {"disabled": not enabled}, "stop": {"disabled": enabled}})
 
     def _board_changed(self) -> None:
         """The board was redrawn: labels in its language, and an analysis of another position is taken away."""
         self.refresh()
         if self.chances and self.board.game.state is not self._analysed:
-            self.chances, self._analysed = [], None
-            self.chart.value = ""
-            self._say(message("coach.widget.changed"))
+            with self.hold_sync():
+                self.chances, self._analysed = [], None
+                self.chart = ""
+                self._say(message("coach.widget.changed"))
 
     def _say(self, text: str) -> None:
         self.said = text
-        self.text.value = f"<div style='line-height:1.35'>{escape(text)}</div>" if text else ""
 
     # ------------------------------------------------------------ Analyse
 
     def analyse(self) -> list[MoveChance]:
         """Analyse the board's position: the chart of chances in words; returns the chances."""
         state = self.board.game.state
-        self.chart.value = ""
-        self._say(message("coach.widget.thinking"))
+        with self.hold_sync():  # the page hears "thinking" before the coach thinks
+            self.chart = ""
+            self._say(message("coach.widget.thinking"))
         chances = analyse(state, seconds=self.seconds)
         self.chances, self._analysed = chances, state
-        self.chart.value = chance_chart(chances)
-        self._say("" if chances else message("coach.widget.over"))
+        with self.hold_sync():
+            self.chart = chance_chart(chances)
+            self._say("" if chances else message("coach.widget.over"))
         return chances
 
     # ------------------------------------------------------------ Watch
 
     def step(self) -> bool:
         """The chosen player makes one move on the board, explained; False when the game is over."""
-        name = self.player.value
+        name = self.player
         view = PlayerView.of(self.board.game.state)
         move, reason = advise(view, self.players[name])
         if move is None:
             self._say(message("coach.widget.over_watch"))
             return False
-        self.board.buttons[move.text].click()
+        self.board.press(move.text)
         self._say(message("coach.widget.played", player=player_label(name), move=describe_move(move), reason=reason))
         return True
 
@@ -219,7 +221,7 @@ class CoachPanel(widgets.VBox):
         if self.watching:
             return
         self._stopping.clear()
-        self.buttons["watch"].disabled, self.buttons["stop"].disabled = True, False
+        self._watch_enabled(False)
         self._thread = threading.Thread(target=self._watch_loop, daemon=True)
         self._thread.start()
 
@@ -230,10 +232,10 @@ class CoachPanel(widgets.VBox):
     def _watch_loop(self) -> None:
         try:
             while not self._stopping.is_set() and self.step():
-                if self._stopping.wait(self.pace.value):
+                if self._stopping.wait(self.pace):
                     break
         finally:
-            self.buttons["watch"].disabled, self.buttons["stop"].disabled = False, True
+            self._watch_enabled(True)
 
 
 _BUTTONS = ("analyse", "watch", "stop")

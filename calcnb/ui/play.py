@@ -1,13 +1,14 @@
 """The play widgets: :class:`PlayBoard` to play a game, :class:`Stepper` to walk through a lesson.
 
-Both are ipywidgets boxes that show the board as a picture drawn by one reused
-:class:`~calcnb.ui.board.BoardRenderer`, with the text board (``print(game)``) as the picture's
-alternative text, so a screen reader reads the same position a sighted player sees. The widgets
-hold no game logic: a :class:`PlayBoard` asks its :class:`~calcnb.game.game.Game` what is legal
-and what a move does, and plays, undoes and redoes through it. A person plays with the mouse on
-the cards or with the buttons beside the board, which the keyboard and screen readers reach;
-``board.buttons``, :meth:`PlayBoard.click_place` and :meth:`PlayBoard.double_click_place` do the
-same from code. How a click is handled: ``docs/design.md``.
+Both show the board as a picture drawn by one reused :class:`~calcnb.ui.board.BoardRenderer`, with
+the text board (``print(game)``) as the picture's alternative text, so a screen reader reads the same
+position a sighted player sees. The widgets hold no game logic: a :class:`PlayBoard` asks its
+:class:`~calcnb.game.game.Game` what is legal and what a move does, and plays, undoes and redoes
+through it. A person plays with the mouse on the cards or with the buttons beside the board, which
+the keyboard and screen readers reach; :meth:`PlayBoard.press`, :meth:`PlayBoard.click_place` and
+:meth:`PlayBoard.double_click_place` do the same from code. A :class:`PlayBoard` is one widget drawn
+by a Vue template (:mod:`calcnb.ui.view`), however many buttons it shows. How a click is handled:
+``docs/design.md``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from collections.abc import Callable, Sequence
 from html import escape
 
 import ipywidgets as widgets
-from ipyevents import Event
 
 from calcnb.exercises.examples import Step
 from calcnb.game.cards import rank_name
@@ -30,13 +30,14 @@ from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import message
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
-from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
+from calcnb.ui.view import PlayView, control, css_class
 
-__all__ = ["Picture", "PlayBoard", "Stepper", "css_class", "end_of_game", "parse_seed", "png_size"]
+__all__ = ["Picture", "PlayBoard", "SeedField", "Stepper", "css_class", "end_of_game", "parse_seed", "png_size"]
 
 
-# The board column grows to fill the width beside the controls, but never so tall that the page must
-# scroll at 768 px high (the picture is 3:2); below 768 px wide the controls wrap under the board.
+# The stepper's board column grows to fill the width beside its buttons, but never so tall that the page must
+# scroll at 768 px high (the picture is 3:2); below 768 px wide the column wraps under the board. The play
+# board's own layout is in its template (calcnb.ui.view.PLAY_TEMPLATE).
 _BOARD_COLUMN = {
     "flex": "1 1 520px",
     "min_width": "300px",
@@ -44,16 +45,15 @@ _BOARD_COLUMN = {
     "overflow": "visible",  # never a scrolling box of its own
 }
 _SIDE_PANEL = {"flex": "0 0 390px", "max_width": "100%", "margin": "0 0 0 12px"}
-_ROW_LABEL_WIDTH = "12em"
-_MOVE_BUTTON_WIDTH = "3.6em"
-_CONTROL_WIDTH = "7em"
-_MESSAGE_HEIGHT = "9.5em"  # room for a long sentence, its detail and the end of the game: nothing below moves
-# Move buttons: legal ones in the board's blue for legal places, the hinted one in its orange, each with the
-# palette's contrasting ink (which ipywidgets' own "info" style lacks).
-_LEGAL_STYLE = {"button_color": LEGAL_COLOUR, "text_color": WHITE}
-_HINT_STYLE = {"button_color": HINT_COLOUR, "text_color": BLACK}
-_PLAIN_STYLE = {"button_color": None, "text_color": None}
 _HINT_TRIES = 3  # positions a Hint thinks about before giving up on a game that keeps moving under it
+# The move buttons, one row per card that can move, as a person reads the table: the stock, the turned card
+# to a foundation, the turned card to a waste pile, then each waste pile's top to a foundation.
+_MOVE_ROWS: tuple[tuple[Move, ...], ...] = (
+    (TURN,),
+    tuple(STOCK_TO_FOUNDATION),
+    tuple(STOCK_TO_WASTE),
+    *(tuple(moves) for moves in WASTE_TO_FOUNDATION),
+)
 
 
 _WHOLE_NUMBER = re.compile(r"[-+]?[0-9]+")
@@ -71,19 +71,6 @@ def parse_seed(text: str) -> Seed | None:
         except ValueError:  # more digits than Python reads; the seed check refuses it by its length
             return cleaned
     return cleaned
-
-
-def css_class(name: str) -> str:
-    """The CSS class a page (or a browser test) finds a button by: ``S>F1`` -> ``calcnb-btn-S-F1``."""
-    return "calcnb-btn-" + name.replace(">", "-")
-
-
-def _row(label: widgets.Label, buttons: Sequence[widgets.Widget]) -> widgets.HBox:
-    return widgets.HBox([label, *buttons])
-
-
-def _row_label() -> widgets.Label:
-    return widgets.Label(layout=widgets.Layout(width=_ROW_LABEL_WIDTH))
 
 
 def _set(widget: widgets.Widget, **values: object) -> None:
@@ -169,93 +156,82 @@ def png_size(png: bytes) -> tuple[int, int]:
     return width, height
 
 
-class PlayBoard(widgets.VBox):
+class SeedField:
+    """The seed field as code sees it: ``value`` is what is typed there (set it to type), as on the page."""
+
+    def __init__(self, board: PlayBoard) -> None:
+        self.board = board
+
+    @property
+    def value(self) -> str:
+        return self.board.seed
+
+    @value.setter
+    def value(self, text: str) -> None:
+        self.board.seed = text
+
+    @property
+    def description(self) -> str:
+        return self.board.seed_label
+
+    @property
+    def placeholder(self) -> str:
+        return self.board.seed_placeholder
+
+
+class PlayBoard(PlayView):
     """Play a game of Calculation by clicking the cards or the buttons; the board redraws after every click.
 
     ``PlayBoard()`` deals a random game, ``PlayBoard(seed=7)`` deal 7, ``PlayBoard(game)`` drives a
-    given :class:`~calcnb.game.game.Game`. Attributes: ``game`` (the Game being played), ``buttons``
-    (move notation and ``undo``, ``redo``, ``hint``, ``new`` to their Button), ``image`` (the board
-    picture, a :class:`Picture`), ``message`` (the message line's sentence), ``detail`` (what
-    "Why?" opens), ``ending`` (the end of the game, on its own line), ``seed_input`` (the seed field),
-    ``selected`` (the place whose card was picked by a click: ``pending`` or ``W1``..``W4``).
-    :meth:`add_panel` puts more controls beside the board or under it, and :meth:`on_refresh` tells
-    them when the board has changed (a move, a new deal, a new language). After
-    :func:`calcnb.set_language`, :meth:`refresh` shows the board in the new language.
+    given :class:`~calcnb.game.game.Game`. It is one widget (:class:`~calcnb.ui.view.PlayView`, drawn by a
+    Vue template): the picture, and beside it real buttons, one row per card that can move, the message
+    line and the seed field.
+
+    Attributes: ``game`` (the Game being played), ``buttons`` (move notation and ``undo``, ``redo``,
+    ``hint``, ``new`` to a :class:`~calcnb.ui.view.Control`: what the button shows, and ``click()``),
+    ``png`` and ``alt`` (the picture shown and its alternative text, the text board), ``message``
+    (the message line's sentence), ``detail`` (what "Why?" opens), ``ending`` (the end of the game, on
+    its own line), ``seed_input`` (the seed field: its ``value``), ``selected`` (the place whose card
+    was picked by a click: ``pending`` or ``W1``..``W4``). :meth:`press` clicks a button by its name,
+    :meth:`click_place` and :meth:`double_click_place` click the picture. :meth:`add_panel` puts more
+    widgets beside the board or under it, and :meth:`on_refresh` tells them when the board has changed
+    (a move, a new deal, a new language). After :func:`calcnb.set_language`, :meth:`refresh` shows the
+    board in the new language.
     """
 
     def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
         if game is not None and seed is not None:
             raise ValueError(message("widget.game_and_seed"))
+        actions: dict[str, Callable[[], None]] = {move.text: self._move_action(move) for move in ALL_MOVES}
+        actions.update(undo=self._undo, redo=self._redo, hint=self._hint, new=self._new_deal)
+        super().__init__(actions)
         self.game: Game = game if game is not None else Game.new(seed)
         self._on_refresh: list[Callable[[], None]] = []
         self.renderer = BoardRenderer()
-        self.image = Picture(width="100%")
+        self.png, self.alt = b"", ""
         self.hinted: Move | None = None
         self.selected: str | None = None
         self.displayed_state: State | None = None
         """The state the board shows; a click on a board showing another state plays nothing."""
         self._message, self._detail = "", ""
-        self._message_area = widgets.HTML(layout=widgets.Layout(min_height=_MESSAGE_HEIGHT, width="100%"))
-        self._message_area.add_class("calcnb-message-area")
-        self._events = Event(source=self.image, watched_events=["click", "dblclick"])
-        self._events.on_dom_event(self._on_board_event)
-        self.buttons: dict[str, widgets.Button] = {}
-        for move in ALL_MOVES:
-            button = widgets.Button(layout=widgets.Layout(width=_MOVE_BUTTON_WIDTH))
-            button.add_class(css_class(move.text))
-            button.on_click(self._move_handler(move))
-            self.buttons[move.text] = button
-        controls: dict[str, Callable[[], None]] = {
-            "undo": self._undo,
-            "redo": self._redo,
-            "hint": self._hint,
-            "new": self._new_deal,
-        }
-        for name, action in controls.items():
-            button = widgets.Button(layout=widgets.Layout(width=_CONTROL_WIDTH))
-            button.add_class(css_class(name))
-            button.on_click(lambda _button, action=action: action())
-            self.buttons[name] = button
-        for name in ("new", TURN.text):  # a word, not a pile's name: as wide as the word in each language
-            self.buttons[name].layout.width = "auto"
-        self.seed_input = widgets.Text(
-            layout=widgets.Layout(width="15em"), style={"description_width": "auto"}, continuous_update=False
-        )
-        self.panel = widgets.VBox(self._control_rows(), layout=widgets.Layout(**_SIDE_PANEL))
-        self.panel.add_class("calcnb-controls")
-        self.board_column = widgets.VBox([self.image], layout=widgets.Layout(**_BOARD_COLUMN))
-        self.below = widgets.VBox()
-        table = widgets.HBox(
-            [self.board_column, self.panel], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
-        )
-        super().__init__([table, self.below])
-        self.add_class("calcnb-play")
+        self.seed_input = SeedField(self)
+        self.rows = [{"label": "", "names": [m.text for m in moves]} for moves in _MOVE_ROWS]
         self._say(message("widget.ready") if game is None else message("widget.ready_position"))
         self.refresh()
 
-    def _control_rows(self) -> list[widgets.Widget]:
-        """The buttons, one row per card that can move, as a person reads the table; then the rest."""
-        self._stock_label = _row_label()
-        self._pending_label = _row_label()
-        self._pending_waste_label = _row_label()
-        self._waste_labels = [_row_label() for _ in range(4)]
-        b = self.buttons
-        return [
-            _row(self._stock_label, [b[TURN.text]]),
-            _row(self._pending_label, [b[m.text] for m in STOCK_TO_FOUNDATION]),
-            _row(self._pending_waste_label, [b[m.text] for m in STOCK_TO_WASTE]),
-            *(_row(label, [b[m.text] for m in WASTE_TO_FOUNDATION[w]]) for w, label in enumerate(self._waste_labels)),
-            widgets.HBox([b["undo"], b["redo"], b["hint"]]),
-            self._message_area,
-            widgets.HBox([b["new"], self.seed_input]),
-        ]
+    def __repr__(self) -> str:
+        # A widget's repr lists its synced traits: here the picture's PNG and every button. Say what is played
+        # instead, as the page shows it (never the deal code: it would name the cards still face down).
+        game = self.game
+        where = f"seed={game.seed!r}" if game.seed is not None else "a given deal"
+        return f"{type(self).__name__}({where}, moves={len(game.history)}, score={game.score}, {game.status})"
 
     def add_panel(self, widget: widgets.Widget, *, beside: bool = True) -> None:
         """Add ``widget`` under the controls beside the board (``beside``), or under the board and controls."""
         if beside:
-            self.panel.children = (*self.panel.children, widget)
+            self.beside = [*self.beside, widget]
         else:
-            self.below.children = (*self.below.children, widget)
+            self.below = [*self.below, widget]
 
     def on_refresh(self, callback: Callable[[], None]) -> None:
         """Call ``callback()`` after every redraw of the board (a move, undo, a new deal, :meth:`refresh`)."""
@@ -280,45 +256,57 @@ class PlayBoard(widgets.VBox):
 
     def _say(self, text: str, detail: str = "") -> None:
         self._message, self._detail = text, detail
+        self.said_key += 1  # a new "Why?" opens closed, whatever the last one was
         self._show_message()
 
     def _show_message(self) -> None:
-        parts = [f"<div class='calcnb-message' role='status' style='font-size:1.1em'>{escape(self._message)}</div>"]
-        if self._detail:
-            parts.append(
-                f"<details class='calcnb-detail'><summary>{escape(message('widget.more'))}</summary>"
-                f"{escape(self._detail)}</details>"
-            )
-        ending = self.ending
-        if ending:
-            parts.append(f"<div class='calcnb-ending' style='font-size:1.2em;font-weight:bold'>{escape(ending)}</div>")
-        _set(self._message_area, value="".join(parts))
+        with self.hold_sync():
+            self.said, self.said_detail, self.said_more = self._message, self._detail, message("widget.more")
+            self.ending_line = self.ending
 
     def refresh(self) -> None:
         """Bring every button, label and the board picture up to date with the game (and the language)."""
+        with self.hold_sync():  # the whole board reaches the page in one message
+            self._refresh()
+        for callback in self._on_refresh:
+            callback()
+
+    def _refresh(self) -> None:
         game = self.game
         state = game.state
         if self.selected is not None and not self._source_moves(state, self.selected):
             self.selected = None
+        states: dict[str, dict[str, object]] = {}
         for move in ALL_MOVES:
             reason = refusal_reason(state, move)
-            button = self.buttons[move.text]
             if reason is None:
                 # The turn's tooltip must not name the card: the stock is face down.
                 tip = message("widget.turn_tip", count=len(state.stock)) if move is TURN else move_sentence(state, move)
             else:
                 tip = reason
-            _set(button, description=self._move_label(move), disabled=reason is not None, tooltip=tip)
             # Legal moves stand out (blue, like the board's legal marks); the hinted one is orange.
-            style = _HINT_STYLE if move is self.hinted else _LEGAL_STYLE if reason is None else _PLAIN_STYLE
-            _set(button.style, **style)
-        self._refresh_controls()
-        self._refresh_row_labels(state)
+            tone = "hint" if move is self.hinted else "legal" if reason is None else ""
+            width = "calcnb-wide" if move is TURN else "calcnb-move"  # a word, not a pile's name
+            states[move.text] = control(
+                self._move_label(move),
+                tip,
+                disabled=reason is not None,
+                tone=tone,
+                cls=f"{css_class(move.text)} {width}",
+            )
+        states.update(self._control_states())
+        self.show_controls(states)
+        self._show_row_labels(state)
+        self.seed_label, self.seed_placeholder = message("widget.seed"), message("widget.seed_placeholder")
         self._show_message()
-        self.image.show(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
+        self._show_picture(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
         self.displayed_state = state
-        for callback in self._on_refresh:
-            callback()
+
+    def _show_picture(self, png: bytes, alt: str) -> None:
+        self.png, self.alt = png, alt
+        self.picture_width, self.picture_height = png_size(png)  # the box keeps its size while a new picture decodes
+        self.picture_src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        self.picture_alt = alt
 
     def _highlight(self, state: State) -> tuple[Move, ...]:
         if self.hinted is not None:
@@ -335,47 +323,51 @@ class PlayBoard(widgets.VBox):
             return message("widget.to_waste", waste=move.waste)
         return message("widget.to_foundation", foundation=move.foundation)
 
-    def _refresh_controls(self) -> None:
+    def _control_states(self) -> dict[str, dict[str, object]]:
         game = self.game
-        b = self.buttons
         history, redo = game.history, game.redo_moves
-        _set(
-            b["undo"],
-            description=message("widget.undo"),
-            disabled=not history,
-            tooltip=message("widget.undo_tip") if history else message("widget.nothing_to_undo"),
-        )
-        _set(
-            b["redo"],
-            description=message("widget.redo"),
-            disabled=not redo,
-            tooltip=message("widget.redo_tip") if redo else message("widget.nothing_to_redo"),
-        )
         over = game.state.is_terminal()
-        _set(
-            b["hint"],
-            description=message("widget.hint"),
-            disabled=over,
-            tooltip=message("widget.game_over") if over else message("widget.hint_tip"),
-        )
-        _set(b["new"], description=message("widget.new"), tooltip=message("widget.new_tip"))
-        _set(self.seed_input, description=message("widget.seed"), placeholder=message("widget.seed_placeholder"))
+        return {
+            "undo": control(
+                message("widget.undo"),
+                message("widget.undo_tip") if history else message("widget.nothing_to_undo"),
+                disabled=not history,
+                cls=f"{css_class('undo')} calcnb-control",
+            ),
+            "redo": control(
+                message("widget.redo"),
+                message("widget.redo_tip") if redo else message("widget.nothing_to_redo"),
+                disabled=not redo,
+                cls=f"{css_class('redo')} calcnb-control",
+            ),
+            "hint": control(
+                message("widget.hint"),
+                message("widget.game_over") if over else message("widget.hint_tip"),
+                disabled=over,
+                cls=f"{css_class('hint')} calcnb-control",
+            ),
+            "new": control(message("widget.new"), message("widget.new_tip"), cls=f"{css_class('new')} calcnb-wide"),
+        }
 
-    def _refresh_row_labels(self, state: State) -> None:
+    def _show_row_labels(self, state: State) -> None:
+        """The rows' labels: the card each row's buttons move, as a person reads the table."""
         if state.stock:
-            _set(self._stock_label, value=message("widget.stock_row", count=len(state.stock)))
+            labels = [message("widget.stock_row", count=len(state.stock))]
         else:
-            _set(self._stock_label, value=message("widget.stock_row_empty"))
+            labels = [message("widget.stock_row_empty")]
         if state.pending is None:
-            _set(self._pending_label, value=message("widget.no_pending_row"))
+            labels.append(message("widget.no_pending_row"))
         else:
-            _set(self._pending_label, value=message("widget.pending_row", card=state.pending))
-        _set(self._pending_waste_label, value=message("widget.pending_waste_row"))
-        for number, (label, pile) in enumerate(zip(self._waste_labels, state.wastes), start=1):
+            labels.append(message("widget.pending_row", card=state.pending))
+        labels.append(message("widget.pending_waste_row"))
+        for number, pile in enumerate(state.wastes, start=1):
             if pile:
-                _set(label, value=message("widget.waste_row", waste=number, card=pile[-1]))
+                labels.append(message("widget.waste_row", waste=number, card=pile[-1]))
             else:
-                _set(label, value=message("widget.empty_waste_row", waste=number))
+                labels.append(message("widget.empty_waste_row", waste=number))
+        rows = [dict(row, label=label) for row, label in zip(self.rows, labels, strict=True)]
+        if rows != self.rows:
+            self.rows = rows
 
     # ------------------------------------------------------------ what a click does
 
@@ -388,12 +380,12 @@ class PlayBoard(widgets.VBox):
         self.refresh()
         return False
 
-    def _move_handler(self, move: Move) -> Callable[[widgets.Button], None]:
-        def on_click(button: widgets.Button) -> None:
+    def _move_action(self, move: Move) -> Callable[[], None]:
+        def play() -> None:
             if self._current():
                 self._play(move)
 
-        return on_click
+        return play
 
     def _play(self, move: Move) -> None:
         state = self.game.state
@@ -463,10 +455,11 @@ class PlayBoard(widgets.VBox):
 
     def load(self, game: Game) -> None:
         """Drive ``game`` from now on: a loaded save, a deal code's game, a lesson position."""
-        self.game = game
-        self.hinted, self.selected = None, None
-        self._say(message("widget.loaded", moves=len(game.history), score=game.score))
-        self.refresh()
+        with self.hold_sync():
+            self.game = game
+            self.hinted, self.selected = None, None
+            self._say(message("widget.loaded", moves=len(game.history), score=game.score))
+            self.refresh()
 
     def _new_deal(self) -> None:
         text = self.seed_input.value
@@ -506,13 +499,16 @@ class PlayBoard(widgets.VBox):
             return pile[-1] if pile else None
         return None
 
-    def _on_board_event(self, event: dict) -> None:
-        width = event.get("boundingRectWidth") or 0
-        if not width:
+    def board_event(self, kind: str, x: float, y: float, width: float) -> None:
+        """A click (``kind``: ``click`` or ``dblclick``) at ``x``, ``y`` CSS pixels on the picture, ``width`` wide.
+
+        The page measures a click against the picture's box, which the picture fills (3:2, as drawn).
+        """
+        if not width > 0:
             return
-        scale = WIDTH / width  # inches per pixel on screen; the picture keeps its 3:2 shape
-        place = place_at(event.get("relativeX", -1) * scale, HEIGHT - event.get("relativeY", -1) * scale)
-        if event.get("type") == "dblclick":
+        scale = WIDTH / width  # inches per pixel on screen
+        place = place_at(x * scale, HEIGHT - y * scale)
+        if kind == "dblclick":
             self.double_click_place(place)
         else:
             self.click_place(place)
@@ -524,6 +520,10 @@ class PlayBoard(widgets.VBox):
         where it may go); the next click on a pile puts it there, or says why it cannot go. A click
         beside every pile puts a picked card back.
         """
+        with self.hold_sync():  # whatever the click changes reaches the page in one message
+            self._click_place(place)
+
+    def _click_place(self, place: str | None) -> None:
         if not self._current():
             return
         state = self.game.state
@@ -557,6 +557,10 @@ class PlayBoard(widgets.VBox):
 
     def double_click_place(self, place: str | None) -> None:
         """What a double-click at ``place`` does: a card that fits exactly one foundation goes there."""
+        with self.hold_sync():
+            self._double_click_place(place)
+
+    def _double_click_place(self, place: str | None) -> None:
         if not self._current():
             return
         state = self.game.state

@@ -1,10 +1,14 @@
-"""Real-browser fixtures: Voila and JupyterLab on free local ports, driven by Debian's chromium.
+"""Real-browser fixtures: Voila, the class server (Solara) and JupyterLab on local ports, driven by Debian's chromium.
 
 The servers serve a temporary copy of ``notebooks/`` (plus the harness's own
 notebooks in ``fixtures/``), so notebooks that save files write nowhere in the
 checkout. Each server is started once per test session and stopped at its end,
 whatever the tests did (:func:`calcnb.serve.process.stop_server` ends the server, its
-process group and its kernels). Playwright drives ``/usr/bin/chromium``; no
+process group and its kernels). The class server is started as ``calcnb app NOTEBOOK
+--server solara`` starts it, one per notebook, when a test first asks for the notebook's
+page (:class:`pages.SolaraApps`); a folder served whole by the class server is tested in
+``tests/test_solara_server.py``. A test of the pages that both servers serve takes
+``app_server``, and runs once against each. Playwright drives ``/usr/bin/chromium``; no
 browser is ever downloaded.
 """
 
@@ -14,18 +18,19 @@ import json
 import os
 import shutil
 import signal
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from calcnb.serve.commands import lab_command, voila_command
+from calcnb.serve.commands import lab_command, server_environment, solara_command, voila_command
 from calcnb.serve.notebooks import notebooks_dir
 from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
 from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST, MAX_PAGES
 
-from .pages import Server
+from .pages import SERVERS, AnyServer, Server, SolaraApps
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -61,6 +66,11 @@ def _start(command: list[str], port: int, log_path: Path, root: Path) -> Iterato
             stop_server(process)
 
 
+def notebook_language(notebook: str) -> str:
+    """The language ``calcnb app`` is given to serve ``notebook``: ``pt`` for a Portuguese twin (``pt/NAME``)."""
+    return "pt" if notebook.startswith("pt/") else "en"
+
+
 def _interrupt(_signum, _frame):
     raise KeyboardInterrupt("terminated")
 
@@ -80,6 +90,48 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         root, port=port, pages_per_device=MAX_PAGES
     )  # a whole class's pages come from this one machine: no cap per device
     yield from _start(command, port, root.parent / "voila.log", root)
+
+
+@pytest.fixture(scope="session")
+def solara_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SolaraApps]:
+    """The class server on a copy of the notebooks folder, one per notebook (``calcnb app NOTEBOOK --server solara``).
+
+    A Portuguese twin (``pt/NAME``) is served in Portuguese, as ``calcnb app NAME --lang pt`` serves it.
+    """
+    root = _serve_copy(tmp_path_factory.mktemp("solara") / "notebooks")
+    processes: dict[Server, subprocess.Popen] = {}
+
+    def start(notebook: str) -> Server:
+        port = free_port()
+        log_path = root.parent / f"solara-{notebook.replace('/', '-')}-{port}.log"
+        command = solara_command(root / notebook, port=port, pages_per_device=MAX_PAGES)  # a class from one machine
+        with log_path.open("wb") as log:
+            process = start_server(
+                command, cwd=root, log=log, env=server_environment(language=notebook_language(notebook))
+            )
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=90)
+        except BaseException:
+            stop_server(process)
+            raise
+        server = Server(f"http://{LOCALHOST}:{port}", root, log_path, kind="solara", notebook=notebook)
+        processes[server] = process
+        return server
+
+    def stop(server: Server) -> None:
+        stop_server(processes.pop(server))
+
+    apps = SolaraApps(root, start, stop)
+    try:
+        yield apps
+    finally:
+        apps.close()
+
+
+@pytest.fixture(params=SERVERS)
+def app_server(request: pytest.FixtureRequest) -> AnyServer:
+    """The app's server serving the notebooks: Voila, then the class server (the test runs once with each)."""
+    return request.getfixturevalue(f"{request.param}_server")
 
 
 @pytest.fixture(scope="session")
@@ -142,9 +194,16 @@ def pytest_runtest_makereport(item, call):
     """On a failure, attach the tail of the server logs: the kernel's traceback is usually there."""
     outcome = yield
     report = outcome.get_result()
-    if report.when == "call" and report.failed:
-        for name in ("voila_server", "lab_server"):
+    if report.when == "call" and (report.failed or hasattr(report, "wasxfail")):
+        shown: set[Path] = set()
+        for name in ("app_server", "voila_server", "solara_server", "lab_server"):
             server = item.funcargs.get(name) if hasattr(item, "funcargs") else None
-            if isinstance(server, Server) and server.log.exists():
-                tail = server.log.read_text(errors="replace")[-4000:]
-                report.sections.append((f"{name} log (tail)", tail))
+            if not isinstance(server, (Server, SolaraApps)):
+                continue
+            for log in server.logs()[-2:]:  # a class server's: the last notebooks' it served
+                if log.exists() and log not in shown:
+                    shown.add(log)
+                    report.sections.append((f"{name} log {log.name} (tail)", log.read_text(errors="replace")[-4000:]))
+        own = item.funcargs.get("tmp_path") if hasattr(item, "funcargs") else None
+        for log in sorted(own.glob("*.log")) if isinstance(own, Path) else ():  # servers a test started itself
+            report.sections.append((f"{log.name} (tail)", log.read_text(errors="replace")[-4000:]))

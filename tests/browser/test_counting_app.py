@@ -1,7 +1,7 @@
-"""Counting in steps as a class of three meets it: ``python -m calcnb app counting --class-log`` in a browser at a
-classroom laptop's size, the clock face clicked (right and wrong cards), the exercises answered rightly, wrongly
-and oddly, and the teacher's class view (``python -m calcnb class-view``) showing the three students, their
-answers and their slips, numbered as the lesson numbers them."""
+"""Counting in steps as a class of three meets it: ``python -m calcnb app counting --class-log`` (with each of the
+app's servers) in a browser at a classroom laptop's size, the clock face clicked (right and wrong cards), the
+exercises answered rightly, wrongly and oddly, and the teacher's class view (``python -m calcnb class-view``)
+showing the three students, their answers and their slips, numbered as the lesson numbers them."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from calcnb.lessons import BANK, lesson
 from calcnb.lessons.counting.widgets import clock_point
 from calcnb.serve.settings import LOCALHOST
 
+from .pages import SERVERS
 from .test_class_view import _command, _students_page, _wait_for_rows
 
 pytestmark = pytest.mark.browser
@@ -71,10 +72,12 @@ def _shoot(page, shots: Path, name: str, locator=None) -> None:
     page.screenshot(path=shots / f"{name}.png")
 
 
-def test_a_class_of_three_counts_on_the_clock_answers_and_the_class_view_shows_them(browser, tmp_path):
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_class_of_three_counts_on_the_clock_answers_and_the_class_view_shows_them(browser, tmp_path, server):
     database = tmp_path / "lesson.db"
     shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)
-    with _command("app", "counting", "--class-log", str(database), log=tmp_path / "app.log") as port:
+    app = ("app", "counting", "--server", server, "--class-log", str(database))
+    with _command(*app, log=tmp_path / "app.log") as port:
         url = f"http://{LOCALHOST}:{port}/"
 
         # ana clicks the clock in ones from A (a right card, then a wrong one), and answers rightly

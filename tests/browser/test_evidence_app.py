@@ -1,8 +1,9 @@
-"""Is the 80% true? as a class of three meets it: ``python -m calcnb app evidence --class-log`` in a browser at a
-classroom laptop's size, nicknames typed key by key, each student's own deals played ten at a time, their interval
-shown, the exercises answered rightly, wrongly and oddly; and the teacher's class view, opened with
-``--lesson evidence`` before anyone has answered, pooling the three students' deals live: the right total and the
-interval :func:`calcnb.stats.wilson_interval` gives on the pooled counts. Then the same in Portuguese, shorter."""
+"""Is the 80% true? as a class of three meets it: ``python -m calcnb app evidence --class-log`` (with each of the app's
+servers) in a browser at a classroom laptop's size, nicknames typed key by key, each student's own deals played ten
+at a time, their interval shown, the exercises answered rightly, wrongly and oddly; and the teacher's class view,
+opened with ``--lesson evidence`` before anyone has answered, pooling the three students' deals live: the right
+total and the interval :func:`calcnb.stats.wilson_interval` gives on the pooled counts. Then the same in
+Portuguese, shorter."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from calcnb.lessons.evidence.exercises import OWN_EXERCISE, own_variant, percent
 from calcnb.serve.settings import LOCALHOST
 from calcnb.stats import wilson_interval
 
+from .pages import SERVERS
 from .test_class_view import _command, _wait_for_rows
 
 pytestmark = pytest.mark.browser
@@ -132,12 +134,14 @@ def _pooled_sentence(database: Path) -> tuple[str, int]:
     return said, evidence.deals
 
 
-def test_a_class_of_three_plays_its_own_deals_and_the_class_view_pools_them(browser, tmp_path):
+@pytest.mark.parametrize("server", SERVERS)
+def test_a_class_of_three_plays_its_own_deals_and_the_class_view_pools_them(browser, tmp_path, server):
     set_language("en")
     database = tmp_path / "lesson.db"
     shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)
+    app = ("app", "evidence", "--server", server, "--class-log", str(database))
     with (
-        _command("app", "evidence", "--class-log", str(database), log=tmp_path / "app.log") as port,
+        _command(*app, log=tmp_path / "app.log") as port,
         _command("class-view", str(database), "--lesson", "evidence", log=tmp_path / "view.log") as view_port,
         _page(browser, f"http://{LOCALHOST}:{view_port}/") as view,
     ):
@@ -233,13 +237,15 @@ def test_a_class_of_three_plays_its_own_deals_and_the_class_view_pools_them(brow
     ] * 3
 
 
-def test_in_portuguese_a_student_plays_and_the_class_view_pools_the_deals(browser, tmp_path):
+@pytest.mark.parametrize("server", SERVERS)
+def test_in_portuguese_a_student_plays_and_the_class_view_pools_the_deals(browser, tmp_path, server):
     set_language("pt")
     try:
         database = tmp_path / "lesson.db"
         shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)
+        app = ("app", "evidence", "--server", server, "--class-log", str(database), "--lang", "pt")
         with (
-            _command("app", "evidence", "--class-log", str(database), "--lang", "pt", log=tmp_path / "app.log") as port,
+            _command(*app, log=tmp_path / "app.log") as port,
             _command("class-view", str(database), "--lesson", "evidence", "--lang", "pt", log=tmp_path / "view.log")
             as view_port,
         ):  # fmt: skip

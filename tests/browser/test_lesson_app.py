@@ -1,5 +1,5 @@
-"""The lesson as a class meets it (notebooks/02_wraparound.ipynb in Voila): no answers on the page, own questions,
-feedback for wrong, odd and right answers; and the Portuguese twin in Portuguese."""
+"""The lesson as a class meets it (notebooks/02_wraparound.ipynb served by Voila and by the class server): no answers
+on the page, own questions, feedback for wrong, odd and right answers; and the Portuguese twin in Portuguese."""
 
 from __future__ import annotations
 
@@ -86,8 +86,8 @@ def _shots(tmp_path: Path) -> Path:
     return Path(SHOTS) if SHOTS else tmp_path
 
 
-def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(page, voila_server, tmp_path):
-    app = LessonApp(page, voila_server.voila_page("02_wraparound.ipynb"), "Check")
+def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(page, app_server, tmp_path):
+    app = LessonApp(page, app_server.page_url("02_wraparound.ipynb"), "Check")
     shots = _shots(tmp_path)
     app.shoot(shots, "lesson-en-top")
     text = app.text()
@@ -140,8 +140,8 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
     assert not [line for line in page.console_messages if line.startswith("pageerror")]
 
 
-def test_the_portuguese_lesson_app_speaks_portuguese(page, voila_server, tmp_path):
-    app = LessonApp(page, voila_server.voila_page("pt/02_wraparound.ipynb"), "Verificar")
+def test_the_portuguese_lesson_app_speaks_portuguese(page, app_server, tmp_path):
+    app = LessonApp(page, app_server.page_url("pt/02_wraparound.ipynb"), "Verificar")
     shots = _shots(tmp_path)
     text = app.text()
     assert "O relógio de 13" in text and "congruentes módulo 13" in text
@@ -158,10 +158,10 @@ def test_the_portuguese_lesson_app_speaks_portuguese(page, voila_server, tmp_pat
     app.shoot(shots, "lesson-pt-wrong", 0)
 
 
-def test_show_answer_is_refused_until_an_answer_was_read_and_judged_wrong(page, voila_server):
+def test_show_answer_is_refused_until_an_answer_was_read_and_judged_wrong(page, app_server):
     """A student presses Show answer before answering, after an empty check and after an unreadable one:
     each time it is refused and no answer reaches the page; after a wrong answer it shows the answer."""
-    app = LessonApp(page, voila_server.voila_page("02_wraparound.ipynb"), "Check")
+    app = LessonApp(page, app_server.page_url("02_wraparound.ipynb"), "Check")
     first = app.exercises.nth(0)
     show = first.locator("button.calcnb-show")
     feedback = first.locator(".calcnb-feedback")
@@ -191,11 +191,11 @@ def _ordinal(number: int) -> str:
 
 
 @pytest.mark.parametrize("language", ["en", "pt"])
-def test_right_answers_typed_in_several_forms_are_accepted(page, voila_server, language):
+def test_right_answers_typed_in_several_forms_are_accepted(page, app_server, language):
     """A student writes right answers as students do: 7.0, x = 7, in quotes, with a full stop, as an ordinal
     place, a rank as its letter or its number with the letter (and 7,0 and 7.º in Portuguese)."""
     notebook, check = {"en": ("02_wraparound.ipynb", "Check"), "pt": ("pt/02_wraparound.ipynb", "Verificar")}[language]
-    app = LessonApp(page, voila_server.voila_page(notebook), check)
+    app = LessonApp(page, app_server.page_url(notebook), check)
     items = {item.question: item for item in _every_item(language)}
     questions = app.questions()
     right = {"en": "✓ Right", "pt": "✓ Certo"}[language]

@@ -1,7 +1,12 @@
 """One client cannot fill the app's server, and strangers without the class code get no kernel (issue 35, item 4):
 ten quick loads from one address with a cap of three start three kernels and are told, in English and in
 Portuguese, that too many pages are open on this device; with ``--class-code``, no kernel starts before the
-code, a wrong code is refused, and the right one, typed or carried by the QR code's address, opens the app."""
+code, a wrong code is refused, and the right one, typed or carried by the QR code's address, opens the app.
+
+Each test runs against both of the app's servers (``calcnb app --server voila|solara``). Voila starts a kernel
+process for a page when it is asked for the page; the class server gives a page a virtual kernel when the page
+connects to it. Either way a page holding a kernel holds an open kernel websocket, counted in the browser
+(:class:`pages.KernelSockets`); Voila's kernel processes are counted as well."""
 
 from __future__ import annotations
 
@@ -14,36 +19,40 @@ import pytest
 
 from calcnb.serve.address import with_class_code
 from calcnb.serve.caps import CODE_TRIES
-from calcnb.serve.commands import server_environment, voila_command
+from calcnb.serve.commands import server_environment
 from calcnb.serve.environments import class_code_environment
 from calcnb.serve.notebooks import notebooks_dir
 from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
 from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
 
-from .pages import Server
-from .test_serving import _kernels_serving
+from .pages import SERVERS, KernelSockets, Server, app_command, kernel_processes
 
 pytestmark = pytest.mark.browser
 
 CLASS_CODE = "4821"
 
 
-def _app(tmp_path: Path, *, language: str = "en", code: str | None = None, **caps: int):
-    """The play app as ``python -m calcnb app`` serves it, with these caps and class code; yields its Server."""
+def _app(tmp_path: Path, server: str, *, language: str = "en", code: str | None = None, **caps: int):
+    """The play app as ``python -m calcnb app --server SERVER`` serves it, with these caps and class code."""
     root = tmp_path / "notebooks"
     root.mkdir()
     (root / DEFAULT_APP_NOTEBOOK).write_bytes((notebooks_dir() / DEFAULT_APP_NOTEBOOK).read_bytes())
     port = free_port()
-    log_path = tmp_path / "voila.log"
+    log_path = tmp_path / f"{server}.log"
     environment = class_code_environment(server_environment(language=language), code)
     with log_path.open("wb") as log:
-        command = voila_command(root / DEFAULT_APP_NOTEBOOK, port=port, **caps)
+        command = app_command(server, root / DEFAULT_APP_NOTEBOOK, port=port, **caps)
         process = start_server(command, cwd=root, log=log, env=environment)
         try:
             wait_until_serving(process, LOCALHOST, port, timeout=90)
-            yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
+            yield Server(f"http://{LOCALHOST}:{port}", root, log_path, kind=server, notebook=DEFAULT_APP_NOTEBOOK)
         finally:
             stop_server(process)
+
+
+def _kernels(server: Server) -> int | None:
+    """The kernel processes the server's pages started (Voila's); None for the class server, which starts none."""
+    return len(kernel_processes(server.root)) if server.kind == "voila" else None
 
 
 def _quick_loads(url: str, count: int) -> list[tuple[int, str]]:
@@ -65,19 +74,19 @@ def _quick_loads(url: str, count: int) -> list[tuple[int, str]]:
     return answers
 
 
-@pytest.fixture
-def capped_app(tmp_path):
-    yield from _app(tmp_path, pages_per_device=3)
+@pytest.fixture(params=SERVERS)
+def capped_app(tmp_path, request):
+    yield from _app(tmp_path, request.param, pages_per_device=3)
 
 
-@pytest.fixture
-def capped_app_pt(tmp_path):
-    yield from _app(tmp_path, language="pt", pages_per_device=1)
+@pytest.fixture(params=SERVERS)
+def capped_app_pt(tmp_path, request):
+    yield from _app(tmp_path, request.param, language="pt", pages_per_device=1)
 
 
-@pytest.fixture
-def coded_app(tmp_path):
-    yield from _app(tmp_path, code=CLASS_CODE)
+@pytest.fixture(params=SERVERS)
+def coded_app(tmp_path, request):
+    yield from _app(tmp_path, request.param, code=CLASS_CODE)
 
 
 def _context(browser):
@@ -87,15 +96,23 @@ def _context(browser):
 
 
 def test_ten_quick_loads_from_one_device_start_three_kernels_and_the_rest_are_told_why(browser, capped_app):
-    answers = _quick_loads(f"{capped_app.url}/", 10)
-    statuses = sorted(status for status, _ in answers)
-    assert statuses == [200] * 3 + [429] * 7, statuses
-    assert len(_kernels_serving(capped_app.root)) == 3
-    refused = [text for status, text in answers if status == 429]
-    for text in refused:
-        assert "Too many pages open on this device" in text and "Close one of the other tabs" in text
+    if capped_app.kind == "voila":  # Voila starts a page's kernel when the page is asked for: ten loads, no browser
+        answers = _quick_loads(f"{capped_app.url}/", 10)
+        statuses = sorted(status for status, _ in answers)
+        assert statuses == [200] * 3 + [429] * 7, statuses
+        assert _kernels(capped_app) == 3
+        refused = [text for status, text in answers if status == 429]
+        for text in refused:
+            assert "Too many pages open on this device" in text and "Close one of the other tabs" in text
     # A student's browser over the cap sees that page, readable on a classroom laptop, and starts nothing.
     context = _context(browser)
+    sockets = KernelSockets(context)
+    if capped_app.kind == "solara":  # the class server gives a page its kernel when the page connects: three pages
+        for _ in range(3):
+            tab = context.new_page()
+            tab.goto(f"{capped_app.url}/")
+            tab.locator("button.calcnb-btn-T").wait_for(state="visible")
+        assert sockets.open_answered() == 3
     page = context.new_page()
     response = page.goto(f"{capped_app.url}/")
     assert response.status == 429
@@ -103,12 +120,37 @@ def test_ten_quick_loads_from_one_device_start_three_kernels_and_the_rest_are_to
     box = heading.bounding_box()
     assert box is not None and box["y"] + box["height"] <= 768
     assert page.locator("html").get_attribute("lang") == "en"
-    assert len(_kernels_serving(capped_app.root)) == 3
+    assert _kernels(capped_app) in (3, None)
+    assert sockets.open_answered() == (3 if capped_app.kind == "solara" else 0)
+    context.close()
+
+
+def test_ten_tabs_opened_at_once_on_one_device_show_three_apps_and_seven_refusals(browser, capped_app):
+    """A student who opens the app in ten tabs at once (a double-click too many, a restored session): three
+    tabs show the app, each of the seven others says why it does not, and the server holds three kernels."""
+    context = _context(browser)
+    sockets = KernelSockets(context)
+    tabs = [context.new_page() for _ in range(10)]
+    for tab in tabs:  # each load is sent before any page has arrived or connected
+        tab.goto(f"{capped_app.url}/", wait_until="commit")
+    apps = refusals = 0
+    for tab in tabs:
+        shown = tab.locator("button.calcnb-btn-T").or_(tab.get_by_role("heading", name="Too many pages open"))
+        shown.first.wait_for(state="visible", timeout=60_000)
+        if tab.locator("button.calcnb-btn-T").count():
+            apps += 1
+        else:
+            refusals += 1
+            assert "Close one of the other tabs" in tab.locator("main").inner_text()
+    assert (apps, refusals) == (3, 7)
+    assert sockets.open_answered() == 3
+    assert _kernels(capped_app) in (3, None)
     context.close()
 
 
 def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, capped_app_pt):
     context = _context(browser)
+    sockets = KernelSockets(context)
     first = context.new_page()
     first.goto(f"{capped_app_pt.url}/")
     first.locator("button.jupyter-button").first.wait_for(state="visible")  # the one page this device may have
@@ -118,16 +160,18 @@ def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, 
     assert second.get_by_role("heading", name="Demasiadas páginas abertas neste dispositivo").is_visible()
     assert "Fecha um dos outros separadores" in second.locator("main").inner_text()
     assert second.locator("html").get_attribute("lang") == "pt"
-    assert len(_kernels_serving(capped_app_pt.root)) == 1
-    # Closing the first tab frees its place: the page's own shutdown request ends its kernel, and a reload gets in
-    # (once the server has had the request: a few reloads at most).
+    assert _kernels(capped_app_pt) in (1, None) and sockets.open_answered() == 1
+    # Closing the first tab frees its place: the page's own shutdown request ends its kernel (Voila), its
+    # closed connection frees its place (the class server), and a reload gets in (once the server has had the
+    # request: a few reloads at most).
     first.close(run_before_unload=True)
     for _ in range(20):
         if second.reload().status == 200:
             break
         second.wait_for_timeout(500)
     second.locator("button.jupyter-button").first.wait_for(state="visible")
-    assert len(_kernels_serving(capped_app_pt.root)) == 1
+    assert second.locator("html").get_attribute("lang") == "pt"
+    assert _kernels(capped_app_pt) in (1, None) and sockets.open_answered() == 1
     context.close()
 
 
@@ -138,20 +182,22 @@ def _type_code(page, code: str) -> None:
 
 def test_with_a_class_code_no_kernel_starts_before_the_right_code(browser, coded_app):
     context = _context(browser)
+    sockets = KernelSockets(context)
     page = context.new_page()
     response = page.goto(f"{coded_app.url}/")
     assert response.status == 200
     assert page.get_by_role("heading", name="Class code").is_visible()
-    assert len(_kernels_serving(coded_app.root)) == 0
+    assert page.locator("html").get_attribute("lang") == "en"
+    assert _kernels(coded_app) in (0, None) and sockets.opened == []
 
     _type_code(page, "1111")
     page.get_by_role("alert").wait_for(state="visible")
     assert "That is not the class code" in page.get_by_role("alert").inner_text()
-    assert len(_kernels_serving(coded_app.root)) == 0
+    assert _kernels(coded_app) in (0, None) and sockets.opened == []
 
     _type_code(page, CLASS_CODE)
     page.locator("button.jupyter-button").first.wait_for(state="visible")
-    assert len(_kernels_serving(coded_app.root)) == 1
+    assert _kernels(coded_app) in (1, None) and sockets.open_answered() == 1
     # The cookie lets the same student reload without the code.
     page.reload()
     page.locator("button.jupyter-button").first.wait_for(state="visible")
@@ -171,8 +217,9 @@ def test_with_a_class_code_no_kernel_starts_before_the_right_code(browser, coded
     assert CLASS_CODE not in coded_app.log.read_text(errors="replace")
 
     # A device that guesses is stopped after a few wrong codes, the right one included, and starts nothing.
-    before = len(_kernels_serving(coded_app.root))
+    before = _kernels(coded_app)
     guesser = _context(browser)
+    guessing = KernelSockets(guesser)
     page = guesser.new_page()
     page.goto(f"{coded_app.url}/")
     for guess in range(CODE_TRIES):
@@ -181,5 +228,6 @@ def test_with_a_class_code_no_kernel_starts_before_the_right_code(browser, coded
     _type_code(page, CLASS_CODE)
     page.get_by_role("alert").wait_for(state="visible")
     assert "Too many wrong codes from this device" in page.get_by_role("alert").inner_text()
-    assert len(_kernels_serving(coded_app.root)) <= before
+    assert before is None or _kernels(coded_app) <= before
+    assert guessing.opened == []
     guesser.close()

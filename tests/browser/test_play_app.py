@@ -1,4 +1,5 @@
-"""The play page (notebooks/play.ipynb in Voila, code hidden), played as a person plays it.
+"""The play page (notebooks/play.ipynb served by Voila and by the class server, code hidden), played as a person
+plays it.
 
 The coach sits beside the board: Analyse charts every legal move's chance on screen, and Watch
 plays moves on its own until Stop.
@@ -24,7 +25,7 @@ from calcnb.players.ladder import ReverseNeed
 from calcnb.serve.process import free_port
 from calcnb.ui.board import BoardRenderer
 
-from .pages import MOVE_NAMES, PlayApp, css_name, live_move
+from .pages import MOVE_NAMES, SERVERS, PlayApp, css_name, live_move, xfail_ipyevents_on_solara
 
 pytestmark = pytest.mark.browser
 
@@ -49,8 +50,8 @@ def open_play(page, server, viewport=LAPTOP) -> PlayApp:
 
 
 @pytest.fixture
-def app(page, voila_server) -> PlayApp:
-    return open_play(page, voila_server)
+def app(page, app_server) -> PlayApp:
+    return open_play(page, app_server)
 
 
 def test_the_whole_board_and_every_control_fit_a_laptop_screen(app):
@@ -88,7 +89,8 @@ def test_no_card_still_face_down_is_ever_on_the_page(app):
         assert game.deal_code not in html and "|" not in app.page.evaluate("() => document.body.innerText")
 
 
-def test_a_whole_game_by_clicking_the_cards_only(app):
+def test_a_whole_game_by_clicking_the_cards_only(app, app_server, request):
+    xfail_ipyevents_on_solara(request, app_server, PLAY_NOTEBOOK)
     app.deal(SEED)
     game = Game.new(SEED)
     said = app.message()
@@ -121,21 +123,21 @@ def test_a_whole_game_by_clicking_the_cards_only(app):
     assert "hint" not in app.enabled()
 
 
-# How the widget shows a new picture, done by hand: its HTML, with the new PNG, set as the innerHTML of
-# the picture's box (what an HTML widget does with each new value).
+# How the board shows a new picture, done by hand: the picture's <img> gets the new PNG as its src (what the
+# page does with each new picture), and the box around it is measured before and after.
 _SHOW_ANOTHER_PICTURE = """
 (root, png) => {
     const board = root.querySelector('.calcnb-board');
     const img = root.querySelector('img.calcnb-board-image');
-    const content = img.parentElement;
     const before = board.getBoundingClientRect().height;
-    content.innerHTML = content.innerHTML.replace(img.getAttribute('src'), 'data:image/png;base64,' + png);
+    img.setAttribute('src', 'data:image/png;base64,' + png);
     return [before, board.getBoundingClientRect().height];
 }
 """
 
 
-def test_a_click_pressed_on_one_picture_and_released_on_the_next_still_counts(app):
+def test_a_click_pressed_on_one_picture_and_released_on_the_next_still_counts(app, app_server, request):
+    xfail_ipyevents_on_solara(request, app_server, PLAY_NOTEBOOK)
     # The kernel may send a new picture at any moment, even while the button is down (a busy
     # server answers a click late): the board must neither shrink while the new picture loads
     # nor lose the click.
@@ -186,8 +188,8 @@ def test_a_few_moves_by_the_keyboard_only(app):
     assert app.message().startswith("Took back")
 
 
-def test_a_whole_game_on_a_tablet_wide_window(page, voila_server):
-    app = open_play(page, voila_server, TABLET)
+def test_a_whole_game_on_a_tablet_wide_window(page, app_server):
+    app = open_play(page, app_server, TABLET)
     assert app.image.bounding_box()["width"] <= TABLET["width"]
     clicks = 0
     while clicks < 250:
@@ -287,10 +289,12 @@ def test_watch_in_the_app_plays_on_and_stop_stops(app):
     assert not _coach_button(app, "watch").is_disabled()
 
 
-def test_the_coach_speaks_portuguese_in_the_app_served_with_lang_pt(page):
+@pytest.mark.parametrize("server", SERVERS)
+def test_the_coach_speaks_portuguese_in_the_app_served_with_lang_pt(page, server):
     port = free_port()
+    command = ["app", "--no-browser", "--port", str(port), "--lang", "pt", "--server", server]
     cli = subprocess.Popen(
-        [sys.executable, "-m", "calcnb", "app", "--no-browser", "--port", str(port), "--lang", "pt"],
+        [sys.executable, "-m", "calcnb", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

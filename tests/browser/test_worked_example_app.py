@@ -1,4 +1,5 @@
-"""The worked example as an app (notebooks/03_worked_example.ipynb in Voila): Next and Previous walk it."""
+"""The worked example as an app (notebooks/03_worked_example.ipynb served by Voila and by the class server): Next and
+Previous walk it."""
 
 import os
 
@@ -13,8 +14,8 @@ pytestmark = pytest.mark.browser
 STEPPER_NOTEBOOK = os.environ.get("CALCNB_STEPPER_NOTEBOOK", "03_worked_example.ipynb")
 
 
-def test_next_and_previous_step_through_every_caption_and_back(page, voila_server):
-    app = StepperApp(page, voila_server, STEPPER_NOTEBOOK)
+def test_next_and_previous_step_through_every_caption_and_back(page, app_server):
+    app = StepperApp(page, app_server, STEPPER_NOTEBOOK)
     script = worked_example()
     assert app.position() == (1, len(script))
     assert app.prev.is_disabled() and app.reset.is_disabled()
@@ -35,10 +36,10 @@ def test_next_and_previous_step_through_every_caption_and_back(page, voila_serve
     assert app.position() == (1, len(script))
 
 
-def test_the_board_and_its_buttons_fit_a_laptop_screen_and_next_stays_put(page, voila_server):
+def test_the_board_and_its_buttons_fit_a_laptop_screen_and_next_stays_put(page, app_server):
     screen = {"width": 1280, "height": 800}
     page.set_viewport_size(screen)
-    app = StepperApp(page, voila_server, STEPPER_NOTEBOOK)
+    app = StepperApp(page, app_server, STEPPER_NOTEBOOK)
     app.root.evaluate("root => root.scrollIntoView({block: 'start'})")  # scrolled to the example, as a reader does
 
     def on_screen(locator) -> dict:
