@@ -99,7 +99,10 @@ class Running:
             connection.request(method, path, body=body, headers=sent)
             response = connection.getresponse()
             text = response.read().decode("utf-8", "replace")
-            return response.status, {name.lower(): value for name, value in response.getheaders()}, text
+            headers = {name.lower(): value for name, value in response.getheaders()}
+            if "set-cookie" in headers:  # several Set-Cookie headers: one line each
+                headers["set-cookie"] = "\n".join(response.msg.get_all("set-cookie"))
+            return response.status, headers, text
         finally:
             connection.close()
 
@@ -182,7 +185,13 @@ def _cookie(server: Running, code: str = CLASS_CODE, source: str = LOCALHOST) ->
     """The cookie the right code gives (``name=value``), typed from ``source``."""
     status, headers, _ = server.request("POST", "/", body=urlencode({CODE_FIELD: code}), source=source)
     assert status == 303, status
-    return headers["set-cookie"].split(";")[0]
+    return _set_cookie(headers, CODE_COOKIE).split(";")[0]
+
+
+def _set_cookie(headers: dict[str, str], name: str) -> str:
+    """The Set-Cookie line (``name=value; Path=...``) that sets ``name``, or "" when none does."""
+    lines = headers.get("set-cookie", "").splitlines()
+    return next((line for line in lines if line.startswith(f"{name}=")), "")
 
 
 def _refused(server: Running, **options) -> bool:
@@ -225,7 +234,7 @@ def test_without_the_code_a_visitor_gets_the_code_page_and_no_page(coded):
 def test_a_wrong_code_is_refused_with_403_and_no_cookie(coded):
     status, headers, page = coded.request("POST", "/", body=urlencode({CODE_FIELD: "1111"}), source="127.0.0.5")
     assert status == 403
-    assert "set-cookie" not in headers
+    assert not _set_cookie(headers, CODE_COOKIE)  # the browser is only given its name
     assert html.escape(message("gate.code_wrong")) in page
     assert CLASS_CODE not in page
 
@@ -235,7 +244,7 @@ def test_the_right_code_sets_the_cookie_and_sends_the_visitor_back_to_the_page(c
     status, headers, _ = coded.request("POST", "/", body=urlencode({CODE_FIELD: CLASS_CODE}))
     assert status == 303
     assert headers["location"] == "/"
-    cookie = headers["set-cookie"]
+    cookie = _set_cookie(headers, CODE_COOKIE)
     assert cookie.startswith(f"{CODE_COOKIE}=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert CLASS_CODE not in cookie.split(";")[0].split("=", 1)[1]  # an HMAC, never the code
     status, _, page = coded.get("/", cookie=cookie.split(";")[0])
@@ -270,8 +279,8 @@ class Browser:
     def request(self, method: str, path: str = "/", **options) -> tuple[int, dict[str, str], str]:
         cookie = "; ".join(f"{name}={value}" for name, value in self.jar.items()) or None
         status, headers, body = self.server.request(method, path, cookie=cookie, source=self.source, **options)
-        if "set-cookie" in headers:  # http.client joins several Set-Cookie headers with ", "
-            for part in headers["set-cookie"].split(", "):
+        if "set-cookie" in headers:
+            for part in headers["set-cookie"].splitlines():
                 name, _, value = part.split(";")[0].partition("=")
                 self.jar[name.strip()] = value
         return status, headers, body

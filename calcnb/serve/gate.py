@@ -18,7 +18,6 @@ docs/design.md, "calcnb.serve.gate".
 from __future__ import annotations
 
 import contextlib
-import html
 import math
 import secrets
 
@@ -30,18 +29,18 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from calcnb.core.settings import CLASS_CODE
-from calcnb.i18n import get_language, message
+from calcnb.i18n import message
 from calcnb.serve.caps import (
     BROWSER_COOKIE,
     CODE_COOKIE,
     CODE_FIELD,
     DEFAULT_PAGES_PER_DEVICE,
-    MAX_CODE_LENGTH,
     CodeCheck,
     PageCaps,
     Visit,
     default_max_kernels,
 )
+from calcnb.serve.gate_pages import code_page, refusal_page
 
 GATE_SETTING = "calcnb_gate"  # where the server's gate lives in the tornado settings
 LEFT_FIELD = "calcnb_left"  # the field of a page's "I am leaving" beacon: its kernel's id
@@ -62,46 +61,6 @@ class ClassroomGate(LoggingConfigurable):
         self.caps = PageCaps(self.max_kernels or default_max_kernels(), max(1, self.max_pages_per_device))
         code = CLASS_CODE.pop()  # read once; the kernels, started later, never see it
         self.code = CodeCheck(code) if code else None
-
-
-def _page(title: str, body: str, *, status_note: str = "") -> str:
-    """A small page of the app's own (no script from outside), in the class's language; ``body`` is HTML."""
-    note = f'<p role="alert" class="note">{html.escape(status_note)}</p>' if status_note else ""
-    return (
-        f'<!DOCTYPE html><html lang="{html.escape(get_language())}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>"
-        "body{font-family:sans-serif;max-width:40em;margin:10vh auto;padding:0 1em;line-height:1.5;color:#111}"
-        "h1{font-size:1.8em}.note{border-left:.3em solid #b00020;padding-left:.6em;color:#7a0016}"
-        "input,button{font-size:1.4em;padding:.3em .5em}input{width:9em;letter-spacing:.1em}"
-        "</style></head><body>"
-        f"<main><h1>{html.escape(title)}</h1>{note}{body}</main></body></html>\n"
-    )
-
-
-def refusal_page(reason: str, *, most: int) -> str:
-    """The page of a visit refused over a cap (``"full"`` or ``"device"``; ``most``: the cap)."""
-    title = message(f"gate.{reason}_title")
-    return _page(title, f"<p>{html.escape(message(f'gate.{reason}', most=most))}</p>")
-
-
-def code_page(xsrf_form_html: str, *, note: str = "") -> str:
-    """The page that asks for the class code: one field; ``#code=...`` in the address fills and sends it."""
-    label = html.escape(message("gate.code_label"))
-    form = (
-        f"<p>{html.escape(message('gate.code_prompt'))}</p>"
-        f'<form method="post" id="calcnb-code">{xsrf_form_html}'
-        f'<label for="{CODE_FIELD}">{label}</label><br>'
-        f'<input id="{CODE_FIELD}" name="{CODE_FIELD}" autocomplete="off" autocapitalize="off" spellcheck="false"'
-        f' autofocus required maxlength="{4 * MAX_CODE_LENGTH}"> '
-        f'<button type="submit">{html.escape(message("gate.code_button"))}</button></form>'
-        # The QR code's address carries the code after '#', which the browser never sends: send it from here.
-        "<script>(function(){var m=location.hash.match(/^#code=([^&]*)/);if(!m)return;"
-        "history.replaceState(null,'',location.pathname+location.search);"
-        f"var f=document.getElementById('calcnb-code');f.elements['{CODE_FIELD}'].value=decodeURIComponent(m[1]);"
-        "f.submit();})();</script>"
-    )
-    return _page(message("gate.code_title"), form, status_note=note)
 
 
 def leaving_script() -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from calcnb.core.resources import notebooks_root
@@ -19,7 +20,16 @@ from calcnb.i18n import message
 from calcnb.serve.errors import AppError
 from calcnb.serve.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
 
-__all__ = ["default_app_port", "existing_path", "is_lesson", "lookup_error", "notebooks_dir", "resolve_target"]
+__all__ = [
+    "SERVED_VARIABLE",
+    "Served",
+    "default_app_port",
+    "existing_path",
+    "is_lesson",
+    "lookup_error",
+    "notebooks_dir",
+    "resolve_target",
+]
 
 
 def notebooks_dir() -> Path:
@@ -102,3 +112,44 @@ def is_lesson(target: Path) -> bool:
 def default_app_port(target: Path) -> int:
     """The port ``app`` listens on unless told: a lesson's own, so the play app can run beside it."""
     return DEFAULT_LESSON_PORT if is_lesson(target) else DEFAULT_APP_PORT
+
+
+#: The environment variable naming what the class server serves, set before Solara imports its page module
+#: (:mod:`calcnb.serve.solara_page`; Solara reads the module's routes once, at start-up).
+SERVED_VARIABLE = "CALCNB_SERVED"
+
+
+@dataclass(frozen=True)
+class Served:
+    """What the server serves: a notebook at ``/``, or a folder's notebooks at ``/NAME``."""
+
+    target: Path
+
+    def notebook(self, path: str) -> Path | None:
+        """The notebook the address ``path`` asks for, or None when it asks for none that is served."""
+        name = path.strip("/")
+        if self.target.is_file():
+            return self.target if name in ("", self.target.stem, self.target.name) else None
+        if not name:
+            return None
+        wanted = name if name.endswith(".ipynb") else f"{name}.ipynb"
+        candidate = (self.target / wanted).resolve()
+        inside = self.target.resolve() in candidate.parents
+        return candidate if inside and candidate.is_file() else None
+
+    def address(self, notebook: Path) -> str:
+        """The address a served ``notebook`` is served at: ``/`` for a lone notebook, ``/NAME`` in a folder."""
+        if self.target.is_file():
+            return "/"
+        return "/" + notebook.resolve().relative_to(self.target.resolve()).with_suffix("").as_posix()
+
+    def listing(self) -> list[str]:
+        """The served folder's notebooks, by address (empty when one notebook is served)."""
+        if self.target.is_file():
+            return []
+        found = self.target.rglob("*.ipynb")
+        return sorted(
+            path.relative_to(self.target).with_suffix("").as_posix()
+            for path in found
+            if ".ipynb_checkpoints" not in path.parts
+        )

@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import re
+import secrets
 import threading
 import time
 import warnings
@@ -28,6 +30,7 @@ from urllib.parse import parse_qs
 from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import get_language, message
 from calcnb.serve.caps import (
+    BROWSER_COOKIE,
     CODE_COOKIE,
     CODE_FIELD,
     DEFAULT_PAGES_PER_DEVICE,
@@ -36,6 +39,8 @@ from calcnb.serve.caps import (
     Visit,
     default_max_kernels,
 )
+from calcnb.serve.gate_pages import code_page, missing_page, refusal_page
+from calcnb.serve.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.process import LauncherWatch
 from calcnb.serve.settings import LOCALHOST
 
@@ -85,6 +90,19 @@ def _cookies(scope: Scope) -> dict[str, str]:
     return {key: morsel.value for key, morsel in jar.items()}
 
 
+def _set_cookie(name: str, value: str) -> tuple[bytes, bytes]:
+    return b"set-cookie", f"{name}={value}; Path=/; HttpOnly; SameSite=Lax".encode()
+
+
+def _browser_name(scope: Scope) -> tuple[str, list[tuple[bytes, bytes]]]:
+    """This browser's name (:data:`~calcnb.serve.caps.BROWSER_COOKIE`) and the header giving it one if it had none."""
+    name = _cookies(scope).get(BROWSER_COOKIE, "")[:64]
+    if name:
+        return name, []
+    name = secrets.token_urlsafe(16)
+    return name, [_set_cookie(BROWSER_COOKIE, name)]
+
+
 def _address(scope: Scope) -> str:
     """The visitor's address: the connection's own (a browser may send any X-Forwarded-For or X-Real-Ip)."""
     client = scope.get("client")
@@ -108,6 +126,13 @@ async def _send_html(send: Send, status: int, body: str, headers: list[tuple[byt
     await send({"type": "http.response.body", "body": data})
 
 
+async def _redirect(send: Send, location: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    """A 303 to ``location`` (a path of this server)."""
+    start = [(b"location", location.encode()), (b"cache-control", b"no-store"), *headers]
+    await send({"type": "http.response.start", "status": 303, "headers": start})
+    await send({"type": "http.response.body", "body": b""})
+
+
 async def _read_body(receive: Receive, limit: int = 4096) -> bytes:
     body = b""
     while True:
@@ -126,10 +151,11 @@ class ClassGate:
     closes (a closed tab, a reload), so abandoned pages never fill the class.
     """
 
-    def __init__(self, app: ASGIApp, *, caps: PageCaps, code: CodeCheck | None) -> None:
+    def __init__(self, app: ASGIApp, *, caps: PageCaps, code: CodeCheck | None, served: Served | None = None) -> None:
         self.app = app
         self.caps = caps
         self.code = code
+        self.served = served
         self.open_pages: dict[int, Visit] = {}  # by id() of the page's websocket scope
 
     def _live(self) -> list[str]:
@@ -149,8 +175,6 @@ class ClassGate:
             await self.app(scope, receive, send)
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from calcnb.serve.gate import code_page, refusal_page
-
         path = scope["path"]
         if _PUBLIC.match(path):
             await self.app(scope, receive, send)
@@ -165,9 +189,17 @@ class ClassGate:
             if path.startswith(("/_solara/", "/jupyter/")):
                 await _send_html(send, 403, "<!DOCTYPE html><title>403</title><p>Forbidden</p>")
             else:
-                await _send_html(send, 200, code_page(""))
+                _browser, named = _browser_name(scope)
+                await _send_html(send, 200, code_page(""), named)
             return
         if scope["method"] == "GET" and not path.startswith(("/_solara/", "/jupyter/")):
+            canonical = self._canonical(path)
+            if canonical is None:
+                await _send_html(send, 404, missing_page())
+                return
+            if canonical != path:
+                await _redirect(send, canonical)
+                return
             self.caps.forget_ended(self._live())
             reason = self.caps.refusal(_address(scope))
             if reason is not None:
@@ -179,28 +211,27 @@ class ClassGate:
             return
         await self.app(scope, receive, send)
 
-    async def _code_typed(self, scope: Scope, receive: Receive, send: Send) -> None:
-        from calcnb.serve.gate import code_page
+    def _canonical(self, path: str) -> str | None:
+        """The address a page at ``path`` is served at (``path`` itself, or another to redirect to), or None."""
+        if self.served is None or (path == "/" and self.served.target.is_dir()):
+            return path
+        notebook = self.served.notebook(path)
+        return None if notebook is None else self.served.address(notebook)
 
+    async def _code_typed(self, scope: Scope, receive: Receive, send: Send) -> None:
         assert self.code is not None
         fields = parse_qs((await _read_body(receive)).decode("utf-8", "replace"))
         address = _address(scope)
-        verdict = self.code.check(address, (fields.get(CODE_FIELD) or [""])[0])
+        browser, named = _browser_name(scope)
+        verdict = self.code.check(address, (fields.get(CODE_FIELD) or [""])[0], browser)
         if verdict == "right":
-            cookie = f"{CODE_COOKIE}={self.code.cookie_value()}; Path=/; HttpOnly; SameSite=Lax"
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 303,
-                    "headers": [(b"location", scope["path"].encode()), (b"set-cookie", cookie.encode())],
-                }
-            )
-            await send({"type": "http.response.body", "body": b""})
-        elif verdict == "locked":
-            minutes = max(1, round(self.code.locked_seconds(address) / 60))
-            await _send_html(send, 429, code_page("", note=message("gate.code_locked", minutes=minutes)))
+            await _redirect(send, scope["path"], [_set_cookie(CODE_COOKIE, self.code.cookie_value()), *named])
+        elif verdict in ("locked", "busy"):  # this browser guessed too often; this address's credit is spent
+            minutes = max(1, math.ceil(self.code.locked_seconds(address, browser) / 60))
+            note = message(f"gate.code_{verdict}", minutes=minutes)
+            await _send_html(send, 429, code_page("", note=note), named)
         else:
-            await _send_html(send, 403, code_page("", note=message("gate.code_wrong")))
+            await _send_html(send, 403, code_page("", note=message("gate.code_wrong")), named)
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         socket = _KERNEL_SOCKET.match(scope["path"])
@@ -259,6 +290,7 @@ def build_app(target: Path, *, max_pages: int | None = None, pages_per_device: i
     The class code is read from the environment once (:data:`calcnb.core.settings.CLASS_CODE`) and removed.
     """
     solara_environment()
+    os.environ[SERVED_VARIABLE] = str(target)  # Solara reads the page module's routes as it is imported
     from solara.server import starlette as solara_starlette
 
     from calcnb.serve.solara_page import serve_target
@@ -266,7 +298,8 @@ def build_app(target: Path, *, max_pages: int | None = None, pages_per_device: i
     serve_target(target)
     code = CLASS_CODE.pop()
     caps = PageCaps(max_pages or default_max_kernels(), max(1, pages_per_device or DEFAULT_PAGES_PER_DEVICE))
-    return ClassGate(solara_starlette.app, caps=caps, code=CodeCheck(code) if code else None)
+    gate = ClassGate(solara_starlette.app, caps=caps, code=CodeCheck(code) if code else None, served=Served(target))
+    return gate
 
 
 def main(argv: list[str] | None = None) -> None:

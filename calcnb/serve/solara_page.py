@@ -10,8 +10,8 @@ process each speak their own. What is served is set once by :func:`serve_target`
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import MutableMapping
-from dataclasses import dataclass
 from pathlib import Path
 
 import ipyvue
@@ -21,9 +21,12 @@ import traitlets
 from solara.server import kernel_context
 
 from calcnb.i18n import message, use_visit_scope
+from calcnb.serve.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.pages import notebook_page
 
-__all__ = ["PAGE_STYLE", "Page", "Served", "ServerWatch", "page_for", "serve_target", "visit_values"]
+__all__ = ["PAGE_STYLE", "Page", "Served", "ServerWatch", "page_for", "routes", "serve_target"]
+__all__ += ["visit_values"]
+
 
 _log = logging.getLogger("calcnb.serve")
 
@@ -42,36 +45,6 @@ PAGE_STYLE = """
 .calcnb-page table { border-collapse: collapse; }
 .calcnb-page th, .calcnb-page td { padding: 0.2em 0.6em; border: 1px solid #ccc; }
 """
-
-
-@dataclass(frozen=True)
-class Served:
-    """What the server serves: a notebook at ``/``, or a folder's notebooks at ``/NAME``."""
-
-    target: Path
-
-    def notebook(self, path: str) -> Path | None:
-        """The notebook the address ``path`` asks for, or None when it asks for none that is served."""
-        name = path.strip("/")
-        if self.target.is_file():
-            return self.target if name in ("", self.target.stem, self.target.name) else None
-        if not name:
-            return None
-        wanted = name if name.endswith(".ipynb") else f"{name}.ipynb"
-        candidate = (self.target / wanted).resolve()
-        inside = self.target.resolve() in candidate.parents
-        return candidate if inside and candidate.is_file() else None
-
-    def listing(self) -> list[str]:
-        """The served folder's notebooks, by address (empty when one notebook is served)."""
-        if self.target.is_file():
-            return []
-        found = self.target.rglob("*.ipynb")
-        return sorted(
-            path.relative_to(self.target).with_suffix("").as_posix()
-            for path in found
-            if ".ipynb_checkpoints" not in path.parts
-        )
 
 
 class ServerWatch(ipyvue.VueTemplate):
@@ -110,13 +83,14 @@ module.exports = {
     ).tag(sync=True)
 
 
-_served: Served | None = None
+_served: Served | None = Served(Path(os.environ[SERVED_VARIABLE])) if os.environ.get(SERVED_VARIABLE) else None
 
 
 def serve_target(target: Path) -> None:
     """Set what the server serves (once, before it starts)."""
     global _served
     _served = Served(Path(target))
+    routes[:] = _routes(_served)
 
 
 def visit_values() -> MutableMapping[str, object] | None:
@@ -162,3 +136,43 @@ def Page() -> None:
     solara.Title(title)
     solara.Style(PAGE_STYLE)
     solara.Column(children=[page], style={"padding": "0"})
+
+
+@solara.component
+def PageLayout(children: list | None = None) -> None:
+    """Every page's frame: Solara's app layout without its navigation (a pupil's page links to no other)."""
+    solara.AppLayout(children=children or [], navigation=False)
+
+
+def _routes(served: Served | None) -> list[solara.Route]:
+    """Solara's routes for what is served: ``/`` and, for a folder, one route per notebook (``more/second`` nests)."""
+    root = solara.Route("/", component=Page, layout=PageLayout)
+    if served is None:
+        return [root]
+    tree: dict = {}
+    for name in served.listing():
+        branch = tree
+        for part in name.split("/"):
+            branch = branch.setdefault(part, {})
+        branch[_NOTEBOOK] = {}
+    return [root, *_branches(tree)]
+
+
+_NOTEBOOK = "/"  # in _routes' tree: the mark of a name that is a notebook (no file name holds a slash)
+
+
+def _branches(tree: dict) -> list[solara.Route]:
+    found = []
+    for part, below in sorted(tree.items()):
+        if part == _NOTEBOOK:
+            continue
+        children = _branches(below)
+        if _NOTEBOOK in below and children:  # both a notebook and a folder: the notebook is the folder's index
+            found.append(solara.Route(part, children=[solara.Route("/", component=Page), *children]))
+        else:
+            found.append(solara.Route(part, component=Page if _NOTEBOOK in below else None, children=children))
+    return found
+
+
+#: Solara's routes (read once, at start-up; see :data:`SERVED_VARIABLE`).
+routes: list[solara.Route] = _routes(_served)
