@@ -1,7 +1,15 @@
-"""Shared test set-up: draw off-screen and keep the language English between tests."""
+"""Shared test set-up: draw off-screen, keep the language English between tests, and visits as a class server keeps
+them (``visits``)."""
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import matplotlib
 import pytest
+
+from calcnb.core import visits as visit_scopes
+from calcnb.core.visits import use_visit_scope
 
 matplotlib.use("Agg")
 
@@ -14,3 +22,25 @@ def _english_by_default():
     set_language("en")
     yield
     set_language("en")
+
+
+@pytest.fixture
+def visits(monkeypatch):
+    """Visits as a class server keeps them: the current visit's values, by thread (None outside any visit)."""
+    current = threading.local()
+    monkeypatch.setattr(visit_scopes, "_visit_scope", visit_scopes._visit_scope)  # restored after the test
+
+    def scope():
+        return getattr(current, "values", None)
+
+    use_visit_scope(scope)
+
+    @contextmanager
+    def visit(values: dict) -> Iterator[dict]:
+        current.values = values
+        try:
+            yield values
+        finally:
+            current.values = None
+
+    return visit

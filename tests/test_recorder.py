@@ -41,9 +41,9 @@ pytest_plugins = ["class_log_fixtures"]
 
 def test_without_a_class_log_nothing_is_shown_or_recorded(monkeypatch):
     monkeypatch.delenv(CLASS_LOG.variable, raising=False)
-    before = list(lessons._listeners)
+    before = list(lessons._listeners.get())
     assert join_class() is None
-    assert lessons._listeners == before
+    assert lessons._listeners.get() == before
 
 
 def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder, log):
@@ -163,12 +163,32 @@ def test_join_class_reads_the_environment_and_replaces_an_earlier_recorder(monke
     monkeypatch.setenv(CLASS_LOG.variable, location)
     first = join_class()
     second = join_class()
-    assert first.record not in lessons._listeners and second.record in lessons._listeners
+    assert first.record not in lessons._listeners.get() and second.record in lessons._listeners.get()
     second.join("caio")
     lesson = an_exercise()
     lesson.exercise.check(lesson.right)
     second.close()
     assert [row["nickname"] for row in open_class_log(location).attempts()] == ["caio"]
+
+
+def test_two_visits_on_the_class_server_each_keep_their_own_recorder(monkeypatch, location, visits):
+    # The class server runs every pupil's page in one process: the second pupil's page must not close the first's.
+    monkeypatch.setenv(CLASS_LOG.variable, location)
+    with visits({}) as ana_values:
+        ana = join_class()
+        ana.join("ana")
+    with visits({}):
+        bia = join_class()
+        bia.join("bia")
+    assert not ana.stopped and not bia.stopped
+    with visits(ana_values):
+        assert lessons._listeners.get() == [ana.record]
+        lesson = an_exercise()
+        lesson.exercise.check(lesson.right)
+    ana.close()
+    bia.close()
+    assert [row["nickname"] for row in open_class_log(location).attempts()] == ["ana"]
+    assert lessons._listeners.get() == []  # outside any visit: the kernel's own list, untouched
 
 
 def test_the_students_page_speaks_portuguese(log):

@@ -9,7 +9,7 @@ Several devices are played by several loopback addresses (127.0.0.2 ..., Linux's
 
 In this process, without a server (the fast tier): a notebook run into one visit's page of widgets
 (:func:`calcnb.serve.pages.notebook_page`), boards not wired into a shell without display formatters (a Solara
-virtual kernel's), and two visits' languages kept apart (:func:`calcnb.i18n.use_visit_scope`).
+virtual kernel's), and two visits' languages kept apart (:func:`calcnb.core.visits.use_visit_scope`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import pytest
 
 import calcnb
 from calcnb import i18n
-from calcnb.i18n import get_language, message, set_language, use_visit_scope
+from calcnb.i18n import get_language, message, set_language
 from calcnb.serve.caps import CODE_COOKIE, CODE_FIELD, CODE_TRIES
 from calcnb.serve.commands import server_environment, solara_command
 from calcnb.serve.environments import class_code_environment
@@ -565,28 +565,6 @@ def test_boards_are_not_wired_into_a_shell_without_display_formatters():
     shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={"image/png": png}))
     assert calcnb.show_boards_in(shell) is True
     assert registered == [calcnb.State, calcnb.Game]
-
-
-@pytest.fixture
-def visits(monkeypatch):
-    """Visits as a class server keeps them: the current visit's values, by thread (None outside any visit)."""
-    current = threading.local()
-    monkeypatch.setattr(i18n, "_visit_scope", i18n._visit_scope)  # restored after the test
-
-    def scope():
-        return getattr(current, "values", None)
-
-    use_visit_scope(scope)
-
-    @contextmanager
-    def visit(values: dict) -> Iterator[dict]:
-        current.values = values
-        try:
-            yield values
-        finally:
-            current.values = None
-
-    return visit
 
 
 def test_two_visits_languages_are_kept_apart(visits):

@@ -25,6 +25,7 @@ from calcnb.classroom.saving import Saving
 from calcnb.classroom.schema import ClassLogError, ClassLogMoved, NicknameTaken
 from calcnb.classroom.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
 from calcnb.core.settings import CLASS_LOG
+from calcnb.core.visits import PerVisit
 from calcnb.i18n import get_language, message
 from calcnb.ui.lesson import add_answer_listener, add_game_listener, remove_answer_listener, remove_game_listener
 from calcnb.ui.palette import ERROR_TEXT
@@ -226,7 +227,8 @@ class ClassRecorder(Saving, widgets.VBox):
         return f"<ClassRecorder {state}, {self.recorded} recorded, {self.waiting} waiting>"
 
 
-_active: list[ClassRecorder] = []
+#: The recorder of this kernel's page (one per visitor on the class server, calcnb.core.visits).
+_active: PerVisit[list[ClassRecorder]] = PerVisit("calcnb.class_recorders", list)
 
 
 def tell_the_teacher(key: str, nickname: str) -> None:
@@ -254,13 +256,14 @@ def join_class(
     location = location or class_log_location()
     if location is None:
         return None
-    while _active:
-        _active.pop().close()
+    active = _active.get()
+    while active:
+        active.pop().close()
     log: Any
     try:
         log = open_class_log(location, timeout=timeout)
     except Exception:  # unreachable server, bad schema: the lesson runs, unrecorded, and says so
         log = None
     recorder = ClassRecorder(log, quiz=quiz)
-    _active.append(recorder)
+    active.append(recorder)
     return recorder

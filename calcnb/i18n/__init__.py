@@ -12,12 +12,13 @@ from __future__ import annotations
 import pkgutil
 import re
 import reprlib
-from collections.abc import Callable, Mapping, MutableMapping
+from collections.abc import Mapping
 from importlib import import_module
 from types import ModuleType
 
 from calcnb.core.errors import CalcnbError
 from calcnb.core.settings import LANGUAGE
+from calcnb.core.visits import visit_values
 
 REFERENCE = "en"
 """The language every other one translates, and the one shown where a translation lacks a key."""
@@ -115,39 +116,21 @@ _QUOTE_LANGUAGE = reprlib.Repr()
 _QUOTE_LANGUAGE.maxstring = _QUOTE_LANGUAGE.maxother = 24
 
 
-#: Where a visitor's own language is kept when one process serves many visitors (a class server): a function
-#: giving the current visitor's dict of per-visitor values, or None outside any visit. See :func:`use_visit_scope`.
-def _no_visit() -> MutableMapping[str, object] | None:
-    return None
-
-
-_visit_scope: Callable[[], MutableMapping[str, object] | None] = _no_visit
-_VISIT_LANGUAGE = "calcnb.language"
-
-
-def use_visit_scope(scope: Callable[[], MutableMapping[str, object] | None]) -> None:
-    """Keep each visitor's language apart in a process that serves many visitors at once.
-
-    ``scope`` gives the dict a server keeps for the visitor whose code is running now (a Solara virtual
-    kernel's), or None outside any visit. :func:`set_language` then changes that visitor's language only,
-    and :func:`get_language` and :func:`message` read it, falling back to the process's language.
-    """
-    global _visit_scope
-    _visit_scope = scope
+_VISIT_LANGUAGE = "calcnb.language"  # a visitor's own language, in their values (calcnb.core.visits)
 
 
 def set_language(language: str) -> None:
     """Switch every user-facing string to one of :data:`LANGUAGES` (``"en"``, the default, or ``"pt"``), in any case.
 
     Raises :class:`UnknownLanguage`, in the language in use, for any other value, and keeps the language.
-    Inside a visit (see :func:`use_visit_scope`) only that visitor's language changes.
+    Inside a visit (see :func:`calcnb.core.visits.use_visit_scope`) only that visitor's language changes.
     """
     global _current_language
     wanted = language.lower() if isinstance(language, str) else language  # language tags ignore case (BCP 47)
     if wanted not in LANGUAGES:
         choices = ", ".join(message("language.choice", code=code, name=_NAMES[code]) for code in LANGUAGES)
         raise UnknownLanguage(message("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
-    visit = _visit_scope()
+    visit = visit_values()
     if visit is None:
         _current_language = wanted
     else:
@@ -156,7 +139,7 @@ def set_language(language: str) -> None:
 
 def get_language() -> str:
     """The language currently in use (one of :data:`LANGUAGES`): the visitor's own, inside a visit."""
-    visit = _visit_scope()
+    visit = visit_values()
     if visit is None:
         return _current_language
     language = visit.get(_VISIT_LANGUAGE, _current_language)

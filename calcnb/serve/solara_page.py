@@ -3,7 +3,7 @@
 Solara imports this module once (it is the server's app) and renders :func:`Page` once per visit, in the
 visit's own virtual kernel: everything a visit holds (its widgets, its quiz and nickname, its class log
 connection, its language) lives in that kernel's namespace and dies with it. The language is kept per
-visit through :func:`calcnb.i18n.use_visit_scope`, so a Portuguese page beside an English one in the same
+visit through :func:`calcnb.core.visits.use_visit_scope`, so a Portuguese page beside an English one in the same
 process each speak their own. What is served is set once by :func:`serve_target`, before the server starts.
 """
 
@@ -20,7 +20,8 @@ import solara
 import traitlets
 from solara.server import kernel_context
 
-from calcnb.i18n import message, use_visit_scope
+from calcnb.core.visits import use_visit_scope
+from calcnb.i18n import message
 from calcnb.serve.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.pages import notebook_page
 

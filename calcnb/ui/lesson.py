@@ -34,6 +34,7 @@ from collections.abc import Callable, Sequence
 import ipywidgets as widgets
 
 from calcnb.core.settings import NO_REVEAL
+from calcnb.core.visits import PerVisit
 from calcnb.exercises.bank import Bank
 from calcnb.exercises.items import Attempt, Feedback, Item, Outcome, answer_key, judge
 from calcnb.exercises.tables import (
@@ -120,7 +121,8 @@ def reveal_allowed() -> bool:
 
 # ---------------------------------------------------------------- answer listeners
 
-_listeners: list[Callable[[Attempt], object]] = []
+#: The answer listeners: one list per visitor on the class server (calcnb.core.visits), the kernel's elsewhere.
+_listeners: PerVisit[list[Callable[[Attempt], object]]] = PerVisit("calcnb.answer_listeners", list)
 
 
 def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
@@ -130,35 +132,39 @@ def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
     A listener that returns a sentence (a str) has it shown under the feedback (a recorder saying the answer
     was not saved).
     """
-    if callback not in _listeners:
-        _listeners.append(callback)
+    listeners = _listeners.get()
+    if callback not in listeners:
+        listeners.append(callback)
 
 
 def remove_answer_listener(callback: Callable[[Attempt], object]) -> None:
     """Stop calling ``callback``; a callback that was never added is ignored."""
-    if callback in _listeners:
-        _listeners.remove(callback)
+    listeners = _listeners.get()
+    if callback in listeners:
+        listeners.remove(callback)
 
 
-_game_listeners: list[Callable[[object], object]] = []
+_game_listeners: PerVisit[list[Callable[[object], object]]] = PerVisit("calcnb.game_listeners", list)
 
 
 def add_game_listener(callback: Callable[[object], object]) -> None:
     """Call ``callback(deal)`` after every deal a lesson's player plays for the student: the class recorder keeps
     each in the class log."""
-    if callback not in _game_listeners:
-        _game_listeners.append(callback)
+    listeners = _game_listeners.get()
+    if callback not in listeners:
+        listeners.append(callback)
 
 
 def remove_game_listener(callback: Callable[[object], object]) -> None:
     """Stop calling ``callback`` with deals; a callback that was never added is ignored."""
-    if callback in _game_listeners:
-        _game_listeners.remove(callback)
+    listeners = _game_listeners.get()
+    if callback in listeners:
+        listeners.remove(callback)
 
 
 def tell_game_listeners(deal: object) -> None:
     """Tell every game listener of ``deal``; a listener that raises is ignored (with a warning)."""
-    for callback in list(_game_listeners):
+    for callback in list(_game_listeners.get()):
         try:
             callback(deal)
         except Exception as error:  # a broken recorder must never stop the student's games
@@ -171,7 +177,7 @@ def tell_game_listeners(deal: object) -> None:
 def _tell_listeners(attempt: Attempt) -> list[str]:
     """Tell every listener of ``attempt``; returns the sentences they asked to show under the feedback."""
     notes = []
-    for callback in list(_listeners):
+    for callback in list(_listeners.get()):
         try:
             said = callback(attempt)
             if isinstance(said, str) and said:
