@@ -14,6 +14,7 @@ virtual kernel's), and two visits' languages kept apart (:func:`calcnb.core.visi
 
 from __future__ import annotations
 
+import asyncio
 import html
 import http.client
 import json
@@ -605,3 +606,85 @@ def test_two_visits_at_once_each_read_their_own_language(visits):
     assert set(said["pt"]) == {("pt", portuguese)}
     assert portuguese != message("gate.code_title")
     assert get_language() == "en"
+
+
+# ------------------------------------------------------------ a page's place, kept for its websocket
+
+
+def _gate_answers(requests: list[tuple[str, str]], *, per_device: int = 2, later: float = 0.0) -> list[int]:
+    """The statuses the class gate (in front of an app that accepts everything) gives ``(kind, address)``
+    requests in order: ``("page", a)`` a page sent to ``a``, ``("socket", a)`` its websocket, ``("wait", "")``
+    ``later`` seconds passing."""
+    from loop_thread import LoopThread
+
+    from calcnb.serve.caps import PageCaps
+    from calcnb.serve.solara_app import ClassGate
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+        else:
+            await receive()
+            await send({"type": "websocket.accept"})
+            await receive()  # open until the page closes it (never, here)
+
+    gate = ClassGate(app, caps=PageCaps(30, per_device), code=None)
+    now = [1000.0]
+    gate.clock = lambda: now[0]
+
+    open_sockets = []
+
+    async def answer(kind: str, address: str) -> int:
+        sent: list[dict] = []
+        received = 0
+
+        async def receive() -> dict:
+            nonlocal received
+            received += 1
+            if kind == "page":
+                return {"type": "http.request", "body": b""}
+            if received > 1:
+                await asyncio.Event().wait()
+            return {"type": "websocket.connect"}
+
+        async def send(event: dict) -> None:
+            sent.append(event)
+
+        if kind == "page":
+            await gate(
+                {"type": "http", "method": "GET", "path": "/", "headers": [], "client": (address, 1)}, receive, send
+            )
+            return sent[0]["status"]
+        path = f"/jupyter/api/kernels/{uuid.uuid4()}/channels"
+        scope = {"type": "websocket", "path": path, "headers": [], "client": (address, 1)}
+        open_sockets.append(asyncio.ensure_future(gate(scope, receive, send)))  # an accepted socket stays open
+        await asyncio.sleep(0.01)
+        return 101 if sent and sent[0]["type"] == "websocket.accept" else sent[0]["code"]
+
+    async def run_all() -> list[int]:
+        answers = []
+        for kind, address in requests:
+            if kind == "wait":
+                now[0] += later
+                continue
+            answers.append(await answer(kind, address))
+        for connection in open_sockets:
+            connection.cancel()
+        return answers
+
+    with LoopThread() as loop:
+        return loop.run(run_all())
+
+
+def test_tabs_opened_over_a_devices_cap_get_a_refusal_page_not_a_page_that_never_loads():
+    pupil = "10.0.0.5"
+    pages = [("page", pupil)] * 4 + [("socket", pupil)] * 2
+    assert _gate_answers(pages) == [200, 200, 429, 429, 101, 101]  # the two pages sent claim their two places
+
+
+def test_a_page_closed_before_it_connected_frees_its_place_after_a_while():
+    pupil = "10.0.0.6"
+    requests = [("page", pupil), ("page", pupil), ("page", pupil), ("wait", ""), ("page", pupil), ("socket", pupil)]
+    assert _gate_answers(requests, later=31) == [200, 200, 429, 200, 101]
+    assert _gate_answers(requests, later=5) == [200, 200, 429, 429, 101]  # within the time a slow page may take

@@ -58,6 +58,11 @@ _log = logging.getLogger("calcnb.serve")
 #: closed tabs never pile up. Its places under the caps are freed at once, when the page's connection ends.
 KERNEL_KEEP_SECONDS = 120
 
+#: How long a page's place is kept for its websocket after the page was sent: a tab opened over a cap is told so
+#: at once by a refusal page (not left loading for ever), and a tab closed before it connected frees its place
+#: within this time. Long enough for a page's scripts to load on a busy class's laptop.
+RESERVED_SECONDS = 30.0
+
 #: Addresses that hold no class data and that every page needs before it can ask anything (scripts, styles,
 #: fonts, widget front-ends): served to anyone, code or not.
 _PUBLIC = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions|readyz)(/|$)")
@@ -147,8 +152,10 @@ class ClassGate:
 
     A page (any address but Solara's public assets) needs the class code's cookie when the server has a
     code, and a place under the caps: ``caps.max_kernels`` pages at once in all, ``caps.max_per_address``
-    from one address. A page holds its place while its websocket is open; the place is free the moment it
-    closes (a closed tab, a reload), so abandoned pages never fill the class.
+    from one address. Sending a page takes a place, kept :data:`RESERVED_SECONDS` for the page's websocket
+    (so a tab over a cap gets a refusal page, not a page that never loads); the websocket holds it while it
+    is open, and the place is free the moment it closes (a closed tab, a reload), so abandoned pages never
+    fill the class.
     """
 
     def __init__(self, app: ASGIApp, *, caps: PageCaps, code: CodeCheck | None, served: Served | None = None) -> None:
@@ -157,6 +164,29 @@ class ClassGate:
         self.code = code
         self.served = served
         self.open_pages: dict[int, Visit] = {}  # by id() of the page's websocket scope
+        self.reserved: list[tuple[float, Visit]] = []  # (when, place) of the pages sent, awaiting their websocket
+        self.clock: Callable[[], float] = time.monotonic
+
+    def _drop_unclaimed(self) -> None:
+        """Free the places of pages sent whose websocket never came (a tab closed while loading)."""
+        oldest = self.clock() - RESERVED_SECONDS
+        for when, visit in [entry for entry in self.reserved if entry[0] < oldest]:
+            self.reserved.remove((when, visit))
+            self.caps.release(visit)
+
+    def _place(self, address: str) -> Visit | str:
+        """A place for a page from ``address`` (a :class:`Visit`), or why there is none ("full", "device")."""
+        self._drop_unclaimed()
+        return self.caps.admit(address, self._live())
+
+    def _claim(self, address: str) -> Visit | str:
+        """The place a page from ``address`` was given when it was sent, or a new one (a page reconnecting)."""
+        self._drop_unclaimed()
+        for entry in self.reserved:
+            if entry[1].address == address:
+                self.reserved.remove(entry)
+                return entry[1]
+        return self.caps.admit(address, self._live())
 
     def _live(self) -> list[str]:
         return [visit.kernel_id for visit in self.open_pages.values() if visit.kernel_id]
@@ -200,13 +230,13 @@ class ClassGate:
             if canonical != path:
                 await _redirect(send, canonical)
                 return
-            self.caps.forget_ended(self._live())
-            reason = self.caps.refusal(_address(scope))
-            if reason is not None:
-                most = self.caps.max_kernels if reason == "full" else self.caps.max_per_address
-                _log.info("calcnb: a page refused (%s: %d pages)", reason, most)
-                await _send_html(send, 503 if reason == "full" else 429, refusal_page(reason, most=most))
+            place = self._place(_address(scope))
+            if isinstance(place, str):
+                most = self.caps.max_kernels if place == "full" else self.caps.max_per_address
+                _log.info("calcnb: a page refused (%s: %d pages)", place, most)
+                await _send_html(send, 503 if place == "full" else 429, refusal_page(place, most=most))
                 return
+            self.reserved.append((self.clock(), place))
             await self.app(_without_compression(scope), receive, _with_language(send))
             return
         await self.app(scope, receive, send)
@@ -239,8 +269,7 @@ class ClassGate:
             await receive()  # the connection request
             await send({"type": "websocket.close", "code": 4403})
             return
-        self.caps.forget_ended(self._live())
-        admitted = self.caps.admit(_address(scope), self._live())
+        admitted = self._claim(_address(scope))
         if isinstance(admitted, str):
             await receive()
             await send({"type": "websocket.close", "code": 4429})
