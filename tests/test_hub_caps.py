@@ -8,11 +8,11 @@ sets in ``c.Spawner.args``, and ``trust_xheaders``, which JupyterHub's single-us
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 from jupyter_server.serverapp import ServerApp
+from loop_thread import LoopThread, run_in_thread
 from tornado import web
 from tornado.httpclient import AsyncHTTPClient, HTTPResponse
 from tornado.httpserver import HTTPServer
@@ -22,7 +22,7 @@ from traitlets.config.loader import PyFileConfigLoader
 
 from calcnb.core.settings import CLASS_CODE
 from calcnb.serve import hub
-from calcnb.serve.caps import CODE_COOKIE, CODE_FIELD, CODE_TRIES, DEFAULT_PAGES_PER_DEVICE, Visit, default_max_kernels
+from calcnb.serve.caps import CODE_COOKIE, CODE_FIELD, DEFAULT_PAGES_PER_DEVICE, Visit, default_max_kernels
 from calcnb.serve.commands import cap_options
 from calcnb.serve.gate import GATE_SETTING
 from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
@@ -41,6 +41,14 @@ def _hub_arguments(folder: Path) -> list[str]:
         patch.chdir(folder)  # the config makes the students' notebooks folder where it runs
         config = PyFileConfigLoader(CONFIG.name, str(CONFIG.parent)).load_config()
     return [*config.Spawner.args, *SINGLE_USER]
+
+
+class StudentServerApp(ServerApp):
+    """A student's server run in a test: its loop in a thread of its own (:mod:`loop_thread`), and the test
+    process's signals left to pytest (a server's own handlers can only be set from the main thread)."""
+
+    def init_signal(self) -> None:
+        pass
 
 
 def _student_server(arguments: list[str], routes: list) -> ServerApp:
@@ -85,7 +93,7 @@ def _addresses_seen(serverapp: ServerApp, requests: list[tuple[str, dict[str, st
         assert all(answer.code == 200 for answer in answers), [answer.code for answer in answers]
         return [answer.body.decode() for answer in answers]
 
-    return asyncio.run(serve())
+    return run_in_thread(serve())  # not asyncio.run: a browser test's Playwright may hold this thread's loop
 
 
 def _rotated(count: int, *, forwarded_for: str | None) -> list[dict[str, str]]:
@@ -166,7 +174,8 @@ CODE = "4821"
 @pytest.fixture(scope="module")
 def real_student_server(tmp_path_factory):
     """A student's Jupyter server as the hub starts it (Voila and this module's extension loaded, a class code),
-    in this process, listening on 127.0.0.1; yields ``(serverapp, url, loop)``."""
+    in this process, listening on 127.0.0.1, its loop in a thread of its own; yields ``(serverapp, url, loop)``,
+    ``loop`` the :class:`loop_thread.LoopThread` to run coroutines on."""
     home = tmp_path_factory.mktemp("student")
     (home / "notebooks").mkdir()  # no notebook: a page let through would be "not found", with no kernel started
     with pytest.MonkeyPatch.context() as patch:
@@ -179,10 +188,9 @@ def real_student_server(tmp_path_factory):
             "--IdentityProvider.token=student",
             "--ServerApp.open_browser=False",
         ]
-        loop = asyncio.new_event_loop()
 
         async def start() -> tuple[ServerApp, HTTPServer, int]:
-            serverapp = ServerApp()
+            serverapp = StudentServerApp()
             serverapp.initialize(arguments, new_httpserver=False)
             await serverapp.extension_manager.start_all_extensions()  # Voila's pages gated (calcnb.serve.hub)
             server = HTTPServer(serverapp.web_app, xheaders=serverapp.trust_xheaders)
@@ -190,13 +198,16 @@ def real_student_server(tmp_path_factory):
             server.add_sockets([sock])
             return serverapp, server, port
 
-        serverapp, server, port = loop.run_until_complete(start())
-        try:
-            yield serverapp, f"http://{LOCALHOST}:{port}", loop
-        finally:
+        async def stop() -> None:
             server.stop()
-            loop.run_until_complete(serverapp.cleanup_extensions())
-            loop.close()
+            await serverapp.cleanup_extensions()
+
+        with LoopThread("student-server") as loop:
+            serverapp, server, port = loop.run(start())
+            try:
+                yield serverapp, f"http://{LOCALHOST}:{port}", loop
+            finally:
+                loop.run(stop())
 
 
 @pytest.mark.server
@@ -209,7 +220,7 @@ def test_a_page_over_the_device_cap_is_refused_whatever_address_the_browser_clai
         page = f"{url}/voila/render/{DEFAULT_APP_NOTEBOOK}"
         admitted = {"Authorization": "token student", "Cookie": f"{CODE_COOKIE}={gate.code.cookie_value()}"}
         headers = [{**claim, **admitted} for claim in _rotated(6, forwarded_for=PUPIL)]
-        answers = [loop.run_until_complete(_fetch(page, headers=claim)) for claim in headers]
+        answers = [loop.run(_fetch(page, headers=claim)) for claim in headers]
         assert [answer.code for answer in answers] == [429] * 6
         assert b"Too many pages open on this device" in answers[0].body
         assert len(caps.visits) == caps.max_per_address  # no place was given
@@ -219,12 +230,12 @@ def test_a_page_over_the_device_cap_is_refused_whatever_address_the_browser_clai
 
 @pytest.mark.server
 def test_wrong_class_codes_are_counted_against_the_device_the_proxy_saw(real_student_server):
-    _serverapp, url, loop = real_student_server
+    serverapp, url, loop = real_student_server
+    burst = serverapp.web_app.settings[GATE_SETTING].code.burst  # the wrong codes one address may type at once
     page = f"{url}/voila/render/{DEFAULT_APP_NOTEBOOK}"
-    headers = [{**claim, "Authorization": "token student"} for claim in _rotated(CODE_TRIES + 3, forwarded_for=PUPIL)]
-    answers = [
-        loop.run_until_complete(_fetch(page, method="POST", body=f"{CODE_FIELD}=0000", headers=claim))
-        for claim in headers
-    ]
-    # Wrong, wrong, ... then locked: the browser's rotating claims do not give it new tries.
-    assert [answer.code for answer in answers] == [403] * CODE_TRIES + [429] * 3
+    # A guesser who sends no cookie (a new browser at every try, never locked alone) and claims another address
+    # at every try: each wrong code spends the credit of the address the proxy saw.
+    headers = [{**claim, "Authorization": "token student"} for claim in _rotated(burst + 3, forwarded_for=PUPIL)]
+    answers = [loop.run(_fetch(page, method="POST", body=f"{CODE_FIELD}=0000", headers=claim)) for claim in headers]
+    # Wrong, wrong, ... then busy: the rotating claims do not give the device new tries.
+    assert [answer.code for answer in answers] == [403] * burst + [429] * 3

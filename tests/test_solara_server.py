@@ -376,8 +376,10 @@ def test_a_closed_websocket_frees_its_place_at_once(capped):
         with capped.page_socket(source=source):  # and a new page gets in
             assert capped.get("/", source=source)[0] == 429
     for _ in range(3):  # pages opened and closed one after the other never fill the device's places
-        assert _status_within(capped, source, 2) == 200  # (the server hears of a close within milliseconds)
-        with capped.page_socket(source=source), capped.page_socket(source=source):
+        # Two tabs, each sent its page (a place each, once the server has heard of both closes: milliseconds)...
+        assert _status_within(capped, source, 2) == 200
+        assert _status_within(capped, source, 2) == 200
+        with capped.page_socket(source=source), capped.page_socket(source=source):  # ... then each connects
             assert capped.get("/", source=source)[0] == 429
     assert _status_within(capped, source, 2) == 200
 

@@ -7,8 +7,10 @@ import base64
 import functools
 import random
 import re
+import uuid
 import warnings
 
+import comm
 import ipywidgets as widgets
 import pytest
 
@@ -806,33 +808,62 @@ def test_a_buttons_click_is_a_press():
         board.press("S>W9")
 
 
+class RecordingComm:
+    """A widget's comm to a notebook's front-end, as a kernel opens it, that keeps the messages sent over it.
+
+    ipywidgets sends a change only over a comm with a kernel, and the comm ``comm.create_comm`` gives depends on
+    what the process imported before: Solara's (imported when pytest collects ``calcnb/serve/solara_page.py`` for
+    its doctests) has no kernel, and nothing is sent. A test that counts messages opens its widgets on these.
+    """
+
+    kernel = "the notebook's kernel"  # not None: ipywidgets sends over this comm
+
+    def __init__(self, sent: list[tuple[str, dict]], comm_id: str | None = None, **_opening: object) -> None:
+        self.comm_id = comm_id or uuid.uuid4().hex
+        self._sent = sent
+
+    def send(self, data: dict, metadata: object = None, buffers: object = None) -> None:
+        self._sent.append((self.comm_id, data))
+
+    def on_msg(self, callback: object) -> None:
+        pass
+
+    def on_close(self, callback: object) -> None:
+        pass
+
+    def close(self, *args: object, **kwargs: object) -> None:
+        pass
+
+
 def test_a_click_sends_the_board_one_message(monkeypatch):
     # Every message is relayed by the server for every student of a class: a click changes the picture, the
     # buttons, the row labels and the message line, and the page hears it all in one update.
-    sent: list[tuple[str, tuple[str, ...]]] = []
-    send = widgets.Widget._send
+    messages: list[tuple[str, dict]] = []
+    monkeypatch.setattr(comm, "create_comm", functools.partial(RecordingComm, messages))  # every widget's comm
 
-    def record(widget, msg, buffers=None):
-        if msg.get("method") == "update":
-            sent.append((widget.model_id, tuple(sorted(msg["state"]))))
-        return send(widget, msg, buffers)
+    def sent() -> list[tuple[str, tuple[str, ...]]]:
+        """The updates sent since the last call: (the model sending, the names it sends)."""
+        updates = [(model, tuple(sorted(msg["state"]))) for model, msg in messages if msg.get("method") == "update"]
+        messages.clear()
+        return updates
 
-    monkeypatch.setattr(widgets.Widget, "_send", record)
     board = PlayBoard(Game.new(7))
+    assert isinstance(board.comm, RecordingComm)
     for act in (
         lambda: board.press("T"),
         lambda: _from_the_page(board, "board", {"type": "click", **_point("W1", 900)}),
     ):
-        sent.clear()
+        sent()
         act()
-        assert [model for model, _ in sent] == [board.model_id]
+        assert [model for model, _ in sent()] == [board.model_id]
     board = PlayBoard(Game.new(7))
-    sent.clear()
+    sent()
     board.press("T")
     board.click_place("pending")  # from code: the picked card framed, the message, in one update too
     board.click_place("W1")
-    assert [model for model, _ in sent] == [board.model_id] * 3
-    assert {"picture_src", "picture_alt", "controls", "said", "rows"} <= set(sent[0][1])
+    updates = sent()
+    assert [model for model, _ in updates] == [board.model_id] * 3
+    assert {"picture_src", "picture_alt", "controls", "said", "rows"} <= set(updates[0][1])
 
 
 def test_a_boards_repr_says_what_is_played_and_never_the_cards_face_down():

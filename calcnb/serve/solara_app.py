@@ -29,6 +29,7 @@ from urllib.parse import parse_qs
 
 from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import get_language, message
+from calcnb.serve.asset_cache import AssetCache
 from calcnb.serve.caps import (
     BROWSER_COOKIE,
     CODE_COOKIE,
@@ -66,6 +67,8 @@ RESERVED_SECONDS = 30.0
 #: Addresses that hold no class data and that every page needs before it can ask anything (scripts, styles,
 #: fonts, widget front-ends): served to anyone, code or not.
 _PUBLIC = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions|readyz)(/|$)")
+#: The public addresses of fixed files (the same for every visitor): kept in memory, compressed once.
+_FIXED_FILES = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions)/")
 #: Solara's addresses that tell about other visitors' kernels: never served to a class.
 _PRIVATE = re.compile(r"^/(resourcez|_solara/api/evict)(/|$)")
 #: A page's websocket: ``/jupyter/api/kernels/<kernel id>/<channel>``.
@@ -163,6 +166,7 @@ class ClassGate:
         self.caps = caps
         self.code = code
         self.served = served
+        self.fixed_files = AssetCache(app, _FIXED_FILES)
         self.open_pages: dict[int, Visit] = {}  # by id() of the page's websocket scope
         self.reserved: list[tuple[float, Visit]] = []  # (when, place) of the pages sent, awaiting their websocket
         self.clock: Callable[[], float] = time.monotonic
@@ -207,7 +211,7 @@ class ClassGate:
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"]
         if _PUBLIC.match(path):
-            await self.app(scope, receive, send)
+            await self.fixed_files(scope, receive, send)
             return
         if _PRIVATE.match(path):
             await _send_html(send, 404, "<!DOCTYPE html><title>404</title><p>Not found</p>")

@@ -19,7 +19,8 @@ The notebooks it serves that are calcnb's own (byte for byte) are signed as trus
 so no visit prints "Notebook … is not trusted". A hub's students' servers take the same websocket fix
 (:class:`ServerKernelWebsocket`, from :mod:`calcnb.serve.hub`). Its pages are behind the caps on
 kernels and the optional class code of :mod:`calcnb.serve.gate` (``--ClassroomGate.max_kernels=N``,
-``--ClassroomGate.max_pages_per_device=N``).
+``--ClassroomGate.max_pages_per_device=N``). Its pages say they are in the server's language (``<html lang="pt">``
+for ``calcnb app --lang pt``, :func:`set_page_language`), for screen readers.
 """
 
 from __future__ import annotations
@@ -36,17 +37,19 @@ from jupyter_server.utils import url_path_join
 from jupyterlab_server.themes_handler import ThemesHandler
 from nbformat.sign import NotebookNotary
 from tornado import ioloop, web
+from traitlets.config import Config
 from voila.app import Voila
 from voila.static_file_handler import AllowListFileHandler, MultiStaticFileHandler, TemplateStaticFileHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
+from calcnb.i18n import get_language
 from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate
 from calcnb.serve.notebooks import notebooks_dir
 from calcnb.serve.process import LauncherWatch
 
 __all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "ServerKernelWebsocket", "TemplateFiles", "TornadoPingOff"]
 __all__ += ["FILE_HANDLERS", "ExtensionFiles", "NotebookFiles", "PlainFiles", "StaticFiles"]
-__all__ += ["ThemeFiles", "inside", "main", "trust_shipped_notebooks"]
+__all__ += ["ThemeFiles", "inside", "main", "set_page_language", "trust_shipped_notebooks"]
 
 
 def _digest(path: Path) -> str:
@@ -195,11 +198,40 @@ class ServerKernelWebsocket(TornadoPingOff, KernelWebsocketHandler):
     """A page's kernel websocket on a Jupyter server (a hub's student's), pinged by Jupyter Server only."""
 
 
+#: The exporters' sections of a Voila server's settings that may set its pages' language (Voila's own first).
+EXPORTER_SECTIONS = ("VoilaExporter", "HTMLExporter")
+
+
+def set_page_language(config: Config, language: str | None = None) -> str:
+    """Have the pages Voila renders with ``config`` (its server's settings) say they are in ``language`` (by
+    default the server's, :func:`calcnb.i18n.get_language`, from ``CALCNB_LANG``); return the pages' language.
+
+    A page's ``<html lang>`` is the ``language_code`` of the exporter that renders it (nbconvert's, ``"en"``
+    unless set), which Voila makes from its server's settings; one set on the command line is kept.
+
+    >>> config = Config()
+    >>> set_page_language(config, "pt"), config.VoilaExporter.language_code
+    ('pt', 'pt')
+    >>> set_page_language(Config({"HTMLExporter": {"language_code": "en"}}), "pt")
+    'en'
+    """
+    for section in EXPORTER_SECTIONS:
+        if section in config and "language_code" in config[section]:
+            return config[section].language_code
+    config.VoilaExporter.language_code = language or get_language()
+    return config.VoilaExporter.language_code
+
+
 class AppVoila(Voila):
     """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila_app` describes, and its pages
     behind the caps and the class code (:mod:`calcnb.serve.gate`)."""
 
     classes = [*Voila.classes, ClassroomGate]  # noqa: RUF012  (traitlets reads it as Voila does)
+
+    def initialize(self, argv: list[str] | None = None) -> None:
+        """Voila's set-up from ``argv`` and its config files; then its pages are in the server's language."""
+        super().initialize(argv)
+        set_page_language(self.config)
 
     def init_settings(self) -> dict:
         """Voila's settings, with this server's gate (its caps and class code, from the command line)."""

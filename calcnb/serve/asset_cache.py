@@ -1,0 +1,142 @@
+"""The class server's scripts, styles and fonts, compressed once and kept in memory for the whole class.
+
+Thirty pupils opening the app at once each fetch the same few megabytes of Solara's front end. Solara's
+server compresses every response anew (Starlette's GZipMiddleware), on the one thread that also runs every
+pupil's page: that compression was most of the class's wait for its first board. :class:`AssetCache`
+answers those fixed files from memory instead, compressed once (in a worker thread, one compression per
+file however many ask at once), with the file's own ETag so a browser that has it is told "not modified".
+Only the addresses given (assets that are the same for everyone) are kept; everything else passes through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["MAX_CACHED_BYTES", "AssetCache", "CachedAsset"]
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+#: How many bytes of assets (plain and compressed) are kept at most; past it, assets are served as before.
+MAX_CACHED_BYTES = 96 * 1024**2
+#: Smaller files gain nothing from compression.
+_MIN_COMPRESSED_BYTES = 1000
+#: Kinds of file worth compressing (fonts and images are compressed already).
+_COMPRESSIBLE = re.compile(rb"^(text/|application/(javascript|json|xml|wasm)|image/svg)")
+#: Request headers that would make the server answer with less than the whole file.
+_CONDITIONAL = {b"accept-encoding", b"if-none-match", b"if-modified-since", b"range", b"if-range"}
+#: Response headers that describe one encoding of the body (set anew for each answer).
+_PER_BODY = {b"content-length", b"content-encoding", b"vary"}
+
+
+@dataclass(frozen=True)
+class CachedAsset:
+    """One file as the server first sent it: its headers (without length or encoding), its body, gzipped body."""
+
+    headers: tuple[tuple[bytes, bytes], ...]
+    body: bytes
+    gzipped: bytes | None
+
+    @property
+    def size(self) -> int:
+        """The bytes this file holds in memory."""
+        return len(self.body) + len(self.gzipped or b"")
+
+    def etag(self) -> bytes | None:
+        """The file's ETag, if the server gave one."""
+        return next((value for name, value in self.headers if name == b"etag"), None)
+
+
+def _header(scope: Scope, name: bytes) -> bytes:
+    return next((value for key, value in scope.get("headers", []) if key == name), b"")
+
+
+def _accepts_gzip(scope: Scope) -> bool:
+    codings = [part.split(b";")[0].strip() for part in _header(scope, b"accept-encoding").split(b",")]
+    return b"gzip" in codings
+
+
+class AssetCache:
+    """An ASGI middleware that serves the GETs of fixed files (addresses matching ``paths``) from memory."""
+
+    def __init__(self, app: ASGIApp, paths: re.Pattern[str], *, max_bytes: int = MAX_CACHED_BYTES) -> None:
+        self.app = app
+        self.paths = paths
+        self.max_bytes = max_bytes
+        self.assets: dict[str, CachedAsset] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    @property
+    def cached_bytes(self) -> int:
+        """The bytes held now."""
+        return sum(asset.size for asset in self.assets.values())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a fixed file's GET from memory (loading it once); pass anything else through."""
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or not self.paths.match(scope["path"]):
+            await self.app(scope, receive, send)
+            return
+        key = scope["path"] + "?" + scope.get("query_string", b"").decode("latin-1")
+        asset = self.assets.get(key)
+        if asset is None:
+            lock = self._loading.setdefault(key, asyncio.Lock())
+            async with lock:  # thirty pupils asking at once: the first loads it, the others wait for it
+                asset = self.assets.get(key)
+                if asset is None:
+                    asset = await self._load(scope, receive, send)
+                    if asset is None:  # not a whole file (a 404 ...): answered already, as the server gave it
+                        return
+            self._loading.pop(key, None)
+        await self._answer(asset, scope, send)
+
+    async def _load(self, scope: Scope, receive: Receive, send: Send) -> CachedAsset | None:
+        whole = {**scope, "method": "GET", "headers": [h for h in scope.get("headers", []) if h[0] not in _CONDITIONAL]}
+        start: dict[str, Any] = {}
+        chunks: list[bytes] = []
+
+        async def keep(event: MutableMapping[str, Any]) -> None:
+            if event["type"] == "http.response.start":
+                start.update(event)
+            elif event["type"] == "http.response.body":
+                chunks.append(event.get("body", b""))
+
+        await self.app(whole, receive, keep)
+        body = b"".join(chunks)
+        headers = tuple((name, value) for name, value in start.get("headers", []) if name not in _PER_BODY)
+        if start.get("status") != 200:
+            await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
+            return None
+        kind = next((value for name, value in headers if name == b"content-type"), b"")
+        gzipped = None
+        if len(body) >= _MIN_COMPRESSED_BYTES and _COMPRESSIBLE.match(kind):
+            gzipped = await asyncio.to_thread(gzip.compress, body, 6)  # off the loop that runs the pupils' pages
+        asset = CachedAsset(headers, body, gzipped)
+        if self.cached_bytes + asset.size <= self.max_bytes:
+            self.assets[scope["path"] + "?" + scope.get("query_string", b"").decode("latin-1")] = asset
+        return asset
+
+    @staticmethod
+    async def _answer(asset: CachedAsset, scope: Scope, send: Send) -> None:
+        etag = asset.etag()
+        if etag is not None and etag in [tag.strip() for tag in _header(scope, b"if-none-match").split(b",")]:
+            await send({"type": "http.response.start", "status": 304, "headers": [(b"etag", etag)]})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        headers = [*asset.headers]
+        body = asset.body
+        if asset.gzipped is not None:
+            headers.append((b"vary", b"Accept-Encoding"))
+            if _accepts_gzip(scope):
+                body = asset.gzipped
+                headers.append((b"content-encoding", b"gzip"))
+        headers.append((b"content-length", str(len(body)).encode()))
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})

@@ -1,0 +1,105 @@
+"""The class server's fixed files served from memory: compressed once for a whole class, whole and right for each."""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import re
+
+from loop_thread import LoopThread
+
+from calcnb.serve.asset_cache import AssetCache
+
+SCRIPT = b"console.log('calcnb');\n" * 400  # 9 kB of script: worth compressing
+FILES = {"/static/main.js": (b"application/javascript", SCRIPT), "/static/font.woff2": (b"font/woff2", b"\x00" * 5000)}
+
+
+class Files:
+    """A server of FILES (with an ETag each) that counts the requests it answers."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.asked.append(scope["path"])
+        await asyncio.sleep(0.01)  # a file read: thirty requests can arrive meanwhile
+        if scope["path"] not in FILES:
+            await send({"type": "http.response.start", "status": 404, "headers": [(b"content-type", b"text/plain")]})
+            await send({"type": "http.response.body", "body": b"Not Found"})
+            return
+        kind, body = FILES[scope["path"]]
+        headers = [(b"content-type", kind), (b"etag", b'"v1"'), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+
+async def _request(cache: AssetCache, path: str, headers: dict[str, str]) -> tuple[int, dict[bytes, bytes], bytes]:
+    sent: list[dict] = []
+
+    async def receive() -> dict:
+        return {"type": "http.request", "body": b""}
+
+    async def send(event: dict) -> None:
+        sent.append(event)
+
+    raw = [(name.lower().replace("_", "-").encode(), value.encode()) for name, value in headers.items()]
+    await cache({"type": "http", "method": "GET", "path": path, "query_string": b"", "headers": raw}, receive, send)
+    start, body = sent[0], b"".join(event.get("body", b"") for event in sent[1:])
+    return start["status"], dict(start["headers"]), body
+
+
+def _cache(files: Files) -> AssetCache:
+    return AssetCache(files, re.compile(r"^/static/"))
+
+
+def test_a_class_asking_at_once_gets_one_read_and_each_pupil_the_whole_file():
+    files = Files()
+    cache = _cache(files)
+    with LoopThread() as loop:
+
+        async def class_of_thirty():
+            asks = [_request(cache, "/static/main.js", {"accept_encoding": "gzip, deflate"}) for _ in range(30)]
+            return await asyncio.gather(*asks)
+
+        answers = loop.run(class_of_thirty())
+    assert files.asked == ["/static/main.js"]  # read and compressed once for thirty
+    for status, headers, body in answers:
+        assert status == 200 and headers[b"content-encoding"] == b"gzip"
+        assert gzip.decompress(body) == SCRIPT and int(headers[b"content-length"]) == len(body)
+        assert headers[b"vary"] == b"Accept-Encoding" and headers[b"etag"] == b'"v1"'
+
+
+def test_a_browser_that_takes_no_gzip_gets_the_plain_file_and_one_that_has_it_is_told_not_modified():
+    files = Files()
+    cache = _cache(files)
+    with LoopThread() as loop:
+        status, headers, body = loop.run(_request(cache, "/static/main.js", {}))
+        assert status == 200 and body == SCRIPT and b"content-encoding" not in headers
+        status, headers, body = loop.run(_request(cache, "/static/main.js", {"if_none_match": '"v1"'}))
+        assert status == 304 and body == b""
+        status, headers, body = loop.run(_request(cache, "/static/font.woff2", {"accept_encoding": "gzip"}))
+        assert status == 200 and body == FILES["/static/font.woff2"][1] and b"content-encoding" not in headers
+    assert files.asked == ["/static/main.js", "/static/font.woff2"]
+
+
+def test_what_is_not_a_whole_fixed_file_passes_through_untouched_and_unkept():
+    files = Files()
+    cache = _cache(files)
+    with LoopThread() as loop:
+        for _ in range(2):
+            status, _headers, body = loop.run(_request(cache, "/static/missing.js", {"accept_encoding": "gzip"}))
+            assert status == 404 and body == b"Not Found"
+        status, _headers, _body = loop.run(_request(cache, "/lesson", {}))
+        assert status == 404
+    assert files.asked == ["/static/missing.js", "/static/missing.js", "/lesson"]
+    assert cache.assets == {}
+
+
+def test_past_its_memory_the_cache_keeps_nothing_more_and_still_answers():
+    files = Files()
+    cache = AssetCache(files, re.compile(r"^/static/"), max_bytes=100)
+    with LoopThread() as loop:
+        for _ in range(2):
+            status, _headers, body = loop.run(_request(cache, "/static/main.js", {}))
+            assert status == 200 and body == SCRIPT
+    assert files.asked == ["/static/main.js"] * 2 and cache.cached_bytes == 0
