@@ -207,8 +207,10 @@ def _load_jupyter_server_extension(serverapp) -> None:
     """Give the server its gate (the caps, configured on its command line: :func:`student_gate`), and the visitors'
     addresses the hub's proxy saw (:class:`HubProxy`, ``--HubProxy.addresses=...``)."""
     from calcnb.serve.gate import GATE_SETTING
+    from calcnb.serve.voila_app import set_page_language
 
     serverapp.web_app.settings[GATE_SETTING] = student_gate(serverapp)
+    set_page_language(serverapp.config)  # Voila's pages say the class's language (<html lang>)
     serverapp.web_app.add_transform(HubProxy(parent=serverapp).transform)
 
 
