@@ -17,7 +17,7 @@ from calcnb.exercises.items import gives_away, judge
 from calcnb.game.cards import RANK_COUNT, foundation_order, next_rank, rank_name
 from calcnb.lessons import BANK, LESSONS, MISCONCEPTIONS, lesson, lesson_for, lesson_index, lesson_of
 from calcnb.lessons.counting import exercises as counting
-from calcnb.lessons.counting.widgets import CountingClock, clock_at, clock_point, draw_clock
+from calcnb.lessons.counting.widgets import CLOCK_TEMPLATE, CountingClock, clock_at, clock_point, draw_clock
 
 WRAPAROUND = lesson("wraparound")  # the clock of 13
 
@@ -172,6 +172,18 @@ def _angle(point: tuple[float, float]) -> float:
     return math.atan2(point[1], point[0]) % (2 * math.pi)
 
 
+def _from_the_page(clock: CountingClock, event: str, data: object) -> None:
+    """What the page sends when a person clicks: ipyvue's event message, handled as the kernel handles it."""
+    clock._handle_event(None, {"event": event, "data": data}, [])
+
+
+def _click_point(rank: int, width: float) -> dict[str, object]:
+    """A click on ``rank``'s disc, in CSS pixels of the picture's box shown ``width`` wide, as the page measures it."""
+    x, y = clock_point(rank)
+    return {"type": "click", "x": (x + 1.32) / 2.64 * width, "y": (1.32 - y) / 2.64 * width, "width": width,
+            "height": width}  # fmt: skip
+
+
 @pytest.mark.parametrize("step", counting.STEPS)
 def test_every_step_on_the_clock_face_lands_where_next_rank_says(step):
     clock = CountingClock(step=step)
@@ -208,12 +220,90 @@ def test_a_click_picks_the_card_under_it_and_a_wrong_one_changes_nothing():
     assert "Not K" in clock.message
     assert clock.click_at(0, 0).correct is None and clock.said == before
     # a click in the browser, in the picture's pixels: the A's disc, on a picture shown 300 px wide
-    x, y = clock_point(1)
-    event = {"type": "click", "boundingRectWidth": 300, "boundingRectHeight": 304,
-             "relativeX": (x + 1.32) / 2.64 * 300, "relativeY": (1.32 - y) / 2.64 * 300}  # fmt: skip
-    clock._on_event(event)
+    _from_the_page(clock, "board", _click_point(1, 300))
     assert clock.said == [*before, 1] and clock.message.startswith("✓ A. From Q: K, A.")
     assert "A, 2" not in clock.alt_text() and clock.alt_text().endswith("2, 4, 6, 8, 10, Q, A.")
+    assert clock.picture_alt == clock.alt_text()  # what a screen reader reads of the picture
+
+
+def test_a_click_on_the_picture_counts_whatever_its_size_and_a_slip_is_shown():
+    for width in (414.0, 320.5, 250.0):  # as drawn, on a tablet, on a phone
+        clock = CountingClock(step=3)
+        _from_the_page(clock, "board", _click_point(6, width))
+        assert clock.said == [3, 6] and clock.message.startswith("✓ 6. From 3: 4, 5, 6."), width
+        right = clock.png
+        _from_the_page(clock, "board", _click_point(8, width))  # one card short of 9
+        assert clock.said == [3, 6] and clock.message.startswith("✗ Not 8:") and clock.wrong == 8
+        assert clock.png != right and clock.picture_src.startswith("data:image/png;base64,")
+        _from_the_page(clock, "board", {**_click_point(6, width), "x": width / 2, "y": width / 2})  # the middle
+        assert clock.message == "Click on one of the cards of the clock." and clock.said == [3, 6]
+    # a double-click is its two clicks (each counts as a click does); the double-click itself adds nothing
+    clock = CountingClock(step=1)
+    for kind in ("click", "click", "dblclick"):
+        _from_the_page(clock, "board", {**_click_point(2, 414), "type": kind})
+    assert clock.said == [1, 2] and "you counted 2 itself" in clock.message
+
+
+def test_a_garbled_click_from_the_page_does_nothing():
+    clock = CountingClock(step=2)
+    said = clock.message
+    for data in (None, "card-4", [1, 2], {}, {"x": "a", "y": 1, "width": 3}, {"x": 1, "y": 1, "width": 0},
+                 {"x": 1, "y": 1, "width": -5}, {"x": 1, "y": 1}):  # fmt: skip
+        _from_the_page(clock, "board", data)
+    for hostile in ("nonsense", "card-14", "4", None, 4, ["card-4"], "__init__"):
+        _from_the_page(clock, "press", hostile)
+    assert clock.said == [2] and clock.message == said
+
+
+def test_the_keyboard_counts_as_a_click_does():
+    # A card's button is a real <button>, which the keyboard focuses and presses (Enter, Space): the page sends
+    # its name, and the count goes on as a click on the card's disc does.
+    by_keys, by_mouse = CountingClock(step=4), CountingClock(step=4)
+    for rank in (8, 12, 3, 6):  # three right (Q, K, A, 2, 3), then one wrong
+        _from_the_page(by_keys, "press", f"card-{rank}")
+        _from_the_page(by_mouse, "board", _click_point(rank, 414))
+        assert (by_keys.said, by_keys.message, by_keys.png) == (by_mouse.said, by_mouse.message, by_mouse.png)
+    assert by_keys.said == [4, 8, 12, 3] and by_keys.wrong == 6
+    _from_the_page(by_keys, "press", "step-1")
+    assert by_keys.step == 1 and by_keys.said == [1] and by_keys.step_choice.value == 1
+    _from_the_page(by_keys, "press", "again")
+    assert by_keys.said == [1]
+    # every button is drawn with its words, in a group named by its label; the step chosen says it is pressed
+    assert [by_keys.buttons[rank].description for rank in range(1, RANK_COUNT + 1)] == [
+        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"
+    ]  # fmt: skip
+    assert [by_keys.controls[f"step-{k}"]["text"] for k in counting.STEPS] == ["ones", "twos", "threes", "fours"]
+    assert [by_keys.controls[f"step-{k}"]["pressed"] for k in counting.STEPS] == ["true", "false", "false", "false"]
+    assert by_keys.again.description == "Start again" and by_keys.buttons[13].css_class == "calcnb-btn-card-13"
+    assert "calcnb-card-13" in by_keys.controls["card-13"]["cls"].split()
+    for part in ("in ['card-1', 'card-2',", "in ['step-1', 'step-2', 'step-3', 'step-4']", "press('again')",
+                 'role="group" :aria-label="cards_label"', 'role="group" :aria-label="step_label"',
+                 ':aria-pressed="controls[name].pressed"', 'role="status"', ':alt="picture_alt"'):  # fmt: skip
+        assert part in CLOCK_TEMPLATE, part
+    assert CLOCK_TEMPLATE.count("<button ") == 3 and CLOCK_TEMPLATE.count('@click="press(') == 3
+
+
+def _models() -> dict:
+    """Every widget model open in this process, by id."""
+    import warnings
+
+    import ipywidgets as widgets
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # ipywidgets 8 keeps it for this use
+        return dict(widgets.Widget.widgets)
+
+
+def test_the_clock_is_one_widget_with_no_ipyevents():
+    before = set(_models())
+    clock = CountingClock(step=2)
+    new = [widget for key, widget in _models().items() if key not in before]
+    assert sorted(type(widget).__name__ for widget in new) == ["CountingClock", "Layout"]
+    assert clock in new and clock._model_module == "jupyter-vue"
+    assert '<div class="calcnb-board calcnb-counting-clock" @click="on_board($event, \'click\')">' in CLOCK_TEMPLATE
+    # no widget takes its clicks through ipyevents, whose front end the class server (Solara) cannot load
+    package = Path(sys.modules["calcnb"].__file__).parent
+    assert [path.name for path in package.rglob("*.py") if "ipyevents" in path.read_text(encoding="utf-8")] == []
 
 
 def test_the_card_buttons_and_the_step_choice_count_as_the_picture_does():

@@ -79,12 +79,11 @@ VOILA_MODULE: Final[str] = "calcnb.serve.voila_app"  # Voila, with /logout and /
 VOILA_TEMPLATE: Final[str] = "calcnb"
 JUPYTER_DATA_DIR: Final[Path] = share_dir()
 # The JupyterLab extensions a page loads: the widget managers and the widget libraries the notebooks use
-# (ipywidgets, ipyevents). A widget library added to the notebooks must be added here too.
+# (ipywidgets, ipyvue). A widget library added to the notebooks must be added here too.
 VOILA_EXTENSIONS: Final[tuple[str, ...]] = (
     "@voila-dashboards/widgets-manager8",
     "@jupyter-widgets/jupyterlab-manager",
-    "ipyevents",
-    "jupyter-vue",  # the play board and its coach are Vue templates (ui/view.py)
+    "jupyter-vue",  # the play board, its coach and the lessons' clickable pictures are Vue templates (ui/view.py)
 )
 # Voila's widget manager as Voila 0.5.8 built it, found before the one Voila installs: the page's JupyterLab core
 # is 4.2.5 in every Voila 0.5, and only 0.5.8's widget manager was built against it (0.5.13's asks for ^4.5.10,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import re
-import struct
 from collections.abc import Callable, Sequence
 from html import escape
 
@@ -30,7 +29,7 @@ from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import message
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
-from calcnb.ui.view import PlayView, control, css_class
+from calcnb.ui.view import PlayView, control, css_class, png_size
 
 __all__ = ["Picture", "PlayBoard", "SeedField", "Stepper", "css_class", "end_of_game", "parse_seed", "png_size"]
 
@@ -150,12 +149,6 @@ class Picture(widgets.HTML):
         )
 
 
-def png_size(png: bytes) -> tuple[int, int]:
-    """The width and height in pixels of the PNG ``png``, read from its header."""
-    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk comes first, right after the signature
-    return width, height
-
-
 class SeedField:
     """The seed field as code sees it: ``value`` is what is typed there (set it to type), as on the page."""
 
@@ -208,7 +201,6 @@ class PlayBoard(PlayView):
         self.game: Game = game if game is not None else Game.new(seed)
         self._on_refresh: list[Callable[[], None]] = []
         self.renderer = BoardRenderer()
-        self.png, self.alt = b"", ""
         self.hinted: Move | None = None
         self.selected: str | None = None
         self.displayed_state: State | None = None
@@ -299,14 +291,8 @@ class PlayBoard(PlayView):
         self._show_row_labels(state)
         self.seed_label, self.seed_placeholder = message("widget.seed"), message("widget.seed_placeholder")
         self._show_message()
-        self._show_picture(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
+        self.show_picture(self.renderer.render_png(game, highlight=self._highlight(state)), str(state))
         self.displayed_state = state
-
-    def _show_picture(self, png: bytes, alt: str) -> None:
-        self.png, self.alt = png, alt
-        self.picture_width, self.picture_height = png_size(png)  # the box keeps its size while a new picture decodes
-        self.picture_src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-        self.picture_alt = alt
 
     def _highlight(self, state: State) -> tuple[Move, ...]:
         if self.hinted is not None:

@@ -1,4 +1,5 @@
-"""The page side of the play board and its coach: each is one widget drawn by a Vue template (ipyvue).
+"""The page side of the play board, its coach and the lessons' clickable pictures: each is one widget drawn by a
+Vue template (ipyvue).
 
 A board made of ipywidgets opened 171 widget models (a Button is three: itself, its Layout and its
 ButtonStyle), and a visitor's page paid for opening and syncing every one of them. Here the play board
@@ -8,6 +9,9 @@ its alternative text, whose clicks it measures and sends to Python) and real ``<
 widget's :attr:`View.controls`: their words, tooltips, disabled states and tones, with the CSS classes pages
 find them by (``calcnb-btn-S-F1``). The same front-end module (jupyter-vue) loads in JupyterLab (its
 labextension), Voila (the same, when allowed) and Solara (its nbextension; Solara is built on it), offline.
+A :class:`PictureView` is a view with such a picture; the templates of other widgets (a lesson's clickable
+picture) are made of the same parts: :func:`fill_template`, :func:`button_tags`, :func:`button_loop`,
+:func:`picture_tag`.
 
 The templates keep to what Vue 2 and Vue 3 both read (one root element, ``module.exports``), so they do not
 depend on the jupyter-vue a page loads; they were checked with ipyvue 3.1 (Vue 3) in JupyterLab, Voila and
@@ -17,6 +21,8 @@ Solara. Code drives a view as the page does: :meth:`View.press` is a click on a 
 
 from __future__ import annotations
 
+import base64
+import struct
 from collections.abc import Callable, Mapping
 
 import ipywidgets as widgets
@@ -25,7 +31,22 @@ from traitlets import Dict, Float, Int, List, Unicode
 
 from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
 
-__all__ = ["COACH_TEMPLATE", "PLAY_TEMPLATE", "CoachView", "Control", "PlayView", "View", "control", "css_class"]
+__all__ = [
+    "COACH_TEMPLATE",
+    "PLAY_TEMPLATE",
+    "CoachView",
+    "Control",
+    "PictureView",
+    "PlayView",
+    "View",
+    "button_loop",
+    "button_tags",
+    "control",
+    "css_class",
+    "fill_template",
+    "picture_tag",
+    "png_size",
+]
 
 
 def css_class(name: str) -> str:
@@ -117,6 +138,51 @@ def control(text: str, tip: str = "", *, disabled: bool = False, tone: str = "",
     return {"text": text, "tip": tip, "disabled": disabled, "tone": tone, "cls": cls}
 
 
+def png_size(png: bytes) -> tuple[int, int]:
+    """The width and height in pixels of the PNG ``png``, read from its header."""
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk comes first, right after the signature
+    return width, height
+
+
+class PictureView(View):
+    """A :class:`View` with a picture that takes clicks (:func:`picture_tag` in its template).
+
+    :meth:`show_picture` shows a PNG with its alternative text (``png`` and ``alt`` keep them); the page
+    calls :meth:`vue_board` with where a click landed, and :meth:`board_event` says what it does.
+    """
+
+    picture_src = Unicode("").tag(sync=True)
+    picture_alt = Unicode("").tag(sync=True)
+    picture_width = Int(0).tag(sync=True)
+    picture_height = Int(0).tag(sync=True)
+
+    def __init__(self, actions: Mapping[str, Callable[[], None]], **kwargs: object) -> None:
+        super().__init__(actions, **kwargs)
+        self.png, self.alt = b"", ""
+
+    def show_picture(self, png: bytes, alt: str) -> None:
+        """Show the picture ``png`` described by ``alt`` (for a screen reader)."""
+        self.png, self.alt = png, alt
+        self.picture_width, self.picture_height = png_size(png)  # the box keeps its size while a new picture decodes
+        self.picture_src = "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+        self.picture_alt = alt
+
+    def vue_board(self, data: object) -> None:
+        """A click on the picture in the page: where, in CSS pixels of its box, and the box's size."""
+        if not isinstance(data, dict):
+            return
+        try:
+            x, y, width = float(data["x"]), float(data["y"]), float(data["width"])
+        except (KeyError, TypeError, ValueError):
+            return
+        with self.hold_sync():
+            self.board_event(str(data.get("type", "click")), x, y, width)
+
+    def board_event(self, kind: str, x: float, y: float, width: float) -> None:
+        """A click (``kind``: ``click`` or ``dblclick``) at ``x``, ``y`` CSS pixels on the picture, ``width`` wide."""
+        raise NotImplementedError
+
+
 # ------------------------------------------------------------ the look, shared
 
 # Buttons look like ipywidgets' (whose classes they also carry, so the notebook's theme applies where its
@@ -151,6 +217,26 @@ _BUTTON_STYLE = """
 }
 """
 
+# A picture that takes clicks (picture_tag): the <img> and the box around it that measures them.
+_PICTURE_STYLE = """/* The picture keeps its box's size while a new one decodes, and takes no pointer events: a click
+   lands on the box around it, which stays, and is measured against it. */
+.calcnb-view .calcnb-board-image {
+  display: block; width: 100%; height: auto; pointer-events: none; user-select: none;
+}"""
+
+_PICTURE_SCRIPT = """<script>
+module.exports = {
+  methods: {
+    on_board(event, type) {
+      // where on the picture's box, in CSS pixels, with the box's size: Python turns it into a place
+      const box = event.currentTarget.getBoundingClientRect();
+      this.board({type: type, x: event.clientX - box.left, y: event.clientY - box.top, width: box.width,
+                  height: box.height});
+    },
+  },
+};
+</script>"""
+
 
 # One button, drawn from controls[NAME]: its words, tooltip, disabled state, tone and classes.
 _BUTTON = (
@@ -160,13 +246,33 @@ _BUTTON = (
 )
 
 
-def _buttons(*names: str) -> str:
+def button_tags(*names: str) -> str:
     """The buttons ``names``, each drawn from its state in ``controls``."""
     return "".join(_BUTTON.replace("NAME", f"'{name}'") for name in names)
 
 
-def _template(text: str, **parts: str) -> str:
-    """``text`` with each ``@NAME@`` replaced by ``parts[NAME]``, the palette's colours and the shared look."""
+def button_loop(names: str, attributes: str = "") -> str:
+    """A button for each name of the Vue expression ``names`` (``row.names``, ``['a', 'b']``), each drawn from its
+    state in ``controls``, with ``attributes`` added to each (``:aria-pressed="controls[name].pressed"``)."""
+    loop = f'<button v-for="name in {names}" :key="name" ' + (f"{attributes} " if attributes else "")
+    return _BUTTON.replace("NAME", "name").replace("<button ", loop)
+
+
+def picture_tag(*events: str, cls: str = "") -> str:
+    """The picture of a :class:`PictureView` in its box (CSS classes ``calcnb-board`` and ``cls``), whose ``events``
+    (``click``, ``dblclick``) go to Python where they land; a template with it has ``@PICTURE_SCRIPT@`` too."""
+    handlers = "".join(f" @{event}=\"on_board($event, '{event}')\"" for event in events)
+    return (
+        f'<div class="{" ".join(["calcnb-board", *cls.split()])}"{handlers}>\n'
+        '          <img class="calcnb-board-image" :src="picture_src" :alt="picture_alt" :width="picture_width"\n'
+        '               :height="picture_height" draggable="false">\n'
+        "        </div>"
+    )
+
+
+def fill_template(text: str, **parts: str) -> str:
+    """``text`` with each ``@NAME@`` replaced by ``parts[NAME]``, the palette's colours and the shared parts:
+    ``@BUTTON_STYLE@`` (the buttons' look), ``@PICTURE_STYLE@`` and ``@PICTURE_SCRIPT@`` (a picture's)."""
     parts = {
         "LEGAL": LEGAL_COLOUR,
         "LEGAL_INK": WHITE,
@@ -174,7 +280,9 @@ def _template(text: str, **parts: str) -> str:
         "HINT_INK": BLACK,
         **parts,
     }
-    text = text.replace("@BUTTON_STYLE@", _BUTTON_STYLE)
+    shared = {"BUTTON_STYLE": _BUTTON_STYLE, "PICTURE_STYLE": _PICTURE_STYLE, "PICTURE_SCRIPT": _PICTURE_SCRIPT}
+    for name, part in shared.items():
+        text = text.replace(f"@{name}@", part)
     for name, part in parts.items():
         text = text.replace(f"@{name}@", part)
     return text
@@ -182,16 +290,13 @@ def _template(text: str, **parts: str) -> str:
 
 # ------------------------------------------------------------ the play board
 
-PLAY_TEMPLATE = _template(
+PLAY_TEMPLATE = fill_template(
     """
 <template>
   <div class="calcnb-view calcnb-play">
     <div class="calcnb-table">
       <div class="calcnb-board-column">
-        <div class="calcnb-board" @click="on_board($event, 'click')" @dblclick="on_board($event, 'dblclick')">
-          <img class="calcnb-board-image" :src="picture_src" :alt="picture_alt" :width="picture_width"
-               :height="picture_height" draggable="false">
-        </div>
+        @PICTURE@
       </div>
       <div class="calcnb-controls">
         <div v-for="(row, index) in rows" :key="index" class="calcnb-row" role="group" :aria-label="row.label">
@@ -220,18 +325,7 @@ PLAY_TEMPLATE = _template(
   </div>
 </template>
 
-<script>
-module.exports = {
-  methods: {
-    on_board(event, type) {
-      // where on the picture's box, in CSS pixels, with the box's size: Python turns it into a place
-      const box = event.currentTarget.getBoundingClientRect();
-      this.board({type: type, x: event.clientX - box.left, y: event.clientY - box.top, width: box.width,
-                  height: box.height});
-    },
-  },
-};
-</script>
+@PICTURE_SCRIPT@
 
 <style>
 /* The board column grows to fill the width beside the controls, but never so tall that the page must
@@ -241,11 +335,7 @@ module.exports = {
   flex: 1 1 520px; min-width: 300px; max-width: min(960px, calc((100vh - 56px) * 1.5)); overflow: visible;
 }
 .calcnb-play .calcnb-board { margin: 2px; }
-/* The picture keeps its box's size while a new one decodes, and takes no pointer events: a click lands on
-   the box around it, which stays, and is measured against it. */
-.calcnb-play .calcnb-board-image {
-  display: block; width: 100%; height: auto; pointer-events: none; user-select: none;
-}
+@PICTURE_STYLE@
 .calcnb-play .calcnb-controls { flex: 0 0 390px; max-width: 100%; margin: 0 0 0 12px; }
 .calcnb-play .calcnb-row { display: flex; flex-flow: row nowrap; align-items: center; }
 .calcnb-play .calcnb-row-label {
@@ -263,21 +353,18 @@ module.exports = {
 @BUTTON_STYLE@
 </style>
 """,
-    ROW_BUTTON=_BUTTON.replace("NAME", "name").replace("<button ", '<button v-for="name in row.names" :key="name" '),
-    UNDO_REDO_HINT=_buttons("undo", "redo", "hint"),
-    NEW=_buttons("new"),
+    PICTURE=picture_tag("click", "dblclick"),
+    ROW_BUTTON=button_loop("row.names"),
+    UNDO_REDO_HINT=button_tags("undo", "redo", "hint"),
+    NEW=button_tags("new"),
 )
 """The play board's template (:class:`calcnb.ui.play.PlayBoard`)."""
 
 
-class PlayView(View):
+class PlayView(PictureView):
     """What the play board's template shows: the picture, the rows of buttons, the message line, the seed field."""
 
     template = Unicode(PLAY_TEMPLATE).tag(sync=True)
-    picture_src = Unicode("").tag(sync=True)
-    picture_alt = Unicode("").tag(sync=True)
-    picture_width = Int(0).tag(sync=True)
-    picture_height = Int(0).tag(sync=True)
     rows = List().tag(sync=True)
     said = Unicode("").tag(sync=True)
     said_detail = Unicode("").tag(sync=True)
@@ -290,25 +377,10 @@ class PlayView(View):
     beside = List().tag(sync=True, **widgets.widget_serialization)
     below = List().tag(sync=True, **widgets.widget_serialization)
 
-    def vue_board(self, data: object) -> None:
-        """A click on the picture in the page: where, in CSS pixels of its box, and the box's size."""
-        if not isinstance(data, dict):
-            return
-        try:
-            x, y, width = float(data["x"]), float(data["y"]), float(data["width"])
-        except (KeyError, TypeError, ValueError):
-            return
-        with self.hold_sync():
-            self.board_event(str(data.get("type", "click")), x, y, width)
-
-    def board_event(self, kind: str, x: float, y: float, width: float) -> None:
-        """A click (``kind``: ``click`` or ``dblclick``) at ``x``, ``y`` CSS pixels on the picture, ``width`` wide."""
-        raise NotImplementedError
-
 
 # ------------------------------------------------------------ the coach
 
-COACH_TEMPLATE = _template(
+COACH_TEMPLATE = fill_template(
     """
 <template>
   <div class="calcnb-view calcnb-coach">
@@ -343,7 +415,7 @@ COACH_TEMPLATE = _template(
 @BUTTON_STYLE@
 </style>
 """,
-    ACTIONS=_buttons("analyse", "watch", "stop"),
+    ACTIONS=button_tags("analyse", "watch", "stop"),
 )
 """The coach's template (:class:`calcnb.ui.coach.CoachPanel`)."""
 

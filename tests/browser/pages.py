@@ -96,48 +96,6 @@ SERVERS = ("voila", "solara")
 #: The box every page of the class server is drawn in (:data:`calcnb.serve.pages.PAGE_CLASS`).
 SOLARA_PAGE = ".calcnb-page"
 
-#: Why a page whose widgets use ipyevents (clicks on a picture's cards) fails on the class server: Solara finds no
-#: build of ipyevents it can load, so the clicks reach nothing, and its page asks a CDN for one (a request that
-#: leaves the machine). The tests that fail for this alone are marked xfail(strict=True) while the widget uses it.
-IPYEVENTS_ON_SOLARA = "ipyevents has no build Solara loads"
-
-#: The widget modules whose pictures take clicks, and the notebooks that show their widgets.
-_CLICKED_WIDGETS = {
-    "calcnb.ui.play": ("play.ipynb", "01_rules.ipynb", "04_play.ipynb", "05_strategy_lab.ipynb"),
-    "calcnb.lessons.counting.widgets": ("counting.ipynb",),
-}
-
-
-def uses_ipyevents(module: str) -> bool:
-    """Whether the widget module ``module`` takes its clicks through ipyevents (its source imports it)."""
-    import importlib.util
-
-    spec = importlib.util.find_spec(module)
-    assert spec is not None and spec.origin is not None, module
-    source = Path(spec.origin).read_text(encoding="utf-8")
-    return "from ipyevents" in source or "import ipyevents" in source
-
-
-def ipyevents_notebooks() -> frozenset[str]:
-    """The notebooks (and their Portuguese twins) whose widgets use ipyevents now."""
-    return frozenset(
-        name
-        for module, notebooks in _CLICKED_WIDGETS.items()
-        if uses_ipyevents(module)
-        for notebook in notebooks
-        for name in (notebook, f"pt/{notebook}")
-    )
-
-
-def xfail_ipyevents_on_solara(request, server: AnyServer | str, notebook: str) -> None:
-    """Mark the running test xfail(strict=True) when it shows ``notebook`` on the class server and the notebook's
-    widgets use ipyevents (:data:`IPYEVENTS_ON_SOLARA`): the mark goes by itself once they no longer do."""
-    import pytest
-
-    kind = server if isinstance(server, str) else server.kind
-    if kind == "solara" and notebook in ipyevents_notebooks():
-        request.applymarker(pytest.mark.xfail(strict=True, reason=IPYEVENTS_ON_SOLARA))
-
 
 @dataclass(frozen=True)
 class Server:

@@ -25,7 +25,7 @@ from calcnb.players.ladder import ReverseNeed
 from calcnb.serve.process import free_port
 from calcnb.ui.board import BoardRenderer
 
-from .pages import MOVE_NAMES, SERVERS, PlayApp, css_name, live_move, xfail_ipyevents_on_solara
+from .pages import MOVE_NAMES, SERVERS, PlayApp, css_name, live_move
 
 pytestmark = pytest.mark.browser
 
@@ -89,8 +89,7 @@ def test_no_card_still_face_down_is_ever_on_the_page(app):
         assert game.deal_code not in html and "|" not in app.page.evaluate("() => document.body.innerText")
 
 
-def test_a_whole_game_by_clicking_the_cards_only(app, app_server, request):
-    xfail_ipyevents_on_solara(request, app_server, PLAY_NOTEBOOK)
+def test_a_whole_game_by_clicking_the_cards_only(app):
     app.deal(SEED)
     game = Game.new(SEED)
     said = app.message()
@@ -136,8 +135,7 @@ _SHOW_ANOTHER_PICTURE = """
 """
 
 
-def test_a_click_pressed_on_one_picture_and_released_on_the_next_still_counts(app, app_server, request):
-    xfail_ipyevents_on_solara(request, app_server, PLAY_NOTEBOOK)
+def test_a_click_pressed_on_one_picture_and_released_on_the_next_still_counts(app):
     # The kernel may send a new picture at any moment, even while the button is down (a busy
     # server answers a click late): the board must neither shrink while the new picture loads
     # nor lose the click.

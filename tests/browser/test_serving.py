@@ -28,7 +28,6 @@ from .pages import (
     live_move,
     open_app,
     wait_until_shown,
-    xfail_ipyevents_on_solara,
 )
 
 pytestmark = pytest.mark.browser
@@ -142,8 +141,7 @@ def _notebooks() -> list[str]:
 
 
 @pytest.mark.parametrize("notebook", _notebooks())
-def test_no_page_requests_anything_beyond_this_machine(page, app_server, notebook, request):
-    xfail_ipyevents_on_solara(request, app_server, notebook)
+def test_no_page_requests_anything_beyond_this_machine(page, app_server, notebook):
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.on("websocket", lambda socket: requested.append(socket.url))

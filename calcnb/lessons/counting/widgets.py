@@ -4,9 +4,10 @@ in the board's colours, on which a child counts in ones, twos, threes or fours b
 Each right click draws the step as an arc round the clock, from the card the count was on to the card it
 lands on (:func:`calcnb.game.cards.next_rank`, the game's own rule); a wrong click changes nothing and
 says which slip it was (counting the start, stopping at K, counting in ones: the feedback of the
-lesson's exercises, :func:`calcnb.lessons.counting.exercises.slips`). The picture is a
-:class:`~calcnb.ui.play.Picture` and takes its clicks as the board does (its box stays while pictures
-change); the thirteen card buttons under it do the same from the keyboard or a screen reader.
+lesson's exercises, :func:`calcnb.lessons.counting.exercises.slips`). The clock is one widget drawn by a Vue
+template, as the play board is (:class:`~calcnb.ui.view.PictureView`): the picture takes its clicks as the
+board's does (its box stays while pictures change), and the thirteen card buttons beside it do the same from
+the keyboard or a screen reader.
 
 >>> clock = CountingClock(step=2)
 >>> clock.click_rank(4).correct, clock.said
@@ -17,13 +18,13 @@ change); the thirteen card buttons under it do the same from the keyboard or a s
 
 from __future__ import annotations
 
-import html
 import itertools
 import math
+from collections.abc import Callable
+from functools import partial
 from typing import NamedTuple
 
-import ipywidgets as widgets
-from ipyevents import Event
+from traitlets import Unicode
 
 from calcnb.game.cards import RANK_COUNT, next_rank, rank_name
 from calcnb.i18n import message
@@ -40,9 +41,19 @@ from calcnb.ui.palette import (
     WHITE,
     palette_png,
 )
-from calcnb.ui.play import Picture
+from calcnb.ui.view import Control, PictureView, button_loop, button_tags, control, fill_template, picture_tag
 
-__all__ = ["ARC_RADIUS", "CountingClock", "Verdict", "arc_points", "clock_at", "clock_point", "draw_clock"]
+__all__ = [
+    "ARC_RADIUS",
+    "CLOCK_TEMPLATE",
+    "CountingClock",
+    "StepChoice",
+    "Verdict",
+    "arc_points",
+    "clock_at",
+    "clock_point",
+    "draw_clock",
+]
 
 # The picture spans exactly these coordinates (the axes fill the figure), so a click maps to them linearly.
 _LIMIT = 1.32
@@ -157,46 +168,123 @@ def _png(figure) -> bytes:
     return palette_png(figure, _DPI)
 
 
-class CountingClock(widgets.VBox):
+# The clock's template: the title, the step to count in, the picture, and beside it the sentence of the last click,
+# the cards said, a button for each card and Start again. The picture takes clicks (calcnb.ui.view.picture_tag);
+# every button is a real <button>, which the keyboard and screen readers reach, the step's with aria-pressed.
+CLOCK_TEMPLATE = fill_template(
+    """
+<template>
+  <div class="calcnb-view calcnb-counting">
+    <h4 class="calcnb-counting-title">{{ title }}</h4>
+    <div class="calcnb-counting-steps" role="group" :aria-label="step_label">
+      <span class="calcnb-field-name">{{ step_label }}</span>
+      @STEP_BUTTON@
+    </div>
+    <div class="calcnb-counting-row">
+      @PICTURE@
+      <div class="calcnb-counting-side">
+        <div class="calcnb-counting-message">
+          <div role="status" class="calcnb-counting-said" :style="{color: said_colour}">{{ said_text }}</div>
+        </div>
+        <p class="calcnb-counting-cards-said">{{ said_line }}</p>
+        <div role="group" :aria-label="cards_label">
+          <div>{{ cards_label }}</div>
+          <div class="calcnb-counting-cards">@CARD_BUTTON@</div>
+        </div>
+        @AGAIN@
+      </div>
+    </div>
+  </div>
+</template>
+
+@PICTURE_SCRIPT@
+
+<style>
+.calcnb-counting .calcnb-counting-title { margin: 0.2em 0; }
+.calcnb-counting .calcnb-counting-steps { display: flex; flex-flow: row wrap; align-items: center; }
+.calcnb-counting .calcnb-counting-row { display: flex; flex-flow: row wrap; align-items: flex-start; }
+/* the picture as drawn, 414 px wide, or narrower on a small screen: clicks are measured against its box */
+.calcnb-counting .calcnb-counting-clock { flex: 0 1 @SIZE@px; width: @SIZE@px; max-width: 100%; margin: 2px; }
+.calcnb-counting .calcnb-counting-side { flex: 1 1 20em; margin: 0 0 0 12px; }
+/* room for the longest sentence: nothing below moves */
+.calcnb-counting .calcnb-counting-message { min-height: 4.5em; max-width: 34em; }
+.calcnb-counting .calcnb-counting-said { font-size: 1.15em; }
+.calcnb-counting .calcnb-counting-cards-said { max-width: 34em; }
+.calcnb-counting .calcnb-counting-cards { display: flex; flex-flow: row wrap; max-width: 30em; }
+.calcnb-counting button.calcnb-counting-card { width: 3.2em; padding: 0; }
+.calcnb-counting button.calcnb-chosen {
+  background-color: var(--jp-layout-color3, #bdbdbd); box-shadow: inset 0 1px 3px rgba(0, 0, 0, 0.25);
+}
+@BUTTON_STYLE@
+@PICTURE_STYLE@
+</style>
+""",
+    STEP_BUTTON=button_loop(
+        "[" + ", ".join(f"'step-{step}'" for step in STEPS) + "]", ':aria-pressed="controls[name].pressed"'
+    ),
+    PICTURE=picture_tag("click", cls="calcnb-counting-clock"),
+    CARD_BUTTON=button_loop("[" + ", ".join(f"'card-{rank}'" for rank in range(1, RANK_COUNT + 1)) + "]"),
+    AGAIN=button_tags("again"),
+    SIZE=str(round(_SIZE_INCHES * _DPI)),
+)
+"""The counting clock's template (:class:`CountingClock`)."""
+
+
+class StepChoice:
+    """The step to count in, as code sees it: ``value`` is the step chosen (set it to choose, as on the page)."""
+
+    def __init__(self, clock: CountingClock) -> None:
+        self.clock = clock
+
+    @property
+    def value(self) -> int:
+        return self.clock.step
+
+    @value.setter
+    def value(self, step: int) -> None:
+        if step != self.clock.step:  # choosing the step counted in already changes nothing
+            self.clock.restart(step)
+
+    @property
+    def description(self) -> str:
+        return self.clock.step_label
+
+    @property
+    def options(self) -> list[tuple[str, int]]:
+        return [(count_word(step), step) for step in STEPS]
+
+
+class CountingClock(PictureView):
     """Count in ``step``\\ s round the clock of 13 cards, from ``start`` (default: the step itself, as a foundation
     starts), by clicking the card the count lands on next, on the picture or with its button.
 
-    ``said`` lists the cards said so far (``start`` first); ``buttons`` maps each rank to its button;
-    ``step_choice`` picks the step (1 to 4; changing it starts again); ``again`` starts again; ``message``
-    is what the last click said. A count stops when 13 cards are said.
+    ``said`` lists the cards said so far (``start`` first); ``buttons`` maps each rank to its button (a
+    :class:`~calcnb.ui.view.Control`: ``click()``); ``step_choice`` picks the step (its ``value``, 1 to 4;
+    changing it starts again); ``again`` starts again; ``message`` is what the last click said. A count stops
+    when 13 cards are said. It is one widget drawn by a Vue template (:data:`CLOCK_TEMPLATE`);
+    :meth:`click_at` is a click on the picture, :meth:`press` a click on a button by its name
+    (``card-1`` to ``card-13``, ``step-1`` to ``step-4``, ``again``).
     """
 
+    template = Unicode(CLOCK_TEMPLATE).tag(sync=True)
+    title = Unicode("").tag(sync=True)
+    step_label = Unicode("").tag(sync=True)
+    cards_label = Unicode("").tag(sync=True)
+    said_text = Unicode("").tag(sync=True)
+    said_colour = Unicode(DARK_GREY).tag(sync=True)
+    said_line = Unicode("").tag(sync=True)
+
     def __init__(self, step: int = 2, start: int | None = None) -> None:
-        self.heading = widgets.HTML()
-        self.image = Picture(width="414px", max_width="100%")
-        self.image.add_class("calcnb-counting-clock")
-        self._events = Event(source=self.image, watched_events=["click"])
-        self._events.on_dom_event(self._on_event)
-        self.step_choice = widgets.ToggleButtons(
-            options=[(count_word(k), k) for k in STEPS], value=step, description=message("counting.step_label")
-        )
-        self.step_choice.style.button_width = "auto"  # as wide as its words: "de quatro em quatro" in Portuguese
-        self._quiet = False  # set while restart() itself moves the step choice
-        self.step_choice.observe(lambda change: self._quiet or self.restart(change["new"]), names="value")
-        self.again = widgets.Button(description=message("counting.again"), icon="rotate-left")
-        self.again.on_click(lambda _button: self.restart(self.step))
-        self.buttons: dict[int, widgets.Button] = {}
-        for rank in range(1, RANK_COUNT + 1):
-            button = widgets.Button(description=rank_name(rank), layout=widgets.Layout(width="3.2em"))
-            button.add_class(f"calcnb-card-{rank}")
-            button.on_click(lambda _button, rank=rank: self.click_rank(rank))
-            self.buttons[rank] = button
-        self._message = widgets.HTML(layout=widgets.Layout(min_height="4.5em", max_width="34em"))
-        self._message.add_class("calcnb-counting-message")
-        self._said_line = widgets.HTML(layout=widgets.Layout(max_width="34em"))
-        cards = widgets.HBox(list(self.buttons.values()), layout=widgets.Layout(flex_flow="row wrap", max_width="30em"))
-        side = widgets.VBox(
-            [self._message, self._said_line, widgets.Label(message("counting.buttons_label")), cards, self.again],
-            layout=widgets.Layout(margin="0 0 0 12px", flex="1 1 20em"),
-        )
-        row = widgets.HBox([self.image, side], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))
-        super().__init__([self.heading, self.step_choice, row])
-        self.add_class("calcnb-counting")
+        actions: dict[str, Callable[[], None]] = {
+            f"card-{rank}": partial(self.click_rank, rank) for rank in range(1, RANK_COUNT + 1)
+        }
+        actions.update({f"step-{k}": partial(self._choose, k) for k in STEPS})
+        actions["again"] = lambda: self.restart(self.step)
+        super().__init__(actions)
+        # code finds a card's button by its rank (the page and press() by its name, card-1 to card-13)
+        self.buttons = {rank: Control(self, f"card-{rank}") for rank in range(1, RANK_COUNT + 1)}
+        self.step_choice = StepChoice(self)
+        self.again = Control(self, "again")
         self.message = ""
         self.restart(step, start)
 
@@ -210,13 +298,10 @@ class CountingClock(widgets.VBox):
         self.start = step if start is None else start
         self.said = [self.start]
         self.wrong: int | None = None
-        if self.step_choice.value != step:
-            self._quiet = True
-            try:
-                self.step_choice.value = step
-            finally:
-                self._quiet = False
         self._say(message("counting.start", by=count_word(step), card=rank_name(self.start)))
+
+    def _choose(self, step: int) -> None:
+        self.step_choice.value = step
 
     @property
     def done(self) -> bool:
@@ -256,14 +341,12 @@ class CountingClock(widgets.VBox):
             return verdict
         return self.click_rank(rank)
 
-    def _on_event(self, event: dict) -> None:
-        # The picture is square: its width gives the scale both ways (the box round it may be a little taller).
-        width = event.get("boundingRectWidth") or 0
-        if not width:
+    def board_event(self, kind: str, x: float, y: float, width: float) -> None:
+        """A click at ``x``, ``y`` CSS pixels on the picture shown ``width`` wide (what the page sends)."""
+        if kind != "click" or not width > 0:
             return
-        x = -_LIMIT + 2 * _LIMIT * event.get("relativeX", -1) / width
-        y = _LIMIT - 2 * _LIMIT * event.get("relativeY", -1) / width
-        self.click_at(x, y)
+        # The picture is square and fills its box: its width gives the scale both ways.
+        self.click_at(-_LIMIT + 2 * _LIMIT * x / width, _LIMIT - 2 * _LIMIT * y / width)
 
     # ------------------------------------------------------------ what is shown
 
@@ -274,20 +357,26 @@ class CountingClock(widgets.VBox):
 
     def _say(self, text: str, correct: bool | None = None) -> None:
         self.message = text
-        colour = {True: LEGAL_COLOUR, False: LOST_COLOUR}.get(correct, DARK_GREY)
-        # The picture first: the browser applies the kernel's messages in order, so once the sentence has
-        # changed on the page the picture of that count is there too.
-        self.image.show(_png(draw_clock(self.step, self.said, wrong=self.wrong)), self.alt_text())
-        with self.hold_sync():
-            title = message("counting.title", by=count_word(self.step))
-            self.heading.value = f"<h4 style='margin:0.2em 0'>{html.escape(title)}</h4>"
-            self._message.value = (
-                f"<div role='status' class='calcnb-counting-said' style='font-size:1.15em;color:{colour}'>"
-                f"{html.escape(text)}</div>"
-            )
+        with self.hold_sync():  # the picture, the sentence and the buttons reach the page in one message
+            self.show_picture(_png(draw_clock(self.step, self.said, wrong=self.wrong)), self.alt_text())
+            self.title = message("counting.title", by=count_word(self.step))
+            self.said_text = text
+            self.said_colour = {True: LEGAL_COLOUR, False: LOST_COLOUR}.get(correct, DARK_GREY)
             cards = " → ".join(rank_name(rank) for rank in self.said)
-            said = message("counting.said", count=len(self.said), cards=cards)
-            self._said_line.value = f"<p>{html.escape(said)}</p>"
+            self.said_line = message("counting.said", count=len(self.said), cards=cards)
+            self.step_label, self.cards_label = message("counting.step_label"), message("counting.buttons_label")
+            self._show_buttons()
+
+    def _show_buttons(self) -> None:
+        states = {f"card-{rank}": control(rank_name(rank), cls=f"calcnb-counting-card calcnb-card-{rank}")
+                  for rank in range(1, RANK_COUNT + 1)}  # fmt: skip
+        for k in STEPS:
+            chosen = k == self.step
+            states[f"step-{k}"] = dict(control(count_word(k), tone="chosen" if chosen else "",
+                                               cls=f"calcnb-counting-step calcnb-step-{k}"),
+                                       pressed="true" if chosen else "false")  # fmt: skip
+        states["again"] = control(message("counting.again"), cls="calcnb-counting-again")
+        self.show_controls(states)
 
     def __repr__(self) -> str:
         return f"CountingClock(step={self.step}, said={[rank_name(rank) for rank in self.said]})"
