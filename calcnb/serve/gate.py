@@ -22,6 +22,7 @@ import math
 import secrets
 
 from jupyter_core.utils import ensure_async
+from jupyter_server.utils import url_path_join
 from tornado import web
 from traitlets import Integer
 from traitlets.config import LoggingConfigurable
@@ -40,7 +41,7 @@ from calcnb.serve.caps import (
     Visit,
     default_max_kernels,
 )
-from calcnb.serve.gate_pages import code_page, refusal_page
+from calcnb.serve.gate_pages import READY_PATH, code_page, refusal_page, server_watch_script
 
 GATE_SETTING = "calcnb_gate"  # where the server's gate lives in the tornado settings
 LEFT_FIELD = "calcnb_left"  # the field of a page's "I am leaving" beacon: its kernel's id
@@ -113,6 +114,15 @@ class _VisitKernels:
         return result
 
 
+class ReadyHandler(web.RequestHandler):
+    """``GET /readyz``: 200 while the server is up (a pupil's page asks it every few seconds; no login, no data)."""
+
+    def get(self) -> None:
+        """Say the server is up."""
+        self.set_header("Cache-Control", "no-store")
+        self.finish("ok")
+
+
 class VisitAbandoned(Exception):
     """The visitor went away before their kernel started (none is started) or while it started (it is shut down)."""
 
@@ -182,9 +192,11 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
     _leaving_written = False
 
     def write(self, chunk) -> None:
-        """Write as Voila does, with the page's :func:`leaving_script` put in its head."""
+        """Write as Voila does, with the page's :func:`leaving_script` and the script that tells the pupil when the
+        server is gone (:func:`~calcnb.serve.gate_pages.server_watch_script`) put in its head."""
         if self._visit is not None and not self._leaving_written and isinstance(chunk, str) and "<head>" in chunk:
-            chunk = chunk.replace("<head>", f"<head>{leaving_script()}", 1)
+            watch = server_watch_script(url_path_join(self.base_url, READY_PATH))
+            chunk = chunk.replace("<head>", f"<head>{leaving_script()}{watch}", 1)
             self._leaving_written = True
         super().write(chunk)
 
@@ -282,4 +294,4 @@ def replace_routes(router, replacements: dict[type, type]) -> int:
 
 
 __all__ = ["GATED_HANDLERS", "GATE_SETTING", "ClassroomGate", "GatedTreeHandler", "GatedVoilaHandler", "code_page"]
-__all__ += ["leaving_script", "refusal_page", "replace_routes"]
+__all__ += ["ReadyHandler", "leaving_script", "refusal_page", "replace_routes"]

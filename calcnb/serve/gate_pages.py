@@ -7,11 +7,15 @@ send these, in the class's language, with nothing fetched from outside; this mod
 from __future__ import annotations
 
 import html
+import json
 
 from calcnb.i18n import get_language, message
 from calcnb.serve.caps import CODE_FIELD, MAX_CODE_LENGTH
 
-__all__ = ["code_page", "missing_page", "refusal_page"]
+__all__ = ["READY_PATH", "code_page", "missing_page", "refusal_page", "server_watch_script"]
+
+#: The address (under the server's base) that answers while the server is up: a page asks it every few seconds.
+READY_PATH = "readyz"
 
 
 def _page(title: str, body: str, *, status_note: str = "") -> str:
@@ -57,3 +61,31 @@ def code_page(xsrf_form_html: str, *, note: str = "") -> str:
 def missing_page() -> str:
     """The page for an address that serves no notebook (a mistyped lesson's name)."""
     return _page(message("serve.page_missing"), "")
+
+
+def _script_value(value: str) -> str:
+    """``value`` as a JavaScript string inside a <script> element (no "</" that could end the element)."""
+    return json.dumps(value).replace("</", "<\\/")
+
+
+def server_watch_script(ping: str) -> str:
+    """A script for the head of a pupil's page that says, within seconds, that the server has stopped answering.
+
+    A page whose server is gone (stopped, killed, its laptop asleep) keeps showing what it showed last, so a
+    pupil would go on answering into nothing. The page asks ``ping`` (the server's :data:`READY_PATH`) every
+    2 s; two misses in a row show ``serve.server_gone`` in a red banner across the top (an alert, read out by
+    screen readers), and an answer takes it away.
+    """
+    return (
+        "<script>(function(){var misses=0,banner=null;"
+        "function show(gone){if(gone&&!banner){banner=document.createElement('div');"
+        "banner.className='calcnb-server-gone';banner.setAttribute('role','alert');"
+        "banner.style.cssText='position:fixed;top:0;left:0;right:0;z-index:10000;padding:0.8em 1.2em;"
+        "background:#7a0016;color:#fff;font-size:18px;font-weight:bold;font-family:sans-serif';"
+        f"banner.textContent={_script_value(message('serve.server_gone'))};document.body.appendChild(banner);}}"
+        "else if(!gone&&banner){banner.remove();banner=null;}}"
+        "setInterval(function(){var late=new AbortController();var limit=setTimeout(function(){late.abort();},3000);"
+        f"fetch({_script_value(ping)},{{cache:'no-store',signal:late.signal}})"
+        ".then(function(answer){misses=answer.ok?0:misses+1;}).catch(function(){misses+=1;})"
+        ".finally(function(){clearTimeout(limit);show(misses>=2);});},2000);})();</script>"
+    )

@@ -206,10 +206,15 @@ def _jupyter_server_extension_points() -> list[dict[str, str]]:
 def _load_jupyter_server_extension(serverapp) -> None:
     """Give the server its gate (the caps, configured on its command line: :func:`student_gate`), and the visitors'
     addresses the hub's proxy saw (:class:`HubProxy`, ``--HubProxy.addresses=...``)."""
-    from calcnb.serve.gate import GATE_SETTING
+    from jupyter_server.utils import url_path_join
+
+    from calcnb.serve.gate import GATE_SETTING, ReadyHandler
+    from calcnb.serve.gate_pages import READY_PATH
     from calcnb.serve.voila_app import set_page_language
 
     serverapp.web_app.settings[GATE_SETTING] = student_gate(serverapp)
+    ready = url_path_join(serverapp.web_app.settings.get("base_url", "/"), READY_PATH)
+    serverapp.web_app.add_handlers(".*$", [(ready, ReadyHandler)])  # asked by the pupil's page (gate_pages)
     set_page_language(serverapp.config)  # Voila's pages say the class's language (<html lang>)
     serverapp.web_app.add_transform(HubProxy(parent=serverapp).transform)
 

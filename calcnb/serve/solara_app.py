@@ -40,7 +40,7 @@ from calcnb.serve.caps import (
     Visit,
     default_max_kernels,
 )
-from calcnb.serve.gate_pages import code_page, missing_page, refusal_page
+from calcnb.serve.gate_pages import READY_PATH, code_page, missing_page, refusal_page, server_watch_script
 from calcnb.serve.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.process import LauncherWatch
 from calcnb.serve.settings import LOCALHOST
@@ -66,7 +66,7 @@ RESERVED_SECONDS = 30.0
 
 #: Addresses that hold no class data and that every page needs before it can ask anything (scripts, styles,
 #: fonts, widget front-ends): served to anyone, code or not.
-_PUBLIC = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions|readyz)(/|$)")
+_PUBLIC = re.compile(rf"^/(static|_solara/cdn|jupyter/nbextensions|{READY_PATH})(/|$)")
 #: The public addresses of fixed files (the same for every visitor): kept in memory, compressed once.
 _FIXED_FILES = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions)/")
 #: Solara's addresses that tell about other visitors' kernels: never served to a class.
@@ -294,7 +294,8 @@ def _without_compression(scope: Scope) -> Scope:
 
 
 def _with_language(send: Send) -> Send:
-    """``send`` that marks an HTML page with the server's language (``<html lang="pt">``), for screen readers."""
+    """``send`` that marks an HTML page with the server's language (``<html lang="pt">``, for screen readers) and
+    gives it the script that tells the pupil when the server is gone (:func:`.gate_pages.server_watch_script`)."""
     state: dict[str, Any] = {"html": False, "start": None}
 
     async def marked(event: MutableMapping[str, Any]) -> None:
@@ -305,6 +306,7 @@ def _with_language(send: Send) -> Send:
                 return
         elif event["type"] == "http.response.body" and state["html"]:
             body = event.get("body", b"").replace(b"<html>", f'<html lang="{get_language()}">'.encode(), 1)
+            body = body.replace(b"<head>", b"<head>" + server_watch_script(f"/{READY_PATH}").encode(), 1)
             start = state["start"]
             headers = [(name, value) for name, value in start.get("headers", []) if name != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))

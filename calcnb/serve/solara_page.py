@@ -14,10 +14,8 @@ import os
 from collections.abc import MutableMapping
 from pathlib import Path
 
-import ipyvue
 import ipywidgets as widgets
 import solara
-import traitlets
 from solara.server import kernel_context
 
 from calcnb.core.visits import use_visit_scope
@@ -25,7 +23,7 @@ from calcnb.i18n import message
 from calcnb.serve.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.pages import notebook_page
 
-__all__ = ["PAGE_STYLE", "Page", "Served", "ServerWatch", "page_for", "routes", "serve_target"]
+__all__ = ["PAGE_STYLE", "Page", "Served", "page_for", "routes", "serve_target"]
 __all__ += ["visit_values"]
 
 
@@ -46,42 +44,6 @@ PAGE_STYLE = """
 .calcnb-page table { border-collapse: collapse; }
 .calcnb-page th, .calcnb-page td { padding: 0.2em 0.6em; border: 1px solid #ccc; }
 """
-
-
-class ServerWatch(ipyvue.VueTemplate):
-    """A banner that tells the pupil, within seconds, that the server has stopped answering.
-
-    A page whose server is gone (stopped, killed, its laptop asleep) keeps showing what it showed last, so a
-    pupil would go on answering into nothing. The page asks the server's ``/readyz`` every 2 s; two misses in
-    a row show :attr:`text` in a red banner (an alert, read out by screen readers), and an answer takes it away.
-    """
-
-    text = traitlets.Unicode("").tag(sync=True)
-    template = traitlets.Unicode(
-        """
-<template>
-  <div v-if="gone" role="alert" class="calcnb-server-gone"
-       style="position: fixed; top: 0; left: 0; right: 0; z-index: 10000; padding: 0.8em 1.2em;
-              background: #7a0016; color: #fff; font-size: 18px; font-weight: bold;">{{ text }}</div>
-</template>
-<script>
-module.exports = {
-  data() { return { gone: false, misses: 0 }; },
-  mounted() {
-    this.timer = setInterval(() => {
-      const late = new AbortController();
-      const limit = setTimeout(() => late.abort(), 3000);
-      fetch("/readyz", { cache: "no-store", signal: late.signal })
-        .then((answer) => { this.misses = answer.ok ? 0 : this.misses + 1; })
-        .catch(() => { this.misses += 1; })
-        .finally(() => { clearTimeout(limit); this.gone = this.misses >= 2; });
-    }, 2000);
-  },
-  beforeDestroy() { clearInterval(this.timer); },
-};
-</script>
-"""
-    ).tag(sync=True)
 
 
 _served: Served | None = Served(Path(os.environ[SERVED_VARIABLE])) if os.environ.get(SERVED_VARIABLE) else None
@@ -125,7 +87,6 @@ def page_for(path: str) -> tuple[widgets.Widget, str]:
         _log.exception("calcnb: the page %s could not be built", notebook)
         failed = message("serve.page_failed")
         return widgets.HTML(f'<main><h1 role="alert">{failed}</h1></main>'), failed
-    page.children = (*page.children, ServerWatch(text=message("serve.server_gone")))
     return page, message("serve.page_title", name=notebook.stem)
 
 

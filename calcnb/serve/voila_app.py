@@ -43,7 +43,8 @@ from voila.static_file_handler import AllowListFileHandler, MultiStaticFileHandl
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from calcnb.i18n import get_language
-from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate
+from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate, ReadyHandler
+from calcnb.serve.gate_pages import READY_PATH
 from calcnb.serve.notebooks import notebooks_dir
 from calcnb.serve.process import LauncherWatch
 
@@ -263,7 +264,8 @@ class AppVoila(Voila):
         poll.start()
 
     def init_handlers(self) -> list:
-        """Voila's routes, with :data:`FILE_HANDLERS` and :class:`LogoutToApp` in place of Voila's own."""
+        """Voila's routes, with :data:`FILE_HANDLERS` and :class:`LogoutToApp` in place of Voila's own, and
+        ``/readyz`` (:class:`~calcnb.serve.gate.ReadyHandler`)."""
         provider = getattr(self, "identity_provider", None)  # made by Voila with Jupyter Server 2 only
         if provider is not None:
             provider.logout_handler_class = LogoutToApp
@@ -274,7 +276,8 @@ class AppVoila(Voila):
             handler = FILE_HANDLERS.get(handler, handler)
             handler = GATED_HANDLERS.get(handler, handler)
             handlers.append((pattern, handler, *rest))
-        return handlers
+        # The address a pupil's page asks to know the server is up (calcnb.serve.gate_pages.server_watch_script).
+        return [(url_path_join(self.base_url, READY_PATH), ReadyHandler), *handlers]
 
 
 main = AppVoila.launch_instance

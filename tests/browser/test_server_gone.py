@@ -4,31 +4,35 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 
 import pytest
 
 from calcnb.i18n import catalogue
-from calcnb.serve.commands import solara_command
+from calcnb.serve.commands import server_environment, solara_command, voila_command
 from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import free_port, wait_until_serving
+from calcnb.serve.process import free_port, start_server, wait_until_serving
 from calcnb.serve.settings import LOCALHOST
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-@pytest.mark.parametrize("language", ["en", "pt"])
-def test_the_page_says_the_server_is_gone_after_a_kill(page, language):
+COMMANDS = {"solara": solara_command, "voila": voila_command}
+
+
+@pytest.mark.parametrize(("server_kind", "language"), [("solara", "en"), ("solara", "pt"), ("voila", "en")])
+def test_the_page_says_the_server_is_gone_after_a_kill(page, tmp_path, server_kind, language):
     port = free_port()
     folder = notebooks_dir() if language == "en" else notebooks_dir() / "pt"
     target = folder / ("play.ipynb" if language == "en" else "counting.ipynb")
-    environment = {**os.environ, "CALCNB_LANG": language}
-    server = subprocess.Popen(solara_command(target, port=port), env=environment)
+    with (tmp_path / "server.log").open("wb") as log:  # started as `calcnb app` starts it (Voila finds its template)
+        server = start_server(
+            COMMANDS[server_kind](target, port=port), cwd=tmp_path, log=log, env=server_environment(language=language)
+        )
     try:
         wait_until_serving(server, LOCALHOST, port)
         page.goto(f"http://{LOCALHOST}:{port}/")
-        page.wait_for_selector(".calcnb-page", timeout=60_000)
+        page.wait_for_selector(".calcnb-page" if server_kind == "solara" else ".calcnb-view", timeout=60_000)
         assert page.locator(".calcnb-server-gone").count() == 0  # nothing is said while the server answers
         page.wait_for_timeout(5_000)
         assert page.locator(".calcnb-server-gone").count() == 0
