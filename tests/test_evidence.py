@@ -347,7 +347,7 @@ def test_the_student_pages_carry_no_answer_and_the_teacher_notes_give_the_comman
             assert words not in text, (name, words)
     for name, tail in (("teacher/evidence_teacher.ipynb", ""), ("pt/teacher/evidence_teacher.ipynb", " --lang pt")):
         text = (notebooks / name).read_text(encoding="utf-8")
-        assert f"python -m calcnb app evidence --host 0.0.0.0 --class-log lesson.db --preheat 30{tail}" in text
+        assert f"python -m calcnb app evidence --host 0.0.0.0 --class-log lesson.db{tail}" in text
         assert f"python -m calcnb class-view lesson.db --lesson evidence{tail}" in text
 
 

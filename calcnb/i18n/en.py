@@ -1014,6 +1014,7 @@ MESSAGES: dict[str, str] = {
     "app.port_chosen": "Port {port} was free and is the one in use.",
     "app.help.server": "the server: solara (one process for the whole class, a light page per pupil; about 10 MB a pupil) or voila (a Python process per page; about 110 MB a pupil) (default {default})",
     "app.help.preheat": "keep N kernels ready with the notebook already run, so a class opening the app at once gets its boards at once (about 100 MB of memory each, all the time the app runs; default 0: a kernel starts when a page is opened)",
+    "app.preheat_voila_only": "--preheat keeps Voila kernels ready: it goes with --server voila (the class server needs none: its pages start in a fraction of a second)",
     "app.bad_preheat": "{text} is not a number of kernels: give a whole number from 0 to {most}",
     "app.help.max_kernels": "at most N pages of the app with a kernel at once, in all (a kernel takes about {megabytes} MB); a visitor over it is told the class is full (default: what this machine's memory holds with room to spare, {default} here)",
     "app.help.max_pages_per_device": "at most N pages with a kernel at once from one device (one network address); a visitor over it is asked to close another tab of the app (default {default})",

@@ -1000,6 +1000,7 @@ MESSAGES: dict[str, str] = {
     "app.port_chosen": "A porta {port} estava livre e é a que está em uso.",
     "app.help.server": "o servidor: solara (um só processo para toda a turma, uma página leve por aluno; cerca de 10 MB por aluno) ou voila (um processo Python por página; cerca de 110 MB por aluno) (por omissão: {default})",
     "app.help.preheat": "mantém N kernels prontos com o notebook já executado, para que uma turma que abre a aplicação ao mesmo tempo receba logo os seus tabuleiros (cerca de 100 MB de memória cada, durante todo o tempo em que a aplicação corre; por omissão 0: um kernel arranca quando uma página é aberta)",
+    "app.preheat_voila_only": "--preheat mantém kernels do Voila prontos: usa-se com --server voila (o servidor da turma não precisa: as suas páginas arrancam numa fração de segundo)",
     "app.bad_preheat": "{text} não é um número de kernels: indique um número inteiro de 0 a {most}",
     "app.help.max_kernels": "no máximo N páginas da aplicação com kernel ao mesmo tempo, no total (um kernel ocupa cerca de {megabytes} MB); a quem chegar além disso diz-se que a turma está cheia (por omissão: o que a memória desta máquina comporta com folga, {default} aqui)",
     "app.help.max_pages_per_device": "no máximo N páginas com kernel ao mesmo tempo a partir de um dispositivo (um endereço de rede); a quem passar disso pede-se que feche outro separador da aplicação (por omissão {default})",

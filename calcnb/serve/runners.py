@@ -10,6 +10,7 @@ foreground (:func:`calcnb.serve.process.serve`). The lessons are looked up here 
 from __future__ import annotations
 
 import argparse
+import functools
 import secrets
 from pathlib import Path
 from typing import Any
@@ -93,22 +94,18 @@ def run_app(arguments: argparse.Namespace) -> int:
     environment = reveal_environment(environment, reveal=not arguments.no_reveal)
     environment = class_code_environment(environment, arguments.class_code)
     if getattr(arguments, "server", "voila") == "solara":
-        command = solara_command(
-            target,
-            host=arguments.host,
-            port=port,
-            max_kernels=arguments.max_kernels,
-            pages_per_device=arguments.max_pages_per_device,
-        )
+        if arguments.preheat:  # the class server starts no process per pupil: there is nothing to keep warm
+            raise AppError(message("app.preheat_voila_only"))
+        server_command = solara_command
     else:
-        command = voila_command(
-            target,
-            host=arguments.host,
-            port=port,
-            preheat=arguments.preheat,
-            max_kernels=arguments.max_kernels,
-            pages_per_device=arguments.max_pages_per_device,
-        )
+        server_command = functools.partial(voila_command, preheat=arguments.preheat)
+    command = server_command(
+        target,
+        host=arguments.host,
+        port=port,
+        max_kernels=arguments.max_kernels,
+        pages_per_device=arguments.max_pages_per_device,
+    )
     try:
         return serve(
             command,

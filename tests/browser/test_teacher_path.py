@@ -2,8 +2,7 @@
 and the play app side by side on their own ports, each page works in a browser, the address page the
 teacher projects shows the address and its QR code, and Ctrl-C stops both.
 
-The one change to the commands: ``--preheat 30`` becomes ``--preheat 1`` (thirty kernels would take this
-test machine's memory and both its cores); the browser the commands open is a program that does nothing.
+The commands run exactly as written; the browser they open is a program that does nothing.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ def teacher_commands(language: str) -> list[str]:
 
 def test_the_teacher_notebooks_give_the_same_two_commands_in_each_language():
     english, portuguese = teacher_commands("en"), teacher_commands("pt")
-    assert len(english) == 2 and all("--host 0.0.0.0" in line and "--preheat" in line for line in english)
+    assert len(english) == 2 and all("--host 0.0.0.0" in line for line in english)
     assert "02_wraparound" in english[0] and "--class-log lesson.db" in english[0]
     assert portuguese == [f"{line} --lang pt" for line in english]
 
@@ -75,7 +74,7 @@ def test_the_lesson_and_the_play_app_run_side_by_side_from_the_teachers_commands
     try:
         outputs = []
         for line in teacher_commands(language):
-            arguments = line.replace("--preheat 30", "--preheat 1").split()[3:]  # after "python -m calcnb"
+            arguments = line.split()[3:]  # after "python -m calcnb"
             process = subprocess.Popen(
                 [sys.executable, "-m", "calcnb", *arguments],
                 cwd=tmp_path,  # the teacher's project folder: lesson.db goes here
