@@ -21,9 +21,10 @@ from solara.server import kernel_context
 from calcnb.core.visits import use_visit_scope
 from calcnb.i18n import message
 from calcnb.serve.notebooks import SERVED_VARIABLE, Served
-from calcnb.serve.pages import notebook_page
+from calcnb.serve.pages import notebook_page, warm_up
+from calcnb.serve.turns import TakingTurns
 
-__all__ = ["PAGE_STYLE", "Page", "Served", "page_for", "routes", "serve_target"]
+__all__ = ["PAGE_STYLE", "PAGE_TURNS", "Page", "Served", "page_for", "routes", "serve_target"]
 __all__ += ["visit_values"]
 
 
@@ -54,6 +55,10 @@ def serve_target(target: Path) -> None:
     global _served
     _served = Served(Path(target))
     routes[:] = _routes(_served)
+    for address in _served.listing() or [""]:
+        notebook = _served.notebook(address)
+        if notebook is not None:
+            warm_up(notebook)
 
 
 def visit_values() -> MutableMapping[str, object] | None:
@@ -90,11 +95,20 @@ def page_for(path: str) -> tuple[widgets.Widget, str]:
     return page, message("serve.page_title", name=notebook.stem)
 
 
+#: The turns pages are built in (see :class:`TakingTurns`).
+PAGE_TURNS = TakingTurns()
+
+
+def _built_in_turn(path: str) -> tuple[widgets.Widget, str]:
+    with PAGE_TURNS:
+        return page_for(path)
+
+
 @solara.component
 def Page() -> None:
-    """One visit's page: built once for the visit, at the address it opened."""
+    """One visit's page: built once for the visit, at the address it opened, in its turn (:data:`PAGE_TURNS`)."""
     router = solara.use_router()
-    page, title = solara.use_memo(lambda: page_for(router.path), [router.path])
+    page, title = solara.use_memo(lambda: _built_in_turn(router.path), [router.path])
     solara.Title(title)
     solara.Style(PAGE_STYLE)
     solara.Column(children=[page], style={"padding": "0"})
@@ -102,8 +116,9 @@ def Page() -> None:
 
 @solara.component
 def PageLayout(children: list | None = None) -> None:
-    """Every page's frame: Solara's app layout without its navigation (a pupil's page links to no other)."""
-    solara.AppLayout(children=children or [], navigation=False)
+    """Every page's frame: the page alone, with none of Solara's app layout (no bar, no navigation: a pupil's page
+    links to no other), so a visit opens as few widget models as it shows."""
+    solara.Div(children=children or [])
 
 
 def _routes(served: Served | None) -> list[solara.Route]:
