@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from widget_support import open_models
 
 from calcnb import set_language
 from calcnb.exercises.items import gives_away, judge
@@ -283,21 +284,10 @@ def test_the_keyboard_counts_as_a_click_does():
     assert CLOCK_TEMPLATE.count("<button ") == 3 and CLOCK_TEMPLATE.count('@click="press(') == 3
 
 
-def _models() -> dict:
-    """Every widget model open in this process, by id."""
-    import warnings
-
-    import ipywidgets as widgets
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # ipywidgets 8 keeps it for this use
-        return dict(widgets.Widget.widgets)
-
-
 def test_the_clock_is_one_widget_with_no_ipyevents():
-    before = set(_models())
+    before = set(open_models())
     clock = CountingClock(step=2)
-    new = [widget for key, widget in _models().items() if key not in before]
+    new = [widget for key, widget in open_models().items() if key not in before]
     assert sorted(type(widget).__name__ for widget in new) == ["CountingClock", "Layout"]
     assert clock in new and clock._model_module == "jupyter-vue"
     assert '<div class="calcnb-board calcnb-counting-clock" @click="on_board($event, \'click\')">' in CLOCK_TEMPLATE

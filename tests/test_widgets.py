@@ -8,11 +8,11 @@ import functools
 import random
 import re
 import uuid
-import warnings
 
 import comm
 import ipywidgets as widgets
 import pytest
+from widget_support import open_models
 
 from calcnb import Game, Move, State, set_language
 from calcnb.exercises.examples import worked_example
@@ -138,17 +138,10 @@ def test_the_board_has_a_button_for_every_move_and_control():
     assert bytes(board.renderer.real.render_png(board.game)).startswith(b"\x89PNG")
 
 
-def _models() -> dict[str, widgets.Widget]:
-    """Every widget model open in this process, by id."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # ipywidgets 8 keeps it for this use
-        return dict(widgets.Widget.widgets)
-
-
 def test_a_board_is_one_widget_however_many_buttons_it_shows():
-    before = set(_models())
+    before = set(open_models())
     board = PlayBoard(seed=3)
-    opened = [_models()[model] for model in set(_models()) - before]
+    opened = [open_models()[model] for model in set(open_models()) - before]
     assert sorted(type(widget).__name__ for widget in opened) == ["Layout", "PlayBoard"]
     assert board in opened
 
