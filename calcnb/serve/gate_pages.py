@@ -86,6 +86,8 @@ def server_watch_script(ping: str) -> str:
         "else if(!gone&&banner){banner.remove();banner=null;}}"
         "setInterval(function(){var late=new AbortController();var limit=setTimeout(function(){late.abort();},3000);"
         f"fetch({_script_value(ping)},{{cache:'no-store',signal:late.signal}})"
-        ".then(function(answer){misses=answer.ok?0:misses+1;}).catch(function(){misses+=1;})"
+        # the answer is read to its end: a request left half read stays open, and the page never looks idle
+        ".then(function(answer){return answer.text().then(function(){misses=answer.ok?0:misses+1;});})"
+        ".catch(function(){misses+=1;})"
         ".finally(function(){clearTimeout(limit);show(misses>=2);});},2000);})();</script>"
     )
