@@ -237,7 +237,8 @@ def test_a_tab_closed_before_its_scripts_connected_frees_the_class_and_a_slow_ta
 
     app = _app(tmp_path)  # the default deadline, PAGE_CONNECT_SECONDS: only the page's beacon can free it sooner
     server = next(app)
-    try:
+
+    def visit() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
             context = browser.new_context(viewport={"width": 1366, "height": 768})
@@ -275,5 +276,11 @@ def test_a_tab_closed_before_its_scripts_connected_frees_the_class_and_a_slow_ta
             slow.close(run_before_unload=True)
             context.close()
             browser.close()
+
+    try:
+        # In a thread of its own: a browser test's Playwright, earlier in this process, keeps an asyncio loop marked
+        # running in the main thread, and a second sync Playwright refuses to start there.
+        with concurrent.futures.ThreadPoolExecutor(1) as thread:
+            thread.submit(visit).result()
     finally:
         next(app, None)

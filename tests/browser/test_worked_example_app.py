@@ -7,7 +7,7 @@ import pytest
 
 from calcnb.exercises.examples import worked_example
 
-from .pages import StepperApp
+from .pages import StepperApp, wait_until_settled
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,9 @@ def test_the_board_and_its_buttons_fit_a_laptop_screen_and_next_stays_put(page, 
     screen = {"width": 1280, "height": 800}
     page.set_viewport_size(screen)
     app = StepperApp(page, app_server, STEPPER_NOTEBOOK)
-    app.root.evaluate("root => root.scrollIntoView({block: 'start'})")  # scrolled to the example, as a reader does
+    wait_until_settled(page)  # the whole page laid out, as a reader sees it before scrolling
+    # Scrolled to the example, as a reader does; at once (the page scrolls smoothly, and is measured now).
+    app.root.evaluate("root => root.scrollIntoView({block: 'start', behavior: 'instant'})")
 
     def on_screen(locator) -> dict:
         box = None
