@@ -90,13 +90,13 @@ class AssetCache:
             async with lock:  # thirty pupils asking at once: the first loads it, the others wait for it
                 asset = self.assets.get(key)
                 if asset is None:
-                    asset = await self._load(scope, receive, send)
+                    asset = await self._load(key, scope, receive, send)
                     if asset is None:  # not a whole file (a 404 ...): answered already, as the server gave it
                         return
             self._loading.pop(key, None)
         await self._answer(asset, scope, send)
 
-    async def _load(self, scope: Scope, receive: Receive, send: Send) -> CachedAsset | None:
+    async def _load(self, key: str, scope: Scope, receive: Receive, send: Send) -> CachedAsset | None:
         whole = {**scope, "method": "GET", "headers": [h for h in scope.get("headers", []) if h[0] not in _CONDITIONAL]}
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
@@ -120,7 +120,7 @@ class AssetCache:
             gzipped = await asyncio.to_thread(gzip.compress, body, 6)  # off the loop that runs the pupils' pages
         asset = CachedAsset(headers, body, gzipped)
         if self.cached_bytes + asset.size <= self.max_bytes:
-            self.assets[scope["path"] + "?" + scope.get("query_string", b"").decode("latin-1")] = asset
+            self.assets[key] = asset
         return asset
 
     @staticmethod
