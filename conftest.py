@@ -6,6 +6,7 @@ pytest is given.
 """
 
 import importlib.machinery
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,12 +30,18 @@ SLOW_KINDS = ("browser", "server", "postgres", "notebook")
 BROWSER_FIXTURES = {"browser", "page", "voila_server", "lab_server"}
 
 
+# Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): otherwise pytest rewrites the
+# asserts of every test module again at each run, and every import of calcnb compiles its source again.
+sys.dont_write_bytecode = False
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.suffix == ".ipynb":  # nbval's cells
+        if item.path.suffix == ".ipynb":  # nbval's cells: run in order, in one kernel, so on one xdist worker
             item.add_marker(pytest.mark.notebook)
+            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(item.config.rootpath))))
         if "postgres_url" in fixtures:
             item.add_marker(pytest.mark.postgres)
         if fixtures & BROWSER_FIXTURES and not item.get_closest_marker("browser"):

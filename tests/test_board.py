@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from PIL import Image
+from sweeps import SIZES
 
 from calcnb import CalcnbError, Game, InvalidMove, Move, State, set_language
 from calcnb.game.cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, rank_name
@@ -148,9 +149,11 @@ def test_every_reachable_state_draws_what_it_holds(seed: int) -> None:
         assert text_overlaps(figure) == [], game.state
 
 
-def test_reachable_states_in_portuguese_have_no_overlapping_text() -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_reachable_states_in_portuguese_have_no_overlapping_text(size: str) -> None:
     set_language("pt")
-    for game in reachable_states(range(20, 24), every=5):
+    deals, every = (range(20, 24), 5) if size == "whole" else (range(20, 21), 10)
+    for game in reachable_states(deals, every=every):
         figure = draw(game)
         assert_board_shows(figure, game.state, game.last_move)
         assert text_overlaps(figure) == [], game.state
@@ -183,9 +186,10 @@ def test_won_and_lost_states_show_a_banner() -> None:
     assert text_overlaps(figure) == []
 
 
-def test_renderer_shows_what_draw_shows_whatever_it_showed_before() -> None:
+@pytest.mark.parametrize("size", SIZES)
+def test_renderer_shows_what_draw_shows_whatever_it_showed_before(size: str) -> None:
     renderer = BoardRenderer()
-    games = reachable_states(range(2), every=6)
+    games = reachable_states(range(2), every=6) if size == "whole" else reachable_states(range(1), every=12)
     states = [*games, won_state(), tall_waste_state(30), *reversed(games[:10])]
     rng = random.Random(5)
     for item in states:

@@ -44,7 +44,8 @@ def _random_class(log, rng: random.Random, rows: int, view=None) -> None:
             assert view.refresh()
 
 
-@pytest.mark.parametrize("seed", range(4))
+# One random class in the fast tier; three more (the last one larger) in the full run.
+@pytest.mark.parametrize("seed", [0, *(pytest.param(seed, marks=pytest.mark.slow) for seed in range(1, 4))])
 def test_the_class_view_reading_only_new_answers_says_what_a_full_reading_says(location, seed):
     """Read after every few answers, the view's figures (in the same order) are those of a view that reads
     the whole log at once, and those the full functions compute from every row."""

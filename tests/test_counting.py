@@ -185,7 +185,14 @@ def _click_point(rank: int, width: float) -> dict[str, object]:
             "height": width}  # fmt: skip
 
 
-@pytest.mark.parametrize("step", counting.STEPS)
+# The first and the last step in the fast tier (the count of one, the longest jump); the others in the full run.
+@pytest.mark.parametrize(
+    "step",
+    [
+        step if step in (counting.STEPS[0], counting.STEPS[-1]) else pytest.param(step, marks=pytest.mark.slow)
+        for step in counting.STEPS
+    ],
+)
 def test_every_step_on_the_clock_face_lands_where_next_rank_says(step):
     clock = CountingClock(step=step)
     while not clock.done:

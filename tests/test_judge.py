@@ -27,6 +27,7 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweeps import SIZES, sample_of_each
 
 from calcnb.exercises.answers import DONT_KNOW, echo, read_foundations, read_place, read_rank
 from calcnb.exercises.items import Item, judge, misconception_name, wrong_answers
@@ -51,6 +52,12 @@ def _variants() -> list[tuple[str, int]]:
 
 
 VARIANTS = _variants()
+
+
+def _of_each_exercise(size: str) -> list[tuple[str, int]]:
+    """Every variant of every exercise, or (the fast tier's sample) a dozen of each, spread over its variants
+    (evidence-own has 5,150, all worked out by one function)."""
+    return sample_of_each(VARIANTS, lambda where: where[0], size, most=12)
 
 
 def _number_forms(value: int) -> list[str]:
@@ -128,10 +135,11 @@ DONT_KNOW_MARKS += ("idk", "IDK", "I don't know", "I don’t know", "dont know",
 DONT_KNOW_MARKS += ("não sei", "Nao sei", "sei lá", "sei la", "Não sei.")
 
 
-def test_every_right_form_of_every_answer_is_right_in_every_variant_and_language():
+@pytest.mark.parametrize("size", SIZES)
+def test_every_right_form_of_every_answer_is_right_in_every_variant_and_language(size):
     for language in LANGUAGES:
         set_language(language)
-        for exercise_id, variant in VARIANTS:
+        for exercise_id, variant in _of_each_exercise(size):
             item = BANK[exercise_id].item(variant)
             for form in right_forms(item):
                 verdict = judge(item, form)
@@ -156,10 +164,11 @@ def test_a_right_answer_in_quotes_with_punctuation_or_capitals_is_still_right(wh
     assert judge(item, form).correct is True, (where, language, form)
 
 
-def test_a_dont_know_mark_is_never_right_nor_wrong_and_is_answered_kindly():
+@pytest.mark.parametrize("size", SIZES)
+def test_a_dont_know_mark_is_never_right_nor_wrong_and_is_answered_kindly(size):
     for language in LANGUAGES:
         set_language(language)
-        for exercise_id, variant in VARIANTS:
+        for exercise_id, variant in _of_each_exercise(size):
             item = BANK[exercise_id].item(variant)
             for mark in DONT_KNOW_MARKS:
                 verdict = judge(item, mark)
@@ -212,24 +221,12 @@ def _wrong_texts(item: Item) -> list[str]:
     return [*typed, *map(str, range(101)), "A", "J", "Q", "K", "1/2", "0.5", "waste", "yes", "no", "both", "1 2 3 4"]
 
 
-def _some_variants() -> list[tuple[str, int]]:
-    """Every variant, but at most 40 of an exercise (evidence-own has 5,150, all worked out by one function)."""
-    return [
-        (exercise_id, variant) for exercise_id, kind in BANK.items() for variant in range(min(40, len(kind.variants)))
-    ]
-
-
-@pytest.mark.parametrize(
-    ("language", "variants"),
-    [
-        *((language, "some") for language in LANGUAGES),
-        *(pytest.param(language, "every", marks=pytest.mark.slow) for language in LANGUAGES),
-    ],
-)
-def test_no_feedback_on_a_wrong_answer_names_the_answer_of_its_exercise(language, variants):
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_feedback_on_a_wrong_answer_names_the_answer_of_its_exercise(language, size):
     set_language(language)
     checked = 0
-    for exercise_id, variant in VARIANTS if variants == "every" else _some_variants():
+    for exercise_id, variant in _of_each_exercise(size):
         item = BANK[exercise_id].item(variant)
         if item.kind == "yes_no":
             continue  # a wrong "yes" is answered by "no" whatever the feedback says

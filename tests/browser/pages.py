@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -230,6 +231,15 @@ class KernelSockets:
     def open_answered(self) -> int:
         """How many sockets the server answered and that are still open."""
         return len(self.answered - self.closed)
+
+    def settle_at(self, page: Page, expected: int, seconds: float = 15) -> int:
+        """How many are open once ``expected`` are, or after ``seconds``: a closed tab's socket is reported closed
+        by the browser a moment after the tab itself (later on a busy machine), so a count read at once may be one
+        too many."""
+        deadline = time.monotonic() + seconds
+        while self.open_answered() != expected and time.monotonic() < deadline:
+            page.wait_for_timeout(200)  # lets playwright deliver the sockets' events meanwhile
+        return self.open_answered()
 
 
 # Whether every finite animation on the page has ended (the class server's page fades in: Solara's solara-fade-in).

@@ -171,7 +171,7 @@ def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, 
         second.wait_for_timeout(500)
     second.locator("button.jupyter-button").first.wait_for(state="visible")
     assert second.locator("html").get_attribute("lang") == "pt"
-    assert _kernels(capped_app_pt) in (1, None) and sockets.open_answered() == 1
+    assert _kernels(capped_app_pt) in (1, None) and sockets.settle_at(second, 1) == 1
     context.close()
 
 

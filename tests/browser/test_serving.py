@@ -109,16 +109,16 @@ def test_kernels_end_with_their_pages_closed_or_reloaded(browser, own_voila):
 
     visits = 0
     for notebook in (PLAY_NOTEBOOK, LESSON_NOTEBOOK):
-        # Five tabs, one after the other (the machine is small), each reloaded once (a reload is a new
-        # visit) and then closed: ten visits.
-        for _ in range(5):
+        # Three tabs, one after the other (the machine is small), each reloaded once (a reload is a new
+        # visit) and then closed: six visits.
+        for _ in range(3):
             page = _open(browser, own_voila, notebook)
             _wait_until_interactive(page)
             page.reload(wait_until="domcontentloaded")
             _wait_until_interactive(page)
             page.context.close()
             visits += 2
-    assert visits == 20
+    assert visits == 12
     closed_at = time.monotonic()
 
     # Within 60 s of the last page closing, only the open page's kernel is left (a leaving page asks for its
