@@ -1,4 +1,4 @@
-"""Test tiers: ``python -m pytest -m "not slow" -n 2 --dist worksteal`` runs the fast tier (unit, property, doctest).
+"""Test tiers: ``python -m pytest -m "not slow" -n 2`` runs the fast tier (unit, property, doctest).
 
 The markers are registered in ``pyproject.toml``. This file sits at the top of the checkout, not in
 ``tests/``, so that the notebooks and the doctests of ``calcnb/`` get their markers whatever paths
@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 # A module of the solver's compiled core is imported from its extension module, so doctest collection
 # could not import its .py under the same name. None of them holds a doctest: leave their sources out.
@@ -39,12 +40,31 @@ sys.dont_write_bytecode = False
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if item.path.suffix == ".ipynb":  # nbval's cells: run in order, in one kernel, so on one xdist worker
+        if item.path.suffix == ".ipynb":  # nbval's cells
             item.add_marker(pytest.mark.notebook)
-            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(item.config.rootpath))))
         if "postgres_url" in fixtures:
             item.add_marker(pytest.mark.postgres)
         if fixtures & BROWSER_FIXTURES and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)
         if not item.get_closest_marker("slow") and any(item.get_closest_marker(kind) for kind in SLOW_KINDS):
             item.add_marker(pytest.mark.slow)
+
+
+class NotebookScheduling(LoadScopeScheduling):
+    """xdist's work units: each notebook's cells one unit, every other test a unit of its own.
+
+    nbval runs a notebook's cells in order in one kernel, so they must stay together on one worker; any other
+    test may go to whichever worker is free. (xdist's own ``loadgroup`` cannot group them with pytest 9.2, which
+    builds a node's id from its path and no longer reads the suffix xdist adds.) Largest units go first.
+    """
+
+    def _split_scope(self, nodeid: str) -> str:
+        path = nodeid.partition("::")[0]
+        return path if path.endswith(".ipynb") else nodeid
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> LoadScopeScheduling | None:
+    """``-n 2`` (xdist's default ``--dist load``) schedules with :class:`NotebookScheduling`."""
+    if config.getvalue("dist") == "load":
+        return NotebookScheduling(config, log)
+    return None

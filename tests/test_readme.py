@@ -25,7 +25,7 @@ def test_ci_runs_the_readme_test_command():
     venv = "python3 -m venv .venv && . .venv/bin/activate && "
     assert commands == [
         f"{venv}pip install . && calcnb lab",  # the package, then the user's own copy of the notebooks
-        f'{venv}pip install -e ".[test]" && python -m pytest -n 2 --dist loadgroup',
+        f'{venv}pip install -e ".[test]" && python -m pytest -n 2',
     ]
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "grep -m1 '^python3 -m venv .* pip install -e \"\\.\\[test\\]\"' README.md" in ci

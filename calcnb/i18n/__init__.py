@@ -30,6 +30,8 @@ REFERENCE = "en"
 _CATALOGUE: dict[str, dict[str, str]] = {}
 _NAMES: dict[str, str] = {}
 _ANSWER_WORDS: dict[str, dict[str, tuple[str, ...]]] = {}
+# answer_words(kind), read for every answer typed: worked out once, until a language is added or removed
+_WORDS_OF_KIND: dict[str, frozenset[str]] = {}
 _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # an ISO 639 code: the name of a catalogue module
 
 LANGUAGES: tuple[str, ...] = ()
@@ -48,6 +50,7 @@ def add_language(code: str, name: str, messages: dict[str, str], answer_words: d
     _CATALOGUE[code] = dict(messages)
     _NAMES[code] = name
     _ANSWER_WORDS[code] = {kind: tuple(words) for kind, words in answer_words.items()}
+    _WORDS_OF_KIND.clear()
     LANGUAGES = (REFERENCE, *sorted(set(_CATALOGUE) - {REFERENCE}))
 
 
@@ -74,6 +77,7 @@ def remove_language(code: str) -> None:
         raise ValueError("English is the reference every other language falls back to: it cannot be removed")
     for table in (_CATALOGUE, _NAMES, _ANSWER_WORDS):
         table.pop(code, None)
+    _WORDS_OF_KIND.clear()
     LANGUAGES = tuple(language for language in LANGUAGES if language != code)
     if _current_language == code:
         _current_language = REFERENCE
@@ -104,7 +108,12 @@ def answer_words(kind: str) -> frozenset[str]:
 
     A student may answer in any of them, whatever the page's language: "K" and "rei" are both the king.
     """
-    return frozenset(word for words in _ANSWER_WORDS.values() for word in words.get(kind, ()))
+    words = _WORDS_OF_KIND.get(kind)
+    if words is None:
+        words = _WORDS_OF_KIND[kind] = frozenset(
+            word for language in _ANSWER_WORDS.values() for word in language.get(kind, ())
+        )
+    return words
 
 
 class UnknownLanguage(CalcnbError):

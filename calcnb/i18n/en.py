@@ -978,8 +978,8 @@ MESSAGES: dict[str, str] = {
     "classview.summary_csv": "Export the summary as CSV",
     "classview.summary_file": "class_summary",
     # calcnb.serve.cli
-    "app.description": "Serve the calcnb notebooks: as a classroom app with the code hidden (Voila), or in JupyterLab.",
-    "app.epilog": "Serving a class: --host 0.0.0.0 listens on every network interface, so anyone who can reach this machine can open the app, and each visitor gets a Python kernel of their own running the notebook's code as your user. Voila runs only the notebook's own code and never code sent by the browser, but use it on a trusted classroom network only.",
+    "app.description": "Serve the calcnb notebooks: as a classroom app with the code hidden (by default on the class server, one process for the whole class; Voila with --server voila), or in JupyterLab.",
+    "app.epilog": "Serving a class: --host 0.0.0.0 listens on every network interface, so anyone who can reach this machine can open the app. On the class server (the default) every pupil's page runs inside the one server process, as your user; with --server voila each visitor gets a Python kernel of their own instead. Either way only the notebook's own code runs, never code sent by the browser, but use it on a trusted classroom network only.",
     "app.epilog_lab": "JupyterLab runs any code it is sent, so its address carries a secret token: give it only to people you trust, and prefer the classroom app (python -m calcnb app) for a class.",
     "app.help.app": "run a notebook as a web app with the code hidden, for one pupil or a whole class",
     "app.help.app_notebook": "the notebook (or a folder of notebooks) to serve; default: {default} in the notebooks folder",

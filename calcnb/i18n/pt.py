@@ -964,8 +964,8 @@ MESSAGES: dict[str, str] = {
     "classview.summary_csv": "Exportar o resumo em CSV",
     "classview.summary_file": "resumo_da_turma",
     # calcnb.serve.cli
-    "app.description": "Serve os notebooks do calcnb: como aplicação de sala de aula com o código escondido (Voila), ou no JupyterLab.",
-    "app.epilog": "Para uma turma: --host 0.0.0.0 escuta em todas as interfaces de rede, por isso qualquer pessoa que alcance esta máquina pode abrir a aplicação, e cada visitante recebe um kernel Python próprio que executa o código do notebook com o seu utilizador. O Voila executa apenas o código do próprio notebook e nunca código enviado pelo navegador, mas use-o só numa rede de sala de aula de confiança.",
+    "app.description": "Serve os notebooks do calcnb: como aplicação de sala de aula com o código escondido (por omissão no servidor da turma, um só processo para toda a turma; o Voila com --server voila), ou no JupyterLab.",
+    "app.epilog": "Para uma turma: --host 0.0.0.0 escuta em todas as interfaces de rede, por isso qualquer pessoa que alcance esta máquina pode abrir a aplicação. No servidor da turma (por omissão) a página de cada aluno corre dentro desse único processo, com o seu utilizador; com --server voila cada visitante recebe antes um kernel Python próprio. Em ambos os casos só corre o código do próprio notebook, nunca código enviado pelo navegador, mas use-o só numa rede de sala de aula de confiança.",
     "app.epilog_lab": "O JupyterLab executa qualquer código que recebe, por isso o seu endereço leva um token secreto: dê-o só a pessoas de confiança, e prefira a aplicação de sala de aula (python -m calcnb app) para uma turma.",
     "app.help.app": "executa um notebook como aplicação web com o código escondido, para um aluno ou uma turma inteira",
     "app.help.app_notebook": "o notebook (ou uma pasta de notebooks) a servir; por omissão: {default} na pasta notebooks",

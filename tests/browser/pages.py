@@ -213,24 +213,30 @@ class KernelSockets:
         self.opened: list[WebSocket] = []
         self.answered: set[int] = set()
         self.closed: set[int] = set()
+        self._page_of: dict[int, Page] = {}
         context.on("page", self._watch)
         for page in context.pages:
             self._watch(page)
 
     def _watch(self, page: Page) -> None:
-        page.on("websocket", self._socket)
+        page.on("websocket", lambda socket: self._socket(page, socket))
 
-    def _socket(self, socket: WebSocket) -> None:
+    def _socket(self, page: Page, socket: WebSocket) -> None:
         if "/api/kernels/" not in socket.url:
             return
         self.opened.append(socket)
         key = id(socket)
+        self._page_of[key] = page
         socket.on("framereceived", lambda _frame: self.answered.add(key))
         socket.on("close", lambda _socket: self.closed.add(key))
 
     def open_answered(self) -> int:
-        """How many sockets the server answered and that are still open."""
-        return len(self.answered - self.closed)
+        """How many sockets the server answered and that are still open.
+
+        A closed tab holds no socket: playwright reports no close event for the sockets of a page it has closed,
+        so those count as closed with their page.
+        """
+        return sum(1 for key in self.answered - self.closed if not self._page_of[key].is_closed())
 
     def settle_at(self, page: Page, expected: int, seconds: float = 15) -> int:
         """How many are open once ``expected`` are, or after ``seconds``: a closed tab's socket is reported closed

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import NamedTuple
 
 from traitlets import Unicode
@@ -163,9 +163,14 @@ def draw_clock(step: int, said: list[int], *, wrong: int | None = None):
     return figure
 
 
-def _png(figure) -> bytes:
-    """The clock as a palette PNG: it has few colours, so it stays small for the page and the stored notebook."""
-    return palette_png(figure, _DPI)
+@lru_cache(maxsize=512)
+def clock_png(step: int, said: tuple[int, ...], wrong: int | None = None) -> bytes:
+    """:func:`draw_clock` as a palette PNG (few colours, so small for the page and the stored notebook).
+
+    The picture holds no words, only card letters and places, so a class counting from the same card shares
+    its pictures: each is drawn once, not once for every pupil who reaches it.
+    """
+    return palette_png(draw_clock(step, list(said), wrong=wrong), _DPI)
 
 
 # The clock's template: the title, the step to count in, the picture, and beside it the sentence of the last click,
@@ -358,7 +363,7 @@ class CountingClock(PictureView):
     def _say(self, text: str, correct: bool | None = None) -> None:
         self.message = text
         with self.hold_sync():  # the picture, the sentence and the buttons reach the page in one message
-            self.show_picture(_png(draw_clock(self.step, self.said, wrong=self.wrong)), self.alt_text())
+            self.show_picture(clock_png(self.step, tuple(self.said), self.wrong), self.alt_text())
             self.title = message("counting.title", by=count_word(self.step))
             self.said_text = text
             self.said_colour = {True: LEGAL_COLOUR, False: LOST_COLOUR}.get(correct, DARK_GREY)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 
 from calcnb.exercises.items import ExerciseKind
 from calcnb.exercises.keys import student_digest
@@ -244,6 +244,7 @@ def _rounded(value: Fraction, places: int) -> Decimal:
     return Decimal(math.floor(value * 10**places + Fraction(1, 2))).scaleb(-places)
 
 
+@lru_cache(maxsize=4096)  # a float's shortest decimal is costly to find, and the same shares come back
 def _exact(share: Share) -> Fraction:
     """A share as an exact percentage: a fraction as itself, a float as the shortest decimal that is that float
     (``13 / 40`` is 0.325, exactly half-way at 32.5%, as 13 of 40 is; a bound's 17 digits are as good as exact)."""
@@ -312,6 +313,7 @@ def _claim_sides(values: Mapping[str, Share], claim: float = CLAIM) -> list[tupl
     return sides
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for again by each sentence that shows the same interval
 def shown_interval(interval: tuple[float, float], claim: float | None = CLAIM) -> tuple[Decimal, Decimal]:
     """An interval's bounds as its sentences show them: whole percentages, unless a bound would then sit on the
     other side of the claim's 80% (or on it) from where it is, then with the decimals that keep it there
@@ -324,6 +326,7 @@ def shown_interval(interval: tuple[float, float], claim: float | None = CLAIM) -
     return shown["low"], shown["high"]
 
 
+@lru_cache(maxsize=4096)  # pure, and asked for again by each sentence that shows the same rate
 def shown_rate(wins: int, deals: int, claim: float = CLAIM) -> Decimal:
     """``wins`` of ``deals`` as the percentage shown: exact when half-way (13 of 40 is 32.5%), and on the side of
     the claim it truly is (321 of 400 is 80.25%, above 80%)."""
