@@ -171,12 +171,14 @@ def in_tree(tree: str | None, mode: str, seeds: list[int], budget: float, interp
 def compare(tree: str, seeds: list[int], node_budget: int, repeats: int, budget: float, deals: int, clock: str) -> None:
     """This tree against ``tree``: identical searches at a node budget, CPU time, decided share at a time budget."""
     print(f"\nside by side with {tree} (alternating, same run)")
-    ours_cpu, theirs_cpu = [], []
+    ours_cpu, theirs_cpu, ours_speed, theirs_speed = [], [], [], []
     for _ in range(repeats):
         theirs = in_tree(tree, "nodes", seeds, node_budget)
         ours = in_tree(None, "nodes", seeds, node_budget)
         theirs_cpu.append(sum(row["cpu"] for row in theirs))
         ours_cpu.append(sum(row["cpu"] for row in ours))
+        theirs_speed.append(sum(row["nodes"] for row in theirs) / theirs_cpu[-1])
+        ours_speed.append(sum(row["nodes"] for row in ours) / ours_cpu[-1])
     same = sum((a["outcome"], a["nodes"]) == (b["outcome"], b["nodes"]) for a, b in zip(ours, theirs))
     print(f"  seeds {seeds[0]}..{seeds[-1]} at {node_budget} nodes:", end=" ")
     print(f"identical outcome and node count on {same}/{len(seeds)}")
@@ -186,6 +188,10 @@ def compare(tree: str, seeds: list[int], node_budget: int, repeats: int, budget:
             print(f"    seed {a['seed']}: {here} here, {there} there")
     mine, other = statistics.median(ours_cpu), statistics.median(theirs_cpu)
     print(f"  CPU seconds for them (median of {repeats}): here {mine:.2f}, there {other:.2f}, ratio {mine / other:.3f}")
+    # The trees' searches may differ (other orderings, other pruning): nodes per CPU second compares their speed.
+    fast, slow = statistics.median(ours_speed), statistics.median(theirs_speed)
+    print(f"  nodes per CPU second (median of {repeats}):", end=" ")
+    print(f"here {fast:,.0f}, there {slow:,.0f}, ratio {fast / slow:.1f}x")
     hard = list(HARDEST)
     hard_budget = max(node_budget // 4, 1)
     theirs_hard, ours_hard = [], []

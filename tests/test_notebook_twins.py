@@ -133,3 +133,13 @@ def test_a_portuguese_lesson_prints_portuguese(name):
     if _words(english):  # a page that prints words (not only widgets): the check can see its English
         assert _words(english) & _english_only_words()
     assert not _words(portuguese) & _english_only_words()
+
+
+@pytest.mark.parametrize("twin", TWINS)
+def test_the_portuguese_notebooks_call_the_game_by_its_portuguese_name(twin):
+    """The game is the Cálculo in Portuguese, as the board's title calls it; its English name is given only as such."""
+    name = catalogue("pt")["board.draw.title"]
+    prose = "\n".join(_cells(NOTEBOOKS / "pt" / twin, "markdown"))
+    assert "Calculation" not in prose.replace("*Calculation* em inglês", "")
+    if twin in ("01_rules.ipynb", "04_play.ipynb"):
+        assert name in prose
