@@ -67,8 +67,18 @@ class _GaveUp(Exception):
 SHIPPED_FOLDERS = ("notebooks", "data")
 PACKAGED = Path("calcnb") / "_resources"
 ROOT = Path(__file__).resolve().parent
-# Never shipped: a study's working files and logs (see .gitignore), checkpoints, caches, hidden files.
-NOT_SHIPPED = ("winnability.csv", "*.log", "live_*.csv", ".*", "__pycache__", "*.pyc", ".ipynb_checkpoints")
+# Never shipped: a study's working files and logs (see .gitignore), checkpoints, caches, hidden files, and the
+# worksheets a teacher notebook writes beside itself when it runs.
+NOT_SHIPPED = (
+    "winnability.csv",
+    "*.log",
+    "live_*.csv",
+    ".*",
+    "__pycache__",
+    "*.pyc",
+    ".ipynb_checkpoints",
+    "worksheets",
+)
 
 
 def shipped_files(root: Path) -> list[Path]:

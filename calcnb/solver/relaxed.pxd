@@ -7,6 +7,7 @@ import cython
 cdef int _ID_BITS
 cdef long long _SMALL_ID
 cdef double _UNHINTED
+cdef int _LOST, _WON, _OVER
 
 
 cdef class _Search
@@ -23,8 +24,12 @@ cdef class RelaxedGame:
     cdef long long cached_ids[4][53]
     cdef int cached_len[4]
 
-    @cython.locals(search=_Search)
     cpdef list search(self, list foundations, list piles, int limit, dict hint=*)
+
+    cpdef list search_witnessed(self, list foundations, list piles, int limit, list slots, list times)
+
+    @cython.locals(search=_Search, won=cython.int)
+    cdef list _run(self, list foundations, list piles, int limit, dict hint, list slots, list times)
 
 
 cdef class _Search:
@@ -45,8 +50,8 @@ cdef class _Search:
     cdef public list events
     cdef object last
 
-    @cython.locals(R=cython.int, F=cython.int, W=cython.int, pile=list)
-    cdef _setup(self, RelaxedGame game, list foundations, list piles, int limit, dict hint)
+    @cython.locals(R=cython.int, F=cython.int, W=cython.int, w=cython.int, most=cython.int)
+    cdef _setup(self, RelaxedGame game, list foundations, list piles, int limit, dict hint, list slots, list times)
 
     @cython.locals(R=cython.int, F=cython.int, W=cython.int, k=cython.int, q=cython.int, r=cython.int, w=cython.int,
                    d=cython.int, pile=list)
@@ -65,15 +70,20 @@ cdef class _Search:
                    card=cython.int, entry=tuple, below=cython.double)
     cdef _read_hint(self, dict hint, list piles)
 
+    @cython.locals(shift=cython.int, W=cython.int, R=cython.int, depth_mask=cython.int, k=cython.int, j=cython.int,
+                   o=cython.p_int, card=cython.int, w=cython.int, d=cython.int)
+    cdef _read_witness(self, list slots, list times, list piles)
+
+    @cython.locals(w=cython.int, d=cython.int, below=cython.double)
+    cdef _hint_below(self)
+
     @cython.locals(p=cython.p_int, contents=cython.p_longlong, packed=cython.ulonglong, small=cython.bint,
                    node=cython.longlong, k=cython.int, w=cython.int)
     cdef object key(self)
 
-    cdef bint won(self) except -1
-
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, o=cython.p_int, R=cython.int,
                    F=cython.int, k=cython.int, q=cython.int, r=cython.int, t=cython.int, start=cython.int,
-                   advanced=cython.int[8], n=cython.int, a=cython.int)
+                   advanced=cython.int[8], n=cython.int, a=cython.int, won=cython.int)
     cdef int step(self) except -1
 
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, h=cython.p_int, tops=cython.p_int,

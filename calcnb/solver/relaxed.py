@@ -32,6 +32,11 @@ MAX_PILE = DECK_SIZE
 _ID_BITS = 12  # a pile's prefix id in a state's key: one 64-bit key while every id is below 1 << _ID_BITS
 _SMALL_ID = 1 << _ID_BITS
 
+# what a relaxed state's search returns (step, choose): lost, won, or past the limit of states (the search stops)
+_LOST = 0
+_WON = 1
+_OVER = 2
+
 
 class RelaxedOverLimit(Exception):
     """The relaxed search looked at more states than it was allowed."""
@@ -96,12 +101,33 @@ class RelaxedGame:
         (when, foundation, rank) from an earlier win of a similar position; the search tries the
         cards in that order first.
         """
+        return self._run(foundations, piles, limit, hint, None, None)
+
+    def search_witnessed(
+        self, foundations: list[int], piles: list[list[int]], limit: int, slots: list[int], times: list[float]
+    ) -> list[tuple[int, int]] | None:
+        """:meth:`search` hinted by a witness of :mod:`calcnb.solver.witness` as it is: ``slots[k * ranks + j]``
+        the waste card filling place j of foundation k (negative: none) and ``times[s]`` when slot s is filled.
+        The same hint as ``{card: (times[s], k, order[k][j])}``, without making it."""
+        return self._run(foundations, piles, limit, None, slots, times)
+
+    def _run(
+        self,
+        foundations: list[int],
+        piles: list[list[int]],
+        limit: int,
+        hint: dict[int, tuple[float, int, int]] | None,
+        slots: list[int] | None,
+        times: list[float] | None,
+    ) -> list[tuple[int, int]] | None:
         search = self._searcher
         if search is None:
-            search = self._searcher = _Search(self, foundations, piles, limit, hint)
-        else:  # one search object for the whole solve: its arrays are made once
-            search._setup(self, foundations, piles, limit, hint)
-        if not search.won():
+            search = self._searcher = _Search(self)
+        search._setup(self, foundations, piles, limit, hint, slots, times)  # one search object for the whole solve
+        won = search.step()
+        if won == _OVER:
+            raise RelaxedOverLimit
+        if won == _LOST:
             return None
         search.events.reverse()
         return search.events
@@ -121,15 +147,10 @@ class _Search:
     makes this a C class whose state is C arrays; interpreted, it is the same code on lists.
     """
 
-    def __init__(
-        self,
-        game: RelaxedGame,
-        foundations: list[int],
-        piles: list[list[int]],
-        limit: int,
-        hint: dict[int, tuple[float, int, int]] | None,
-    ) -> None:
-        self._setup(game, foundations, piles, limit, hint)
+    def __init__(self, game: RelaxedGame) -> None:
+        self.memory = game.memory
+        self.events: list[tuple[int, int]] = []
+        self.last = None
 
     def _setup(
         self,
@@ -138,6 +159,8 @@ class _Search:
         piles: list[list[int]],
         limit: int,
         hint: dict[int, tuple[float, int, int]] | None,
+        slots: list[int] | None,
+        times: list[float] | None,
     ) -> None:
         """The start state (compiled, in typed code: ``__init__`` cannot be)."""
         self.memory = game.memory
@@ -145,11 +168,19 @@ class _Search:
         self.shift = game.card_shift
         self.F = F = len(game.order)
         self.W = W = len(piles)
-        check_size(R, F, W, max((len(pile) for pile in piles), default=0))
+        most = 0
+        for w in range(W):
+            if len(piles[w]) > most:
+                most = len(piles[w])
+        if R > MAX_RANKS or F > MAX_FOUNDATIONS or W > MAX_WASTES or most > MAX_PILE:
+            check_size(R, F, W, most)
         self._copy_tables(game, piles)
         self._count_demand(foundations)
         self.cards_left = self._read_piles(game, piles)  # waste cards still to place
         self._read_hint(hint, piles)
+        if slots is not None:
+            self._read_witness(slots, times, piles)
+        self._hint_below()
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
         self.last = None  # the state that just won: the line goes on from there
@@ -237,8 +268,7 @@ class _Search:
         return cards_left
 
     def _read_hint(self, hint: dict[int, tuple[float, int, int]] | None, piles: list[list[int]]) -> None:
-        """What the hint says of each card when it is on top: (when, foundation), or the time of the first
-        hinted card beneath it (just before it) and no foundation (-1)."""
+        """What the hint says of each card it names: (when, foundation)."""
         shift, W = self.shift, self.W
         if hint is not None:
             depth_mask = (1 << shift) - 1
@@ -248,7 +278,26 @@ class _Search:
                 if 0 <= w < W and d < self.h[w] and piles[w][d] == entry[2]:
                     self.hinted_when[w][d] = entry[0]
                     self.hinted_foundation[w][d] = entry[1]
-        for w in range(W):
+
+    def _read_witness(self, slots: list[int], times: list[float], piles: list[list[int]]) -> None:
+        """:meth:`_read_hint` for the hint a witness's slots and times make (:meth:`RelaxedGame.search_witnessed`)."""
+        shift, W, R = self.shift, self.W, self.ranks
+        depth_mask = (1 << shift) - 1
+        for k in range(self.F):
+            o = self.order[k]
+            for j in range(R):
+                card = slots[k * R + j]
+                if card >= 0:
+                    w = card >> shift
+                    d = card & depth_mask
+                    if w < W and d < self.h[w] and piles[w][d] == o[j]:
+                        self.hinted_when[w][d] = times[k * R + j]
+                        self.hinted_foundation[w][d] = k
+
+    def _hint_below(self) -> None:
+        """Each card the hint says nothing of: the time of the first hinted card beneath it (just before it) and
+        no foundation (-1)."""
+        for w in range(self.W):
             below = _UNHINTED
             for d in range(self.h[w]):
                 if self.hinted_foundation[w][d] == -2:
@@ -256,10 +305,6 @@ class _Search:
                     self.hinted_foundation[w][d] = -1
                 else:
                     below = self.hinted_when[w][d] - 0.5
-
-    def won(self) -> bool:
-        """Is the start state won? On a win, ``events`` holds its line (last move first)."""
-        return bool(self.step())
 
     def key(self) -> int | tuple[int, ...]:
         """The current state as a key of the memory, compiled: the foundations' counts and each pile's prefix id.
@@ -281,8 +326,9 @@ class _Search:
             return packed
         return (*[p[k] for k in range(self.F)], *[contents[w] for w in range(self.W)])
 
-    def step(self) -> bool:
-        """Is the current state won? Changes the state to look, and puts it back before returning."""
+    def step(self) -> int:
+        """Is the current state won (_WON, _LOST, or _OVER: too many states)? Changes the state to look, and puts
+        it back before returning. On a win, ``events`` holds its line (last move first)."""
         p, copies, demand, R = self.p, self.copies, self.demand, self.ranks
         F = self.F
         advanced = [0] * 8  # (foundation, count before) for each advanced from the stock on entry: 2 MAX_FOUNDATIONS
@@ -301,22 +347,22 @@ class _Search:
                 advanced[n + 1] = start
                 n += 2
                 p[k] = q
-        try:
-            return self.choose()
-        finally:
-            for a in range(n - 2, -1, -2):  # the stock cards go back, last first
-                k = advanced[a]
-                start = advanced[a + 1]
-                o = self.order[k]
-                for t in range(start, p[k]):
-                    demand[o[t]] += 1
-                p[k] = start
+        won = self.choose()
+        for a in range(n - 2, -1, -2):  # the stock cards go back, last first
+            k = advanced[a]
+            start = advanced[a + 1]
+            o = self.order[k]
+            for t in range(start, p[k]):
+                demand[o[t]] += 1
+            p[k] = start
+        return won
 
-    def choose(self) -> bool:
-        """The moves of the current state, the stock's forced cards already played: is one of them a win?"""
+    def choose(self) -> int:
+        """The moves of the current state, the stock's forced cards already played: is one of them a win (as
+        :meth:`step`)?"""
         if not self.cards_left:
             self.last = None
-            return True
+            return _WON
         p, copies, demand = self.p, self.copies, self.demand
         h, tops, contents = self.h, self.tops, self.contents
         memory = self.memory
@@ -324,13 +370,13 @@ class _Search:
         known = memory.get(key)
         if known is not None:
             if known is False:
-                return False
+                return _LOST
             self._recall(known)
             self.last = key
-            return True
+            return _WON
         self.states_left -= 1
         if self.states_left < 0:
-            raise RelaxedOverLimit
+            return _OVER
         # the moves to try, best first: the forced ones if any, else every top that can go somewhere. A move is
         # (when, rest): rest packs (not the hinted foundation, skip, foundation, waste) so that (when, rest) sorts
         # as they do
@@ -341,7 +387,7 @@ class _Search:
             n = self._free_moves(whens, rests)
             if n < 0:
                 memory[key] = False  # a card no foundation needs any more: it can never leave
-                return False
+                return _LOST
         # waste w's top to foundation k, the places skipped from the stock
         for m in range(n):
             k = rests[m] >> 4 & 15
@@ -370,14 +416,16 @@ class _Search:
             copies[r] += 1
             for t in range(q, j):
                 demand[o[t]] += 1
-            if won:
+            if won == _WON:
                 card = w << self.shift | hw
                 self.events.append((card, k))
                 memory[key] = (card, k, self.last)
                 self.last = key
-                return True
+                return _WON
+            if won == _OVER:
+                return _OVER
         memory[key] = False
-        return False
+        return _LOST
 
     def _forced_moves(self, whens: list[float], rests: list[int]) -> int:
         """The forced moves, if any: how many (-1: none is forced), written into ``whens`` and ``rests``.

@@ -22,11 +22,8 @@ cdef class Witnesses:
     @cython.locals(witness=Witness)
     cpdef Witness own(self)
 
-    @cython.locals(position=Position, plen=cython.int, stack=list, carried=tuple, top=Witness)
+    @cython.locals(position=Position, plen=cython.int, stack=list, carried=tuple, top=Witness, p=list, piles=list)
     cpdef check(self)
-
-    @cython.locals(R=cython.int, s=cython.int, card=cython.int, times=list, order=tuple, slots=list)
-    cdef dict _hint(self, Witness witness)
 
     @cython.locals(position=Position, R=cython.int, F=cython.int, pos=tuple, piles=list, shift=cython.int,
                    depth_mask=cython.int, slots=list, times=list, q=cython.int[4], k=cython.int, e=cython.int,
@@ -34,7 +31,7 @@ cdef class Witnesses:
     cdef tuple _slots_of_line(self, list events)
 
     @cython.locals(position=Position, R=cython.int, shift=cython.int, depth_mask=cython.int, p=list, piles=list,
-                   F=cython.int, q=cython.int[4], h=cython.int[4], times=list, t=cython.int, progress=cython.bint,
+                   F=cython.int, q=cython.int[4], h=cython.int[4], times=list, t=cython.double, progress=cython.bint,
                    k=cython.int, j=cython.int, start=cython.int, base=cython.int, card=cython.int, w=cython.int)
     cdef list _retime(self, list slots)
 

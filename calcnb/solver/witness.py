@@ -88,9 +88,13 @@ class Witnesses:
             stack.pop()  # made off the path to this position
         carried = self._carry(stack[-1]) if stack else None
         if carried is None:
-            hint = self._hint(stack[-1]) if stack else None
             try:
-                line = self.relaxed.search(position.p, position.piles, RELAXED_LIMIT, hint)
+                if stack:  # the old witness as a hint for the new search: it tries the cards in its order first
+                    top = stack[-1]
+                    p, piles = position.p, position.piles
+                    line = self.relaxed.search_witnessed(p, piles, RELAXED_LIMIT, top.slots, top.times)
+                else:
+                    line = self.relaxed.search(position.p, position.piles, RELAXED_LIMIT)
             except RelaxedOverLimit:
                 return RELAXED_TOO_BIG
             if line is None:
@@ -102,19 +106,6 @@ class Witnesses:
     def clear(self) -> None:
         self.stack.clear()
         self.relaxed.clear()
-
-    def _hint(self, witness: Witness) -> dict[int, tuple[float, int, int]]:
-        """An old witness as a hint for a new relaxed search: card -> (when, foundation, rank)."""
-        R = self.position.ranks
-        order = self.position.order
-        times = witness.times
-        slots = witness.slots
-        hint = {}
-        for s in range(len(slots)):
-            card = slots[s]
-            if card >= 0:
-                hint[card] = (times[s], s // R, order[s // R][s % R])
-        return hint
 
     def _slots_of_line(self, events: list[tuple[int, int]]) -> tuple[list[int], list[float]]:
         """A relaxed win (waste moves ``(card, foundation)``) as slots and the times they are filled."""
@@ -135,13 +126,13 @@ class Witnesses:
                 slots[base + t] = -1
                 times[base + t] = 2 * e + (t - q[k] + 1) / gap
             slots[base + j] = card
-            times[base + j] = 2 * e + 1
+            times[base + j] = 2.0 * e + 1.0  # floats: the compiled readers take a float at once
             q[k] = j + 1
         end = 2 * len(events) + 1
         for k in range(F):
             for t in range(q[k], R):
                 slots[k * R + t] = -1
-                times[k * R + t] = end + t
+                times[k * R + t] = float(end + t)
         return slots, times
 
     def _retime(self, slots: list[int]) -> list[float] | None:
@@ -157,7 +148,7 @@ class Witnesses:
         for w in range(len(piles)):
             h[w] = len(piles[w])
         times = [0.0] * (F * R)
-        t = 0
+        t = 0.0  # (a float: see _slots_of_line)
         progress = True
         while progress:  # fill every slot whose card is free, until nothing moves
             progress = False
