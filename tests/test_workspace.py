@@ -13,7 +13,14 @@ import pytest
 from calcnb.core.resources import notebooks_root
 from calcnb.i18n import set_language
 from calcnb.serve.cli import main
-from calcnb.serve.workspace import MANIFEST, default_workspace, new_version_name, shipped_notebooks, sync_workspace
+from calcnb.serve.workspace import (
+    MANIFEST,
+    as_run_here,
+    default_workspace,
+    new_version_name,
+    shipped_notebooks,
+    sync_workspace,
+)
 
 
 def _shipped(folder: Path) -> Path:
@@ -133,3 +140,32 @@ def test_lab_opens_a_fresh_workspace_and_a_second_run_keeps_an_edit(tmp_path):
     notebook.write_text(notebook.read_text(encoding="utf-8").replace("clock", "CLOCK"), encoding="utf-8")
     second = run_lab()
     assert "CLOCK" in notebook.read_text(encoding="utf-8") and "(new)" not in second, second
+
+
+def _notebook(kernel_name: str, python_version: str) -> str:
+    """A small notebook whose metadata names its kernel as another machine did."""
+    metadata = {
+        "kernelspec": {"display_name": kernel_name, "language": "python", "name": "python3"},
+        "language_info": {"name": "python", "version": python_version},
+    }
+    return json.dumps({"cells": [], "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+
+
+def test_a_copy_names_the_kernel_as_this_machine_does_so_opening_it_changes_nothing(tmp_path):
+    # JupyterLab writes the running kernel's names into a notebook it opens: a copy naming another Python
+    # would show the unsaved-changes dot before the teacher touched it.
+    from ipykernel.ipkernel import IPythonKernel
+
+    shipped, mine = tmp_path / "shipped", tmp_path / "mine"
+    shipped.mkdir()
+    (shipped / "a.ipynb").write_text(_notebook("Python 3", "3.9.0"), encoding="utf-8")
+    sync_workspace(mine, shipped, say=None)
+    metadata = json.loads((mine / "a.ipynb").read_text(encoding="utf-8"))["metadata"]
+    assert metadata["language_info"] == IPythonKernel.language_info
+    assert metadata["kernelspec"]["name"] == "python3" and metadata["kernelspec"]["display_name"] != "Python 3"
+    # Left as copied, it is the user's untouched copy: a later start neither updates nor offers it again.
+    assert sync_workspace(mine, shipped, say=None).lines() == []
+    # A notebook already named as here is copied byte for byte.
+    once = as_run_here((notebooks_root() / "01_rules.ipynb").read_bytes())
+    assert as_run_here(once) == once
+    assert as_run_here(b"not a notebook") == b"not a notebook"

@@ -55,6 +55,7 @@ from calcnb.classroom.tally import Tally
 from calcnb.core.settings import CLASS_VIEW
 from calcnb.exercises.bank import Bank
 from calcnb.i18n import message
+from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import ALARM_BACKGROUND, BAR_COLOURS, BLUE, ERROR_TEXT, LIGHT_GREY, VERMILION, WHITE
 
 __all__ = [
@@ -243,7 +244,7 @@ def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -
     )
 
 
-class ClassView(widgets.VBox):
+class ClassView(ShownWhenRun, widgets.VBox):
     """The live class view of one class log: call :meth:`refresh`, or :meth:`start` to refresh by itself.
 
     ``order`` lists the lesson's exercise identifiers, in the order the lesson asks them: they are shown first,
@@ -255,6 +256,8 @@ class ClassView(widgets.VBox):
     when the log is gone, replaced, unreadable or cannot be written, when its disk is full or filling up, and when
     some student's answers are not reaching it.
     """
+
+    shown_as = "before_run.class_view"
 
     def __init__(
         self,

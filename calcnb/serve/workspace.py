@@ -12,21 +12,34 @@ each later start can tell a notebook the user changed from one calcnb changed (a
 - a notebook the user left as copied is replaced by the new version after an upgrade;
 - a notebook the user changed is never overwritten: a newer shipped version is written beside it as
   ``NAME (new).ipynb``, said in one line.
+
+A copy names its kernel and its Python version as this machine's ``python3`` kernel does (:func:`as_run_here`):
+JupyterLab writes the running kernel's names into a notebook as it opens it, and a notebook whose names differ
+would be changed (the unsaved-changes dot) before the teacher has touched it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from calcnb.core.resources import installed_version, notebooks_root
 from calcnb.i18n import message
 
-__all__ = ["MANIFEST", "Sync", "default_workspace", "new_version_name", "shipped_notebooks", "sync_workspace"]
+__all__ = [
+    "MANIFEST",
+    "Sync",
+    "as_run_here",
+    "default_workspace",
+    "new_version_name",
+    "shipped_notebooks",
+    "sync_workspace",
+]
 
 #: The workspace's record of the shipped files as last copied (hidden: JupyterLab does not list dot files).
 MANIFEST = ".calcnb-manifest.json"
@@ -62,9 +75,44 @@ def new_version_name(relative: str) -> str:
 def _digest(path: Path) -> str | None:
     """The SHA-256 of a file's bytes, or None if there is no such file."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return _digest_of(path.read_bytes())
     except FileNotFoundError:
         return None
+
+
+def _digest_of(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
+
+
+@cache
+def _kernel_metadata() -> dict[str, Any]:
+    """The ``kernelspec`` and ``language_info`` this machine's ``python3`` kernel gives a notebook it runs."""
+    from ipykernel.ipkernel import IPythonKernel  # the kernel's own names, as it reports them to JupyterLab
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        spec = KernelSpecManager().get_kernel_spec("python3")
+        kernelspec = {"display_name": spec.display_name, "language": spec.language, "name": "python3"}
+    except NoSuchKernel:  # ipykernel's own spec, as JupyterLab finds it when none is installed
+        kernelspec = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+    return {"kernelspec": kernelspec, "language_info": dict(IPythonKernel.language_info)}
+
+
+def as_run_here(content: bytes) -> bytes:
+    """A shipped notebook's bytes with its kernel named as this machine's ``python3`` kernel names it.
+
+    Unchanged when the names already agree (the notebook as shipped) or when ``content`` is not a notebook.
+    """
+    try:
+        notebook = json.loads(content)
+        metadata = notebook["metadata"]
+    except (ValueError, TypeError, KeyError):
+        return content
+    here = _kernel_metadata()
+    if all(metadata.get(key) == value for key, value in here.items()):
+        return content
+    metadata.update(here)
+    return (json.dumps(notebook, indent=1, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")  # as nbformat
 
 
 @dataclass
@@ -118,19 +166,20 @@ def sync_workspace(folder: Path, source: Path | None = None, *, say: Callable[[s
     done = Sync(folder, first=first)
     for relative in shipped_notebooks(source):
         shipped, mine = source / relative, folder / relative
-        new = _digest(shipped)
+        content = as_run_here(shipped.read_bytes())
+        new = _digest_of(content)
         current, last = _digest(mine), recorded.get(relative)
         if current is None:  # new, or deleted by the user to get it back
             done.copied.append(relative)
-            _copy(shipped, mine)
+            _write(content, mine)
         elif current == new:
             pass
         elif current == last:  # untouched by the user: the new version replaces it
             done.updated.append(relative)
-            _copy(shipped, mine)
+            _write(content, mine)
         elif new != last:  # changed by the user (or theirs all along), and calcnb has another version
             done.kept.append(relative)
-            _copy(shipped, folder / new_version_name(relative))
+            _write(content, folder / new_version_name(relative))
         else:  # changed by the user, and calcnb's version is the one they started from
             continue
         recorded[relative] = new
@@ -141,6 +190,6 @@ def sync_workspace(folder: Path, source: Path | None = None, *, say: Callable[[s
     return done
 
 
-def _copy(source: Path, target: Path) -> None:
+def _write(content: bytes, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, target)
+    target.write_bytes(content)

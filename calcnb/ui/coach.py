@@ -262,6 +262,8 @@ class CoachedBoard(PlayBoard):
     ``CoachedBoard(game)``); ``board.coach`` is its :class:`CoachPanel`.
     """
 
+    shown_as = "before_run.coached_board"
+
     def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
         super().__init__(game, seed=seed)
         self.coach = coach(self)

@@ -18,6 +18,7 @@ import ipywidgets as widgets
 from calcnb.exercises.orders import OrderWalk, broken_steps, clock_verdict, rank_label, walk
 from calcnb.game.cards import RANK_COUNT
 from calcnb.i18n import message
+from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, MID_GREY, VERMILION, WHITE
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ def walk_png(order: OrderWalk | int, ranks: int = RANK_COUNT) -> bytes:
 # ---------------------------------------------------------------- the widget
 
 
-class OrderExplorer(widgets.VBox):
+class OrderExplorer(ShownWhenRun, widgets.VBox):
     """Pick a step and a number of ranks; see the order drawn on a clock and what it reaches.
 
     ``explorer.walk`` is the current :class:`OrderWalk`, ``explorer.text`` the
@@ -152,6 +153,8 @@ class OrderExplorer(widgets.VBox):
     answer of one of the student's exercises not yet answered is refused, with the reason
     (``explorer.refused`` is then that exercise's question, else None).
     """
+
+    shown_as = "before_run.explorer"
 
     def __init__(self, step: int = 2, ranks: int = RANK_COUNT, *, quiz: Quiz | None = None) -> None:
         walk(step, ranks)  # refuse a bad step or number of ranks before building anything

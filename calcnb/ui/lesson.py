@@ -61,6 +61,7 @@ from calcnb.game.engine import State
 from calcnb.game.errors import quote
 from calcnb.game.game import Game
 from calcnb.i18n import get_language, message
+from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import BLUE, DARK_GREY, VERMILION, palette_png
 
 __all__ = [
@@ -322,8 +323,18 @@ class Exercise(widgets.VBox):
         return f"Exercise({self.exercise_id!r})"
 
 
-class ExerciseGroup(widgets.VBox):
+class ExerciseGroup(ShownWhenRun, widgets.VBox):
     """Some exercises shown together (one section's worth); ``exercises`` lists them."""
+
+    def shown_text(self) -> str:
+        """The exercises' numbers, as the page numbers them ("exercises 3 to 4")."""
+        numbers = [exercise.number for exercise in self.exercises if exercise.number is not None]
+        if not numbers:
+            return super().shown_text()
+        first, last = min(numbers), max(numbers)
+        if first == last:
+            return message("before_run.exercise", first=first)
+        return message("before_run.exercises", first=first, last=last)
 
     def __init__(self, exercises: list[Exercise], after: widgets.Widget | None = None) -> None:
         self.exercises = exercises
@@ -334,7 +345,9 @@ class ExerciseGroup(widgets.VBox):
         return f"ExerciseGroup({[exercise.exercise_id for exercise in self.exercises]!r})"
 
 
-class _NameBox(widgets.VBox):
+class _NameBox(ShownWhenRun, widgets.VBox):
+    shown_as = "before_run.name_box"
+
     def __repr__(self) -> str:
         return "NameBox()"
 

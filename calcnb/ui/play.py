@@ -28,6 +28,7 @@ from calcnb.game.errors import CalcnbError, quote
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
 from calcnb.i18n import message
+from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
 from calcnb.ui.view import PlayView, control, css_class, png_size
 
@@ -191,6 +192,8 @@ class PlayBoard(PlayView):
     (a move, a new deal, a new language). After :func:`calcnb.set_language`, :meth:`refresh` shows the
     board in the new language.
     """
+
+    shown_as = "before_run.play_board"
 
     def __init__(self, game: Game | None = None, *, seed: Seed | None = None) -> None:
         if game is not None and seed is not None:
@@ -571,7 +574,7 @@ class PlayBoard(PlayView):
         self.refresh()
 
 
-class Stepper(widgets.HBox):
+class Stepper(ShownWhenRun, widgets.HBox):
     """Walk through a script of :class:`~calcnb.exercises.examples.Step`: the board and a caption at each step.
 
     ``script`` is a list of steps, or a function returning one (such as
@@ -583,6 +586,8 @@ class Stepper(widgets.HBox):
     The board sits on the left and the buttons at the top of the column beside it, above the caption,
     so a caption of any length never moves them; in a narrow window the column wraps under the board.
     """
+
+    shown_as = "before_run.stepper"
 
     def __init__(self, script: Sequence[Step] | Callable[[], Sequence[Step]], *, start: int = 0) -> None:
         self._make_script = script if callable(script) else None

@@ -29,6 +29,7 @@ import ipywidgets as widgets
 from ipyvue import VueTemplate
 from traitlets import Dict, Float, Int, List, Unicode
 
+from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import BLACK, HINT_COLOUR, LEGAL_COLOUR, WHITE
 
 __all__ = [
@@ -95,7 +96,7 @@ class Control:
         self.view.press(self.name)
 
 
-class View(VueTemplate):
+class View(ShownWhenRun, VueTemplate):
     """A widget drawn by one Vue template, with named buttons: one widget model for the whole of it.
 
     ``actions`` maps each button's name to what clicking it does. :attr:`controls` is what each button

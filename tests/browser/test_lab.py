@@ -1,4 +1,9 @@
-"""Each notebook in JupyterLab: Run All from the menu, no error in any output, every widget drawn."""
+"""Each notebook in JupyterLab: opened as saved, then Run All from the menu, no error in any output, every widget drawn.
+
+Opened before it runs, a notebook must show no widget's repr (a shipped notebook is not trusted, so JupyterLab
+shows each widget's plain text), log no widget error (a stored widget state naming a module the page lacks),
+and be unchanged by opening: no unsaved-changes dot before the teacher has touched it.
+"""
 
 import os
 import re
@@ -6,6 +11,7 @@ import re
 import pytest
 
 from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.workspace import shipped_notebooks
 
 pytestmark = pytest.mark.browser
 
@@ -16,6 +22,11 @@ if os.environ.get("CALCNB_LAB_NOTEBOOKS"):
     NOTEBOOKS = os.environ["CALCNB_LAB_NOTEBOOKS"].split(",")
 else:
     NOTEBOOKS = sorted(set(REQUIRED) | {path.name for path in notebooks_dir().glob("*.ipynb")})
+# The Portuguese twins and the teachers' notes: opened as saved (the students' notebooks are run as well, above).
+IN_FOLDERS = [relative for relative in shipped_notebooks(notebooks_dir()) if "/" in relative]
+
+# A widget's repr, as ipywidgets writes its plain text ("PlayBoard(children=(...", "<ClassView of ...>").
+RAW_REPR = re.compile(r"^\s*(<\w+ of |[A-Z]\w*\((children|layout|value|step|\[|'|\)))", re.MULTILINE)
 
 # What the widget manager says when a view cannot find or build its model.
 WIDGET_ERRORS = re.compile(
@@ -70,12 +81,32 @@ def _menu(page, menu: str, command: str) -> None:
     page.locator(f"li.lm-Menu-item[data-command='{command}']").click()
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS)
-def test_notebook_runs_all_cells_with_widgets_shown(page, lab_server, notebook):
+def _open_as_saved(page, lab_server, notebook: str) -> None:
+    """Open ``notebook`` in JupyterLab and check it as a teacher first sees it, before anything runs."""
     assert (lab_server.root / notebook).exists(), f"notebooks/{notebook} is missing"
     page.goto(f"{lab_server.url}/lab/tree/{notebook}?reset", wait_until="domcontentloaded")
     page.wait_for_function(f"() => window.jupyterapp && {_NOTEBOOK} && {_NOTEBOOK}.content")
+    # The kernel connected: JupyterLab has written its names into the notebook's metadata by now.
     page.wait_for_function(_KERNEL_IDLE)
+    assert not page.evaluate(f"() => {_NOTEBOOK}.context.model.dirty"), f"{notebook} is changed by opening it"
+    shown = "\n".join(page.locator(_NOTEBOOK_OUTPUT).all_inner_texts())
+    assert not RAW_REPR.search(shown), RAW_REPR.search(shown).group(0)
+    assert not WIDGET_ERRORS.search(page.locator(".jp-Notebook").inner_text())
+    widget_errors = [text for text in page.console_messages if WIDGET_ERRORS.search(text) or "No version of" in text]
+    assert widget_errors == []
+
+
+@pytest.mark.parametrize("notebook", IN_FOLDERS)
+def test_a_notebook_opens_as_saved_without_reprs_errors_or_changes(page, lab_server, notebook):
+    try:
+        _open_as_saved(page, lab_server, notebook)
+    finally:
+        page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS)
+def test_notebook_runs_all_cells_with_widgets_shown(page, lab_server, notebook):
+    _open_as_saved(page, lab_server, notebook)
     # Focus the notebook (a click in the first cell's prompt margin selects it), so the menus act on it.
     page.locator(".jp-Notebook .jp-Cell .jp-InputPrompt").first.click()
 

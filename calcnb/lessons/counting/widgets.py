@@ -271,6 +271,8 @@ class CountingClock(PictureView):
     (``card-1`` to ``card-13``, ``step-1`` to ``step-4``, ``again``).
     """
 
+    shown_as = "before_run.counting_clock"
+
     template = Unicode(CLOCK_TEMPLATE).tag(sync=True)
     title = Unicode("").tag(sync=True)
     step_label = Unicode("").tag(sync=True)

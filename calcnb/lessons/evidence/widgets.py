@@ -41,6 +41,7 @@ from calcnb.lessons.evidence.exercises import (
     verdict_of,
 )
 from calcnb.stats import wilson_interval
+from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.lesson import Exercise, Quiz, tell_game_listeners
 from calcnb.ui.palette import BLUE, DARK_GREY, LIGHT_GREY, ORANGE, TABLE, VERMILION, palette_png
 from calcnb.ui.play import Picture
@@ -151,7 +152,7 @@ def pooled_alt(path: Sequence[tuple[int, float, float]]) -> str:
     return message("evidence.alt.pooled", deals=deals, **bounds_text((low, high)), claim=percent(CLAIM))
 
 
-class EvidenceLab(widgets.VBox):
+class EvidenceLab(ShownWhenRun, widgets.VBox):
     """A student's own deals, played :data:`~calcnb.lessons.evidence.exercises.BATCH` at a time by the lesson's player.
 
     ``block`` is the student's range of deals; ``played`` the
@@ -164,6 +165,8 @@ class EvidenceLab(widgets.VBox):
     student's games already in the log when a name arrives, so a page reloaded and joined again goes on from
     where the student was, and plays none of their deals twice.
     """
+
+    shown_as = "before_run.evidence_lab"
 
     def __init__(
         self,
