@@ -4,8 +4,8 @@
 import cython
 
 
-cdef int _ID_BITS
-cdef long long _SMALL_ID
+cdef long long _ID_LIMIT
+cdef unsigned long long _K1, _K2, _K3
 cdef double _UNHINTED
 cdef int _LOST, _WON, _OVER
 
@@ -23,6 +23,10 @@ cdef class RelaxedGame:
     cdef int cached[4][52]
     cdef long long cached_ids[4][53]
     cdef int cached_len[4]
+    # the memory in C arrays (relaxed.py: RelaxedGame._find)
+    cdef unsigned long long *entries
+    cdef long long *index
+    cdef long long entries_size, index_size, stored
 
     cpdef list search(self, list foundations, list piles, int limit, dict hint=*)
 
@@ -31,8 +35,24 @@ cdef class RelaxedGame:
     @cython.locals(search=_Search, won=cython.int)
     cdef list _run(self, list foundations, list piles, int limit, dict hint, list slots, list times)
 
+    @cython.locals(mask=cython.longlong, i=cython.longlong, e=cython.longlong)
+    cdef long long _find(self, unsigned long long a, unsigned long long b, unsigned long long c) noexcept
+
+    @cython.locals(size=cython.longlong, grown=cython.p_void, e=cython.longlong)
+    cdef long long _store(self, unsigned long long a, unsigned long long b, unsigned long long c,
+                          unsigned long long known, long long after) except -1
+
+    @cython.locals(mask=cython.longlong, i=cython.longlong)
+    cdef void _place(self, long long e) noexcept
+
+    @cython.locals(size=cython.longlong, grown=cython.p_void, e=cython.longlong)
+    cdef int _grow_index(self) except -1
+
+    cdef void _free(self) noexcept
+
 
 cdef class _Search:
+    cdef RelaxedGame game
     cdef dict memory
     cdef int ranks, shift, F, W, cards_left, states_left
     cdef int order[4][13]
@@ -48,7 +68,7 @@ cdef class _Search:
     cdef double hinted_when[4][52]
     cdef int hinted_foundation[4][52]
     cdef public list events
-    cdef object last
+    cdef long long last
 
     @cython.locals(R=cython.int, F=cython.int, W=cython.int, w=cython.int, most=cython.int)
     cdef _setup(self, RelaxedGame game, list foundations, list piles, int limit, dict hint, list slots, list times)
@@ -77,9 +97,9 @@ cdef class _Search:
     @cython.locals(w=cython.int, d=cython.int, below=cython.double)
     cdef _hint_below(self)
 
-    @cython.locals(p=cython.p_int, contents=cython.p_longlong, packed=cython.ulonglong, small=cython.bint,
-                   node=cython.longlong, k=cython.int, w=cython.int)
-    cdef object key(self)
+    @cython.locals(p=cython.p_int, contents=cython.p_longlong, a=cython.ulonglong, b=cython.ulonglong,
+                   c=cython.ulonglong, node=cython.ulonglong, k=cython.int, w=cython.int)
+    cdef (unsigned long long, unsigned long long, unsigned long long) key(self) noexcept
 
     @cython.locals(p=cython.p_int, copies=cython.p_int, demand=cython.p_int, o=cython.p_int, R=cython.int,
                    F=cython.int, k=cython.int, q=cython.int, r=cython.int, t=cython.int, start=cython.int,
@@ -90,7 +110,8 @@ cdef class _Search:
                    o=cython.p_int, pile=cython.p_int, contents=cython.p_longlong, prefix=cython.p_longlong,
                    k=cython.int, q=cython.int, r=cython.int, w=cython.int, hw=cython.int, j=cython.int, t=cython.int,
                    won=cython.int, n=cython.int, m=cython.int, whens=cython.double[16], rests=cython.int[16],
-                   memory=dict)
+                   memory=dict, a=cython.ulonglong, b=cython.ulonglong, c=cython.ulonglong, e=cython.longlong,
+                   card=cython.int)
     cdef int choose(self) except -1
 
     # the moves of choose, written into its arrays (16: MAX_FOUNDATIONS * MAX_WASTES): plain C, nothing to raise;
@@ -106,3 +127,10 @@ cdef class _Search:
     cdef inline int _free_moves(self, double *whens, int *rests) noexcept
 
     cpdef _recall(self, tuple known)
+
+    @cython.locals(entries=cython.p_ulonglong, line=list, known=cython.ulonglong, after=cython.longlong)
+    cdef int _recall_entry(self, long long e) except -1
+
+
+@cython.locals(h=cython.ulonglong)
+cdef inline unsigned long long _mix(unsigned long long a, unsigned long long b, unsigned long long c) noexcept

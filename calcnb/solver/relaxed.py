@@ -20,6 +20,9 @@ except ModuleNotFoundError:  # Cython is needed only to build the compiled form
 from calcnb.game.rules import DECK_SIZE, FOUNDATIONS, RANK_COUNT, WASTES, positions
 from calcnb.i18n import message
 
+if cython.compiled:  # the compiled memory's arrays (RelaxedGame._store)
+    from cython.cimports.libc.stdlib import calloc, free, realloc
+
 _UNHINTED = float("inf")  # when a card the hint says nothing of is tried: last
 
 MAX_RANKS = RANK_COUNT
@@ -29,8 +32,8 @@ MAX_FOUNDATIONS = FOUNDATIONS
 MAX_WASTES = WASTES
 MAX_PILE = DECK_SIZE
 
-_ID_BITS = 12  # a pile's prefix id in a state's key: one 64-bit key while every id is below 1 << _ID_BITS
-_SMALL_ID = 1 << _ID_BITS
+_ID_LIMIT = 1 << 32  # the most prefix ids: compiled, a state's key holds each pile's id in 32 bits
+_K1, _K2, _K3 = 0x2545F4914F6CDD1D, 0x5851F42D4C957F2D, 0x14057B7EF767814F  # _mix's multipliers (odd)
 
 # what a relaxed state's search returns (step, choose): lost, won, or past the limit of states (the search stops)
 _LOST = 0
@@ -67,8 +70,9 @@ class RelaxedGame:
         check_size(self.ranks, len(order), 0, 0)
         self.card_shift = card_shift
         self.place = positions(order, self.ranks)  # place[k][r]: where foundation k takes rank r, 1-based
-        # a state's key (see _Search.key) -> False (lost) or (card, foundation, next state's key): the first
-        # move of a known way to win, then where it leads
+        # a state's key (the foundations' counts and the piles' prefix ids) -> False (lost) or (card, foundation,
+        # next state's key): the first move of a known way to win, then where it leads. Compiled, the same in C
+        # arrays instead (_store), and this dictionary stays empty
         self.memory: dict[object, object] = {}
         # the piles' prefixes as small ids, one trie for the whole solve: (prefix id << 4 | next rank) -> id
         self.ids: dict[int, int] = {}
@@ -138,6 +142,80 @@ class RelaxedGame:
         self.ids.clear()
         for w in range(MAX_WASTES):
             self.cached_len[w] = 0
+        if cython.compiled:
+            self._free()
+
+    # ------------------------------------------------------------------ compiled: the memory in C arrays
+    # A state's key is three ints: the piles' prefix ids, two to an int (a, b), and the foundations' counts, 4 bits
+    # each (c). ``entries`` holds 4 ints a state, in the order they were stored: a, b, c | what is known << 16,
+    # and the next state of a win (its entry + 1, 0: none). What is known: 1 lost, or 2 | foundation << 4 |
+    # card << 8, the first move of a win. ``index``: an open-addressing hash table of entry + 1 (0: empty).
+
+    def _find(self, a: int, b: int, c: int) -> int:
+        """Compiled: the entry of the state keyed (a, b, c), or -1."""
+        if not self.index_size:
+            return -1
+        mask = self.index_size - 1
+        i = _mix(a, b, c) & mask
+        while True:
+            e = self.index[i] - 1
+            if e < 0:
+                return -1
+            if self.entries[4 * e] == a and self.entries[4 * e + 1] == b and (self.entries[4 * e + 2] & 0xFFFF) == c:
+                return e
+            i = (i + 1) & mask
+
+    def _store(self, a: int, b: int, c: int, known: int, after: int) -> int:
+        """Compiled: a new entry (a state not in the table), ``after`` the next state's entry (-1: none); its number."""
+        if self.stored == self.entries_size:
+            size = 2 * self.entries_size if self.entries_size else 1024
+            grown = realloc(self.entries, 4 * size * cython.sizeof(cython.ulonglong))
+            if not grown:
+                raise MemoryError
+            self.entries = cython.cast(cython.p_ulonglong, grown)
+            self.entries_size = size
+        if 2 * (self.stored + 1) > self.index_size:
+            self._grow_index()
+        e = self.stored
+        self.entries[4 * e] = a
+        self.entries[4 * e + 1] = b
+        self.entries[4 * e + 2] = c | known << 16
+        self.entries[4 * e + 3] = after + 1
+        self.stored = e + 1
+        self._place(e)
+        return e
+
+    def _place(self, e: int) -> None:
+        """Compiled: entry e into the hash table (there is room)."""
+        mask = self.index_size - 1
+        i = _mix(self.entries[4 * e], self.entries[4 * e + 1], self.entries[4 * e + 2] & 0xFFFF) & mask
+        while self.index[i]:
+            i = (i + 1) & mask
+        self.index[i] = e + 1
+
+    def _grow_index(self) -> None:
+        """Compiled: a hash table twice as large (at least 2048), every entry placed again."""
+        size = 2 * self.index_size if self.index_size else 2048
+        grown = calloc(size, cython.sizeof(cython.longlong))
+        if not grown:
+            raise MemoryError
+        free(self.index)
+        self.index = cython.cast(cython.p_longlong, grown)
+        self.index_size = size
+        for e in range(self.stored):
+            self._place(e)
+
+    def _free(self) -> None:
+        """Compiled: forget every state, the arrays freed."""
+        free(self.entries)
+        free(self.index)
+        self.entries = cython.NULL
+        self.index = cython.NULL
+        self.entries_size = self.index_size = self.stored = 0
+
+    def __dealloc__(self) -> None:
+        if cython.compiled:
+            self._free()
 
 
 class _Search:
@@ -148,9 +226,10 @@ class _Search:
     """
 
     def __init__(self, game: RelaxedGame) -> None:
+        self.game = game
         self.memory = game.memory
         self.events: list[tuple[int, int]] = []
-        self.last = None
+        self.last = -1 if cython.compiled else None
 
     def _setup(
         self,
@@ -183,7 +262,8 @@ class _Search:
         self._hint_below()
         self.states_left = limit
         self.events: list[tuple[int, int]] = []  # the winning line, last move first
-        self.last = None  # the state that just won: the line goes on from there
+        # the state that just won, the line goes on from there: its key, or None (compiled: its entry, or -1)
+        self.last = -1 if cython.compiled else None
 
     def _copy_tables(self, game: RelaxedGame, piles: list[list[int]]) -> None:
         """The foundation orders, their places and the piles' cards: the tables the search reads and never changes."""
@@ -259,6 +339,8 @@ class _Search:
                     child = ids.get(link)
                     if child is None:
                         child = ids[link] = len(ids) + 1
+                        if child >= _ID_LIMIT:
+                            raise MemoryError("more pile prefixes than the relaxed memory's keys hold")
                     node = child
                     self.prefix[w][d + 1] = node
                     cached[d] = r
@@ -306,25 +388,22 @@ class _Search:
                 else:
                     below = self.hinted_when[w][d] - 0.5
 
-    def key(self) -> int | tuple[int, ...]:
-        """The current state as a key of the memory, compiled: the foundations' counts and each pile's prefix id.
+    def key(self) -> tuple[int, int, int]:
+        """Compiled: the current state's key in the memory's table (see :meth:`RelaxedGame._find`).
 
-        One int (4 bits a foundation, then 12 bits a pile) while the ids are small, else a tuple.
-        Interpreted, :meth:`choose` makes the tuple of counts and ids at once (quicker in Python).
+        Interpreted, :meth:`choose` makes the tuple of counts and ids instead (quicker in Python).
         """
         p, contents = self.p, self.contents
-        packed = 0
+        a = b = c = 0
         for k in range(self.F):
-            packed = packed << 4 | p[k]
-        small = True
+            c |= p[k] << 4 * k
         for w in range(self.W):
             node = contents[w]
-            if node >= _SMALL_ID:
-                small = False
-            packed |= node << (16 + _ID_BITS * w)
-        if small:
-            return packed
-        return (*[p[k] for k in range(self.F)], *[contents[w] for w in range(self.W)])
+            if w < 2:
+                a |= node << 32 * w
+            else:
+                b |= node << 32 * (w - 2)
+        return a, b, c
 
     def step(self) -> int:
         """Is the current state won (_WON, _LOST, or _OVER: too many states)? Changes the state to look, and puts
@@ -361,19 +440,29 @@ class _Search:
         """The moves of the current state, the stock's forced cards already played: is one of them a win (as
         :meth:`step`)?"""
         if not self.cards_left:
-            self.last = None
+            self.last = -1 if cython.compiled else None
             return _WON
         p, copies, demand = self.p, self.copies, self.demand
         h, tops, contents = self.h, self.tops, self.contents
         memory = self.memory
-        key = self.key() if cython.compiled else (*p, *self.contents)
-        known = memory.get(key)
-        if known is not None:
-            if known is False:
-                return _LOST
-            self._recall(known)
-            self.last = key
-            return _WON
+        if cython.compiled:  # the memory in C arrays
+            a, b, c = self.key()
+            e = self.game._find(a, b, c)
+            if e >= 0:
+                if self.game.entries[4 * e + 2] >> 16 == 1:
+                    return _LOST
+                self._recall_entry(e)
+                self.last = e
+                return _WON
+        else:
+            key = (*p, *self.contents)
+            known = memory.get(key)
+            if known is not None:
+                if known is False:
+                    return _LOST
+                self._recall(known)
+                self.last = key
+                return _WON
         self.states_left -= 1
         if self.states_left < 0:
             return _OVER
@@ -385,8 +474,11 @@ class _Search:
         n = self._forced_moves(whens, rests)
         if n < 0:
             n = self._free_moves(whens, rests)
-            if n < 0:
-                memory[key] = False  # a card no foundation needs any more: it can never leave
+            if n < 0:  # a card no foundation needs any more: it can never leave
+                if cython.compiled:
+                    self.game._store(a, b, c, 1, -1)
+                else:
+                    memory[key] = False
                 return _LOST
         # waste w's top to foundation k, the places skipped from the stock
         for m in range(n):
@@ -419,12 +511,18 @@ class _Search:
             if won == _WON:
                 card = w << self.shift | hw
                 self.events.append((card, k))
-                memory[key] = (card, k, self.last)
-                self.last = key
+                if cython.compiled:
+                    self.last = self.game._store(a, b, c, 2 | k << 4 | card << 8, self.last)
+                else:
+                    memory[key] = (card, k, self.last)
+                    self.last = key
                 return _WON
             if won == _OVER:
                 return _OVER
-        memory[key] = False
+        if cython.compiled:
+            self.game._store(a, b, c, 1, -1)
+        else:
+            memory[key] = False
         return _LOST
 
     def _forced_moves(self, whens: list[float], rests: list[int]) -> int:
@@ -515,6 +613,26 @@ class _Search:
             link = self.memory[link[2]] if link[2] is not None else None
         line.reverse()
         self.events.extend(line)
+
+    def _recall_entry(self, e: int) -> None:
+        """Compiled: :meth:`_recall` from the memory's entry e, a state known to win."""
+        entries = self.game.entries
+        line = []
+        while e >= 0:
+            known = entries[4 * e + 2] >> 16
+            line.append((known >> 8, known >> 4 & 15))
+            after = entries[4 * e + 3]
+            e = after - 1
+        line.reverse()
+        self.events.extend(line)
+
+
+def _mix(a: int, b: int, c: int) -> int:
+    """Compiled: a state's key (RelaxedGame._find) hashed into one 64-bit int (the products wrap around), well
+    spread in its low bits."""
+    h = a * _K1 ^ b * _K2 ^ c * _K3
+    h = (h ^ h >> 32) * _K1
+    return h ^ h >> 29
 
 
 __all__ = ["MAX_FOUNDATIONS", "MAX_PILE", "MAX_RANKS", "MAX_WASTES", "RelaxedGame", "RelaxedOverLimit", "check_size"]
