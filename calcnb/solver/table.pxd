@@ -12,7 +12,7 @@ cdef class Table:
     cdef public set hard
 
     @cython.locals(position=Position, codes=list, p=list, counts=cython.long, k=cython.int, pile_codes=list,
-                   w=cython.int, marks=cython.int, memo_key=tuple)
+                   w=cython.int, marks=cython.int, memo_key=tuple, count=cython.int, key=list, i=cython.int)
     cpdef tuple key(self)
 
     @cython.locals(position=Position, p=list, pos=tuple, masks=list, pile=list, d=cython.int, r=cython.int,
