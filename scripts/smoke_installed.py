@@ -2,16 +2,20 @@
 
 ``python scripts/smoke_installed.py`` (``.ci/run`` runs it after the test suite; the hosted CI on every platform):
 
-1. builds the sdist and, from it, the wheel (``python -m build --no-isolation``: the build requirements
-   come from the test extra, so nothing is fetched), and checks both (``scripts/check_dist.py``);
-2. runs a few test files from the unpacked sdist (it holds what the tests need);
-3. installs the wheel into a fresh virtual environment outside the checkout (its dependencies through pip,
-   from pip's cache or the index, as the README's install does);
-4. from a folder outside the checkout, with a home folder of its own: ``calcnb --version`` (compiled, the
+1. clones the checkout as the teacher's guide says (``git clone ADDRESS calcnb``: committed files only) and,
+   in the clone, with a home folder of its own, runs the README's first set-up line as written, up to its
+   ``calcnb lab`` (step 5 runs that): a fresh virtual environment and ``pip install .``, whose output must
+   carry no warning of pip's resolver (no backtracking, no conflict);
+2. builds the wheel with the README's line for a school's IT (``pip wheel --no-deps . -w dist``, in the
+   clone, its environment active) and the sdist (``python -m build --sdist``), and checks both
+   (``scripts/check_dist.py``);
+3. runs a few test files from the unpacked sdist (it holds what the tests need);
+4. from a folder outside the clone, with that home folder: ``calcnb --version`` (compiled, the
    installed package), ``calcnb lessons``, ``calcnb app 02_wraparound --class-log lesson.db`` and ``calcnb app``
    (their first page fetched), ``calcnb class-view`` (its page) and its ``--summary``, ``calcnb lab`` (its
    notebooks listed through Jupyter's API; a second run keeps a notebook edited in between), and
-   ``calcnb worksheets`` from yet another folder, reading the class key of that class log.
+   ``calcnb worksheets`` from yet another folder, reading the class key of that class log; the lesson is
+   started with the teacher's guide's own classroom line (its step 4).
 
 Every server is stopped as Ctrl-C stops it (Ctrl-Break on Windows), must say "Stopped.", leave no kernel
 running, and show no traceback, deprecation or encryption warning. Prints each command, what it did and
@@ -44,6 +48,41 @@ WINDOWS = sys.platform == "win32"
 # What a teacher's terminal must never show on a default start.
 NOISE = re.compile(r"Traceback|DeprecationWarning|deprecated|without encryption", re.IGNORECASE)
 SDIST_TESTS = ("tests/test_readme.py", "tests/test_layers.py", "tests/test_workspace.py")
+README = ROOT / "README.md"
+GUIDE = ROOT / "docs" / "teachers.md"
+# What pip's resolver says when it struggles: a teacher must never see it (the install's pins prevent it).
+RESOLVER_WARNINGS = re.compile(
+    r"taking longer than usual|backtrack|ResolutionImpossible|ResolutionTooDeep|dependency conflicts"
+    r"|dependency resolver does not currently take into account|incompatible",
+    re.IGNORECASE,
+)
+
+
+def readme_setup_line() -> str:
+    """The README's first set-up line: a fresh virtual environment, ``pip install .`` and ``calcnb lab``."""
+    pattern = r"^python3 -m venv \.venv && .* && pip install \. && calcnb lab$"
+    found = re.search(pattern, README.read_text("utf-8"), re.MULTILINE)
+    if found is None:
+        raise SmokeFailure("README.md has no set-up line ending in 'pip install . && calcnb lab'")
+    return found.group(0)
+
+
+def readme_wheel_command() -> list[str]:
+    """The README's line for a school's IT that builds the wheel (``pip wheel --no-deps . -w dist``)."""
+    found = re.search(r"`(pip wheel [^`]+)`", README.read_text("utf-8"))
+    if found is None:
+        raise SmokeFailure("README.md has no `pip wheel ...` line for a school's IT")
+    return found.group(1).split()
+
+
+def guide_classroom_line() -> list[str]:
+    """The teacher's guide's classroom line (step 4): ``calcnb app LESSON --host 0.0.0.0 --class-log ...``."""
+    found = re.search(r"^calcnb app \S+ --host 0\.0\.0\.0 .*$", GUIDE.read_text("utf-8"), re.M)
+    if found is None:
+        raise SmokeFailure("docs/teachers.md has no classroom line 'calcnb app LESSON --host 0.0.0.0 ...'")
+    return found.group(0).split()
+
+
 SERVER_SECONDS = 120  # a kernel starting and a notebook running, on a loaded 2-core machine
 
 
@@ -136,8 +175,9 @@ class Smoke:
 
     def __init__(self, base: Path) -> None:
         self.base = base
-        self.dist = base / "dist"
-        self.venv = base / "venv"
+        self.clone = base / "calcnb"  # the teacher's guide: git clone ADDRESS calcnb
+        self.dist = self.clone / "dist"
+        self.venv = self.clone / ".venv"  # made by the README's set-up line
         self.home = base / "home"  # the user's home: the default workspace and Jupyter's own folders
         self.work = base / "work"  # where the teacher types the commands
         self.other = base / "elsewhere"  # another folder, for the worksheets
@@ -172,10 +212,34 @@ class Smoke:
             environment.pop(name, None)
         return environment
 
+    def get(self) -> str:
+        """The teacher's guide's first step: ``git clone ADDRESS calcnb`` (this checkout's address)."""
+        _run(["git", "clone", "--quiet", str(ROOT), str(self.clone)], cwd=self.base)
+        files = len(_run(["git", "ls-files"], cwd=self.clone).splitlines())
+        return f"a fresh clone of {files} committed files in {self.clone}"
+
+    def setup_line(self) -> str:
+        """The README's set-up line, as written, in the clone, up to its ``calcnb lab`` (a later step runs that)."""
+        line = readme_setup_line()
+        install = line.removesuffix(" && calcnb lab")
+        if WINDOWS:  # the README's Windows steps: py -m venv .venv, .venv\Scripts\activate, pip install .
+            _run(["py", "-m", "venv", ".venv"], cwd=self.clone, env=self.env())
+            output = _run([self.python(), "-m", "pip", "install", "."], cwd=self.clone, env=self.env())
+        else:
+            output = _run(["bash", "-c", install], cwd=self.clone, env=self.env())
+        struggles = [said for said in output.splitlines() if RESOLVER_WARNINGS.search(said)]
+        if struggles:
+            raise SmokeFailure("pip's resolver struggled during the README's install:\n" + "\n".join(struggles[:10]))
+        return f"{install!r}: installed, with no word from pip's resolver"
+
     def build(self) -> str:
-        _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(self.dist), str(ROOT)], cwd=ROOT)
+        """The README's wheel line for a school's IT (in the clone, its environment active), and the sdist."""
+        pip_wheel = readme_wheel_command()
+        _run([self.python(), "-m", *pip_wheel], cwd=self.clone, env=self.env())
+        sdist = [sys.executable, "-m", "build", "--no-isolation", "--sdist", "--outdir", str(self.dist), "."]
+        _run(sdist, cwd=self.clone)
         built = sorted(path.name for path in self.dist.iterdir())
-        return "built " + ", ".join(built)
+        return f"{' '.join(pip_wheel)}, then the sdist: " + ", ".join(built)
 
     def check(self) -> str:
         output = _run([sys.executable, str(ROOT / "scripts" / "check_dist.py"), str(self.dist)], cwd=ROOT)
@@ -192,12 +256,6 @@ class Smoke:
         command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", *SDIST_TESTS]
         output = _run(command, cwd=source)
         return f"from the unpacked sdist: {output.strip().splitlines()[-1]}"
-
-    def install(self) -> str:
-        _run([sys.executable, "-m", "venv", str(self.venv)], cwd=self.base)
-        wheel = next(self.dist.glob("calcnb-*.whl"))
-        _run([self.python(), "-m", "pip", "install", "-q", "--disable-pip-version-check", str(wheel)], cwd=self.base)
-        return f"{wheel.name} installed into a fresh virtual environment, {self.venv}"
 
     def version(self) -> str:
         output = _run([self.calcnb(), "--version"], cwd=self.work, env=self.env())
@@ -218,7 +276,7 @@ class Smoke:
         line = [self.calcnb(), command, *arguments, "--no-browser", "--port", str(port)]
         server = Server(line, cwd=self.work, env=self.env())
         try:
-            server.wait_for(rf"http://127\.0\.0\.1:{port}/")
+            server.wait_for(rf"http://[\w.-]+:{port}/")  # with --host 0.0.0.0, the machine's own address
             page = _fetch(f"http://127.0.0.1:{port}/")
             if expect not in page.lower():
                 raise SmokeFailure(f"the page of calcnb {command} {' '.join(arguments)} lacks {expect!r}")
@@ -301,17 +359,19 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir()
     started = time.monotonic()
     try:
-        smoke.step("python -m build --no-isolation (the sdist, then the wheel from it)", smoke.build)
+        smoke.step("git clone ADDRESS calcnb (the teacher's guide, step 1)", smoke.get)
+        smoke.step("the README's set-up line, in the clone", smoke.setup_line)
+        smoke.step("pip wheel --no-deps . -w dist (the README's line for IT), and the sdist", smoke.build)
         smoke.step("python scripts/check_dist.py", smoke.check)
         smoke.step("python -m pytest (a few test files, in the unpacked sdist)", smoke.sdist_tests)
-        smoke.step("pip install calcnb-*.whl (fresh virtual environment)", smoke.install)
         smoke.step("calcnb --version", smoke.version)
         smoke.step("calcnb lessons", smoke.lessons)
         # The class server sends a page whose lesson arrives over its websocket: its first page is the class
         # server's own (with the script that watches for the server); Voila's holds the lesson's words.
+        classroom = guide_classroom_line()
         smoke.step(
-            "calcnb app 02_wraparound --class-log lesson.db",
-            lambda: smoke.serve("app", "02_wraparound", "--class-log", "lesson.db", expect=b"calcnb-server-gone"),
+            " ".join(classroom) + " (the teacher's guide, step 4)",
+            lambda: smoke.serve(*classroom[1:], expect=b'id="calcnb-code"'),  # the class code asked first
         )
         smoke.step(
             "calcnb app 02_wraparound --server voila",

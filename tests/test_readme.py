@@ -1,5 +1,6 @@
-"""The README's API tour runs as written, its two set-up commands are the ones CI uses, and the conda
-environments install what pyproject.toml asks for: the users' one lean, the developers' one with the tests."""
+"""The README's API tour runs as written, its two set-up commands are the ones CI uses (and the teacher's guide
+says the same install), and the conda environments install what pyproject.toml asks for: the users' one lean,
+the developers' one with the tests."""
 
 import doctest
 import re
@@ -30,6 +31,18 @@ def test_ci_runs_the_readme_test_command():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "grep -m1 '^python3 -m venv .* pip install -e \"\\.\\[test\\]\"' README.md" in ci
     assert "scripts/smoke_installed.py" in ci  # after the test command: the installed package, from its wheel
+
+
+def test_the_teachers_guide_installs_with_the_readmes_line_and_the_smoke_test_runs_its_lines():
+    # The smoke test runs the README's set-up line on a fresh clone, and the guide's classroom line: the guide
+    # must say the same install, and each line the smoke test reads must be there for it to find.
+    from scripts.smoke_installed import guide_classroom_line, readme_setup_line, readme_wheel_command
+
+    guide = (ROOT / "docs" / "teachers.md").read_text(encoding="utf-8")
+    assert readme_setup_line() in guide.splitlines()
+    assert "git clone ADDRESS calcnb" in guide
+    assert guide_classroom_line()[:3] == ["calcnb", "app", "02_wraparound"]
+    assert readme_wheel_command() == ["pip", "wheel", "--no-deps", ".", "-w", "dist"]
 
 
 def _requirements(pyproject: str, section: str) -> list[str]:
