@@ -133,4 +133,4 @@ cdef class _Search:
 
 
 @cython.locals(h=cython.ulonglong)
-cdef inline unsigned long long _mix(unsigned long long a, unsigned long long b, unsigned long long c) noexcept
+cdef unsigned long long _mix(unsigned long long a, unsigned long long b, unsigned long long c) noexcept

@@ -142,6 +142,7 @@ class RelaxedGame:
         self.ids.clear()
         for w in range(MAX_WASTES):
             self.cached_len[w] = 0
+        self._searcher = None  # (it refers to this game: the two are freed at once, not by the cyclic collector)
         if cython.compiled:
             self._free()
 
