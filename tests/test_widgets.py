@@ -19,7 +19,7 @@ from calcnb.exercises.examples import worked_example
 from calcnb.game.cards import DECK, SUITS, Card, foundation_order
 from calcnb.game.engine import ALL_MOVES
 from calcnb.game.rules import MoveKind
-from calcnb.i18n import catalogue
+from calcnb.i18n import catalogue, message
 from calcnb.players.advice import hint_player_sentence
 from calcnb.ui.board import DPI, HEIGHT, WIDTH, BoardRenderer, board_labels, board_marks, draw, place_regions
 from calcnb.ui.palette import HINT_COLOUR, LEGAL_COLOUR
@@ -864,6 +864,7 @@ def test_a_boards_repr_says_what_is_played_and_never_the_cards_face_down():
     game = Game.new(11)
     board = quick_board(Game.from_deal(game.deal_code))
     board.press("T")
-    text = board._repr_mimebundle_()["text/plain"]  # what a notebook keeps of the widget
-    assert text == "PlayBoard(a given deal, moves=1, score=4, playing)"
+    assert repr(board) == "PlayBoard(a given deal, moves=1, score=4, playing)"
+    text = board._repr_mimebundle_()["text/plain"]  # what a notebook keeps of the widget, shown before it runs
+    assert text == message("before_run.say", what=message("before_run.play_board"))
     assert game.deal_code not in text and str(board.game.state.stock[0]) not in text
