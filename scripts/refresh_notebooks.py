@@ -2,8 +2,8 @@
 
 ``python scripts/refresh_notebooks.py [NOTEBOOK ...]`` (default: every notebook under ``notebooks/``). Each is
 run top to bottom as nbval runs it, then saved so that JupyterLab opens it without changing it: no widget
-state (the widgets are built again when the notebook runs; a stored state names widget versions the page may
-not have), no run times, and the kernel named as this machine's ``python3`` kernel names itself
+state and no widget views (the widgets are built again when the notebook runs; a stored state names widget
+versions the page may not have, and a stored view a model that is gone), no run times, and the kernel named as this machine's ``python3`` kernel names itself
 (:func:`calcnb.serve.workspace.as_run_here`, which a user's copy goes through as well). What each
 widget shows before the notebook runs is its own plain text (:class:`calcnb.ui.before_run.ShownWhenRun`).
 """
@@ -22,6 +22,7 @@ from calcnb.serve.workspace import as_run_here
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 KERNEL = "python3"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def refresh(path: Path) -> None:
@@ -39,6 +40,10 @@ def refresh(path: Path) -> None:
     notebook.metadata.pop("widgets", None)
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
+        for output in cell.get("outputs", []):
+            # A stored view names a widget model that exists only while the notebook runs: JupyterLab shows
+            # "model not found" for it in a trusted notebook. Its plain text says what appears there instead.
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     nbformat.validate(notebook)
     path.write_bytes(as_run_here(nbformat.writes(notebook).encode("utf-8")))
 

@@ -33,10 +33,10 @@ def test_a_shipped_notebook_stores_no_widget_state_and_no_raw_repr(relative):
     for index, cell in enumerate(notebook["cells"]):
         assert "execution" not in cell.get("metadata", {}), f"cell {index} keeps its run times"
         for output in cell.get("outputs", []):
+            # A stored view names a model that exists only while the notebook runs ("model not found", trusted).
+            assert WIDGET_VIEW not in output.get("data", {}), f"cell {index} stores a widget view"
             plain = "".join(output.get("data", {}).get("text/plain", ""))
-            if WIDGET_VIEW in output.get("data", {}):
-                assert not RAW_REPR.match(plain), f"cell {index} shows {plain[:60]!r} before it runs"
-                assert "Run All Cells" in plain, f"cell {index} does not say how to show it: {plain!r}"
+            assert not RAW_REPR.match(plain), f"cell {index} shows {plain[:60]!r} before it runs"
 
 
 @pytest.mark.parametrize("relative", ["01_rules.ipynb", "pt/01_rules.ipynb", "04_play.ipynb", "pt/04_play.ipynb"])
@@ -48,9 +48,8 @@ def test_the_board_says_in_the_notebooks_language_what_appears_when_it_runs(rela
     finally:
         set_language("en")
     shown = [
-        "".join(output["data"]["text/plain"])
+        "".join(output.get("data", {}).get("text/plain", ""))
         for cell in _notebook(relative)["cells"]
         for output in cell.get("outputs", [])
-        if WIDGET_VIEW in output.get("data", {})
     ]
     assert expected in shown
