@@ -81,25 +81,45 @@ def _menu(page, menu: str, command: str) -> None:
     page.locator(f"li.lm-Menu-item[data-command='{command}']").click()
 
 
+def _check_as_saved(page, notebook: str) -> None:
+    """Check the notebook JupyterLab shows as a teacher first sees it, before anything runs."""
+    # The kernel connected: JupyterLab has written its names into the notebook's metadata by now.
+    page.wait_for_function(_KERNEL_IDLE)
+    assert not page.evaluate(f"() => {_NOTEBOOK}.context.model.dirty"), f"{notebook} is changed by opening it"
+    shown = "\n".join(page.locator(_NOTEBOOK_OUTPUT).all_inner_texts())
+    assert not RAW_REPR.search(shown), f"{notebook}: {RAW_REPR.search(shown).group(0)}"
+    assert not WIDGET_ERRORS.search(page.locator(".jp-Notebook").inner_text()), notebook
+    widget_errors = [text for text in page.console_messages if WIDGET_ERRORS.search(text) or "No version of" in text]
+    assert widget_errors == [], notebook
+
+
 def _open_as_saved(page, lab_server, notebook: str) -> None:
     """Open ``notebook`` in JupyterLab and check it as a teacher first sees it, before anything runs."""
     assert (lab_server.root / notebook).exists(), f"notebooks/{notebook} is missing"
     page.goto(f"{lab_server.url}/lab/tree/{notebook}?reset", wait_until="domcontentloaded")
     page.wait_for_function(f"() => window.jupyterapp && {_NOTEBOOK} && {_NOTEBOOK}.content")
-    # The kernel connected: JupyterLab has written its names into the notebook's metadata by now.
-    page.wait_for_function(_KERNEL_IDLE)
-    assert not page.evaluate(f"() => {_NOTEBOOK}.context.model.dirty"), f"{notebook} is changed by opening it"
-    shown = "\n".join(page.locator(_NOTEBOOK_OUTPUT).all_inner_texts())
-    assert not RAW_REPR.search(shown), RAW_REPR.search(shown).group(0)
-    assert not WIDGET_ERRORS.search(page.locator(".jp-Notebook").inner_text())
-    widget_errors = [text for text in page.console_messages if WIDGET_ERRORS.search(text) or "No version of" in text]
-    assert widget_errors == []
+    _check_as_saved(page, notebook)
 
 
-@pytest.mark.parametrize("notebook", IN_FOLDERS)
-def test_a_notebook_opens_as_saved_without_reprs_errors_or_changes(page, lab_server, notebook):
+def test_the_twins_and_the_teachers_notes_open_as_saved_without_reprs_errors_or_changes(page, lab_server):
+    # One JupyterLab page opens them one after the other, as a teacher does from the file browser (each page
+    # load of JupyterLab costs more than the notebook it opens).
+    page.goto(f"{lab_server.url}/lab?reset", wait_until="domcontentloaded")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')")
+    page.evaluate(
+        "async () => { await window.jupyterapp.restored; }"
+    )  # the layout restored: nothing will replace what opens
     try:
-        _open_as_saved(page, lab_server, notebook)
+        for notebook in IN_FOLDERS:
+            assert (lab_server.root / notebook).exists(), f"notebooks/{notebook} is missing"
+            page.evaluate("path => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", notebook)
+            opened = f"() => {_NOTEBOOK} && {_NOTEBOOK}.context && {_NOTEBOOK}.context.path === {notebook!r}"
+            page.wait_for_function(f"{opened} && {_NOTEBOOK}.content")
+            _check_as_saved(page, notebook)
+            # Closed, with its kernel: the next one is alone on the page.
+            page.evaluate(
+                f"async () => {{ const panel = {_NOTEBOOK}; await panel.sessionContext.shutdown(); panel.dispose(); }}"
+            )
     finally:
         page.evaluate("() => window.jupyterapp.serviceManager.sessions.shutdownAll()")
 
