@@ -6,7 +6,10 @@ pytest is given.
 """
 
 import importlib.machinery
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -29,6 +32,22 @@ collect_ignore.append(str(Path(__file__).parent / "calcnb" / "serve" / "solara_p
 SLOW_KINDS = ("browser", "server", "postgres", "notebook")
 # The fixtures of tests/browser/conftest.py that start a browser or a server.
 BROWSER_FIXTURES = {"browser", "page", "voila_server", "lab_server"}
+
+
+# The tests' temporary folders (class logs, notebooks' copies, PostgreSQL's data) in memory where the machine offers
+# it (/dev/shm, Linux): every commit to a class log waits for the disk otherwise (fsync, about 5 ms here), and
+# the tests commit thousands of times. What they test is the same on any file system.
+MEMORY_FOLDER = Path("/dev/shm")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Put the run's temporary folders in memory (see :data:`MEMORY_FOLDER`) unless ``--basetemp`` was given."""
+    if config.option.basetemp or hasattr(config, "workerinput"):  # an xdist worker has its share of the base
+        return
+    if MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK):
+        base = tempfile.mkdtemp(prefix="calcnb-tests-", dir=MEMORY_FOLDER)
+        config.option.basetemp = base
+        config.add_cleanup(lambda: shutil.rmtree(base, ignore_errors=True))
 
 
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): otherwise pytest rewrites the

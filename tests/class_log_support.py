@@ -150,23 +150,27 @@ def _fill_to_the_brim(location: str) -> None:
     connection.close()
 
 
+# How long a write to an unwritable log waits for its lock: real, and short, since each test waits it many times.
+UNWRITABLE_TIMEOUT = 0.05
+
+
 @contextlib.contextmanager
 def unwritable(kind: str, location: str):
     """A ClassLog on ``location`` whose writes fail the way ``kind`` says (each a real error of the database)."""
     open_class_log(location).close()
     if backend(location) == "sqlite":
         if kind == "read_only":
-            yield ClassLog(f"sqlite:///file:{location}?mode=ro&uri=true", timeout=0.2)
+            yield ClassLog(f"sqlite:///file:{location}?mode=ro&uri=true", timeout=UNWRITABLE_TIMEOUT)
         elif kind == "locked":
             holder = sa.create_engine(f"sqlite:///{location}", connect_args={"isolation_level": None})
             with holder.connect() as connection:
                 connection.exec_driver_sql("BEGIN EXCLUSIVE")
-                yield ClassLog(location, timeout=0.2)
+                yield ClassLog(location, timeout=UNWRITABLE_TIMEOUT)
                 connection.exec_driver_sql("ROLLBACK")
             holder.dispose()
         else:  # disk full: the file is filled to a page limit, so no row fits any more (SQLITE_FULL)
             _fill_to_the_brim(location)
-            full = ClassLog(location, timeout=0.2)
+            full = ClassLog(location, timeout=UNWRITABLE_TIMEOUT)
 
             @sa.event.listens_for(full.engine, "connect")
             def _no_room(connection, _record):
@@ -179,11 +183,11 @@ def unwritable(kind: str, location: str):
         with admin.begin() as connection:
             connection.execute(sa.text("CREATE ROLE calcnb_reader LOGIN"))
             connection.execute(sa.text("GRANT SELECT ON ALL TABLES IN SCHEMA public TO calcnb_reader"))
-        yield ClassLog(location.replace("//calcnb@", "//calcnb_reader@"), timeout=0.2)
+        yield ClassLog(location.replace("//calcnb@", "//calcnb_reader@"), timeout=UNWRITABLE_TIMEOUT)
     elif kind == "locked":
         with admin.connect() as connection:
             connection.execute(sa.text("LOCK TABLE calcnb_attempts IN ACCESS EXCLUSIVE MODE"))
-            yield ClassLog(location, timeout=0.2)
+            yield ClassLog(location, timeout=UNWRITABLE_TIMEOUT)
             connection.rollback()
     else:  # disk full, as PostgreSQL reports it (SQLSTATE 53100), raised by a trigger
         with admin.begin() as connection:
@@ -199,7 +203,7 @@ def unwritable(kind: str, location: str):
                     " FOR EACH ROW EXECUTE FUNCTION calcnb_full()"
                 )
             )
-        yield ClassLog(location, timeout=0.2)
+        yield ClassLog(location, timeout=UNWRITABLE_TIMEOUT)
         with admin.begin() as connection:
             connection.execute(sa.text("DROP TABLE calcnb_attempts CASCADE"))
             connection.execute(sa.text("DROP FUNCTION calcnb_full"))
