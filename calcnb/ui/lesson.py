@@ -272,11 +272,12 @@ class Exercise(widgets.VBox):
             self.answer_box.value = answer
         verdict = judge(self.item, answer)
         self.attempts += 1
-        self._show(verdict, str(self.attempts))
         self.last = verdict
         self.judged_wrong |= verdict.correct is False
         self.judged_right |= verdict.correct is True
+        # The buttons first: the page then never shows a verdict beside buttons that belong to the answer before.
         self._show_buttons()
+        self._show(verdict, str(self.attempts))
         for callback in self._on_attempt:
             callback(verdict)
         outcome = {True: Outcome.RIGHT, False: Outcome.WRONG, None: Outcome.UNREADABLE}[verdict.correct]

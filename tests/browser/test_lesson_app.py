@@ -102,7 +102,7 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
     # Show answer waits for an attempt.
     first = app.exercises.nth(0)
     show = first.locator("button.jupyter-button", has_text="Show answer")
-    assert not show.is_visible()
+    expect(show).to_be_hidden()
 
     # A name gives the student their own questions.
     page.locator("input[placeholder='your nickname']").fill("Ana")
@@ -116,7 +116,7 @@ def test_the_lesson_app_shows_no_answer_and_judges_wrong_odd_and_right_answers(p
 
     said = app.answer(0, "0")
     assert said.startswith("✗ Not 0") and "no 0" in said
-    assert show.is_visible()
+    expect(show).to_be_visible()  # the button is its own widget: its message may follow the verdict's
     for odd in ("²", "--5", "a whole paragraph of text " * 20):
         said = app.answer(0, odd)
         assert said.startswith("?") and "whole number" in said
