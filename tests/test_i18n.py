@@ -199,3 +199,32 @@ def test_a_language_code_is_checked_and_the_reference_stays():
 def test_the_default_language_is_english():
     assert i18n.LANGUAGES[0] == "en"
     assert get_language() == "en"
+
+
+def test_a_package_brings_its_words_from_its_own_folder(tmp_path, monkeypatch):
+    """A package's ``lang/`` folder is registered in one call: each language's words, its owner named."""
+    owner = tmp_path / "words_owner"
+    (owner / "lang").mkdir(parents=True)
+    (owner / "__init__.py").write_text("from calcnb.i18n import add_words\n\nadd_words(__name__)\n", encoding="utf-8")
+    (owner / "lang" / "__init__.py").write_text('"""Words."""\n', encoding="utf-8")
+    (owner / "lang" / "en.py").write_text('MESSAGES = {"owner_test.hello": "Hello, {name}"}\n', encoding="utf-8")
+    (owner / "lang" / "pt.py").write_text('MESSAGES = {"owner_test.hello": "Olá, {name}"}\n', encoding="utf-8")
+    (owner / "lang" / "notes.py").write_text("MESSAGES = {}\n", encoding="utf-8")  # not a language: left alone
+    monkeypatch.syspath_prepend(str(tmp_path))
+    __import__("words_owner")
+    assert i18n.has_words("words_owner") and "words_owner" in i18n.owners()
+    assert message("owner_test.hello", name="Ana") == "Hello, Ana"
+    set_language("pt")
+    try:
+        assert message("owner_test.hello", name="Ana") == "Olá, Ana"
+    finally:
+        set_language(REFERENCE)
+    assert i18n.owner_of("owner_test.hello") == "words_owner" and i18n.owner_of("language.unknown") == "calcnb.i18n"
+    i18n.add_words("words_owner")  # a second call changes nothing
+    (tmp_path / "thief").mkdir()
+    (tmp_path / "thief" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "thief" / "lang").mkdir()
+    (tmp_path / "thief" / "lang" / "en.py").write_text('MESSAGES = {"owner_test.hello": "Hi"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"owner_test\.hello"):
+        i18n.add_words("thief")
+    assert message("owner_test.hello", name="Ana") == "Hello, Ana"

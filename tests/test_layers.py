@@ -25,8 +25,9 @@ LAYERS: tuple[str, ...] = (
     "players",  # the lean table, the ladder, the blind player, the coach's analysis, one registry
     "studies",  # studies, folklore, winnability, charts
     "exercises",  # items, attempts, the answer reader and judge, keys, tables, worksheets: names no lesson
+    "classlog",  # the class log without widgets: schema, store, outbox, readings, health, exports
     "ui",  # the board, the widgets, one palette
-    "classroom",  # the class log, its recorder and the class view
+    "classroom",  # the class log's pages (widgets): the students' recorder and the teacher's class view
     "lessons",  # the Lesson record and its discovery; one folder per lesson
     "serve",  # the command line, the servers, the kernel manager
 )
@@ -35,7 +36,8 @@ LEVEL = {name: level for level, name in enumerate(LAYERS)} | {FRONT_DOOR: len(LA
 
 # Imports by a string that are allowed, by module: the i18n package finds its own catalogues by name.
 KNOWN_STRING_IMPORTS = {
-    "calcnb.i18n": "finds its language catalogues, its own modules, by name",
+    "calcnb.i18n": "finds its language catalogues, and the words folder a package names when it calls add_words",
+    "calcnb.i18n.__main__": "the translator's listing imports every package with a words folder, found on disk",
     "calcnb.lessons": "finds its lesson folders, its own packages, by name",
 }
 
@@ -204,16 +206,34 @@ def test_no_function_over_the_limit(path):
     assert not long, f"{_module_name(path)}: functions over {LONG_FUNCTION_LIMIT} lines: {long}"
 
 
-def test_the_engine_never_imports_drawing_widgets_or_numpy():
-    heavy = ("matplotlib", "ipywidgets", "numpy", "IPython")
-    for path in (PACKAGE / "game").glob("*.py"):
+def _outside_imports(folder: str) -> dict[str, set[str]]:
+    """The top-level names of the packages each module of ``calcnb/<folder>/`` imports (in functions too)."""
+    found: dict[str, set[str]] = {}
+    for path in sorted((PACKAGE / folder).rglob("*.py")):
         for node in ast.walk(_tree(path)):
             names = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 names = [node.module or ""]
-            assert not [name for name in names if name.split(".")[0] in heavy], (path, names)
+            found.setdefault(_module_name(path), set()).update(name.split(".")[0] for name in names)
+    return found
+
+
+def test_the_engine_never_imports_drawing_widgets_or_numpy():
+    heavy = {"matplotlib", "ipywidgets", "numpy", "IPython"}
+    for module, names in _outside_imports("game").items():
+        assert not names & heavy, (module, names & heavy)
+
+
+def test_the_class_log_imports_no_widget():
+    """The store, its writes and reads, the outbox and the readings work in any process: a server, a script,
+    a test without a kernel. The widgets that show them (calcnb.classroom) sit above the drawing layer."""
+    modules = _outside_imports("classlog")
+    assert {"calcnb.classlog.store", "calcnb.classlog.schema"} <= modules.keys()
+    for module, names in modules.items():
+        assert not names & {"ipywidgets", "IPython", "traitlets"}, (module, names)
+    assert LEVEL["classlog"] < LEVEL["ui"] < LEVEL["classroom"]
 
 
 def test_the_checks_see_what_they_look_for():

@@ -5,6 +5,13 @@ Each language is one module of this package, named by its code (``en.py``, ``pt.
 They are found when calcnb is imported, so adding a language is adding one file (and its
 translated notebooks). English is the reference: a key another language lacks is shown in
 English, and ``tests/test_i18n.py`` names every such key.
+
+Those modules hold only this package's own words and those with no better owner: every other
+package keeps its words beside its code, in a ``lang/`` folder of one module per language
+(``calcnb/game/lang/en.py``, ``.../pt.py``, each a ``MESSAGES`` dict), and registers them once in its
+``__init__.py`` with :func:`add_words`. A lesson folder, in calcnb or in another package, is
+registered the same way by the lesson discovery. ``python -m calcnb.i18n pt`` lists every word of
+one language, whoever owns it.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import re
 import reprlib
 from collections.abc import Mapping
 from importlib import import_module
+from pathlib import Path
 from types import ModuleType
 
 from calcnb.core.errors import CalcnbError
@@ -63,6 +71,57 @@ def add_messages(code: str, messages: Mapping[str, str]) -> None:
     if code in _CATALOGUE:
         for key, text in messages.items():
             _CATALOGUE[code].setdefault(key, text)
+
+
+WORDS_FOLDER = "lang"
+"""The folder of a package that holds its words: one module per language code, each with ``MESSAGES``."""
+
+# The packages whose words are registered, and which package gave each key (a translator's listing says where
+# a key lives; a key given twice is a mistake add_words refuses).
+_OWNERS: list[str] = []
+_OWNER_OF: dict[str, str] = {}
+
+
+def add_words(package: str) -> None:
+    """Register the words of ``package`` (a dotted name, usually ``__name__``): its ``lang/<code>.py`` modules.
+
+    Each module of the folder named by a language code gives that language's ``MESSAGES``; a language calcnb
+    does not speak is ignored, and a key the package's words lack is shown in English. Registering a package
+    twice does nothing. Raises ValueError if another package already gave one of its English keys.
+    """
+    if package in _OWNERS:
+        return
+    folder = import_module(f"{package}.{WORDS_FOLDER}")
+    languages = {
+        found.name: import_module(f"{folder.__name__}.{found.name}").MESSAGES
+        for found in pkgutil.iter_modules(folder.__path__)
+        if _LANGUAGE_CODE.fullmatch(found.name)
+    }
+    given = set(languages.get(REFERENCE, {}))
+    taken = sorted(key for key in given if _OWNER_OF.get(key, package) != package)
+    if taken:
+        raise ValueError(f"{package} gives keys another package already gave: {', '.join(taken)}")
+    for code, messages in languages.items():
+        add_messages(code, messages)
+    _OWNER_OF.update(dict.fromkeys(given, package))
+    _OWNERS.append(package)
+
+
+def has_words(package: str) -> bool:
+    """Whether ``package`` (a dotted name) has a words folder for :func:`add_words`."""
+    module = import_module(package)
+    paths = getattr(module, "__path__", ())
+    return any((Path(path) / WORDS_FOLDER).is_dir() for path in paths)
+
+
+def owners() -> tuple[str, ...]:
+    """The packages whose words are registered so far, in the order they were."""
+    return tuple(_OWNERS)
+
+
+def owner_of(key: str) -> str:
+    """The package that gives ``key`` (``calcnb.i18n`` for its own and those a lesson's ``messages`` gave)."""
+    return _OWNER_OF.get(key, __name__)
 
 
 def has_message(key: str) -> bool:

@@ -5,9 +5,10 @@ A lesson is a folder of this package (``calcnb/lessons/<key>/``) whose ``__init_
 project's ``notebooks/``), its ages and length, and what it adds to the worksheet and to the class
 view. Folders are found by name when this package is imported, so adding a lesson adds no line
 here. A package that is not calcnb publishes a lesson under the entry point group
-:data:`ENTRY_POINT_GROUP` (``[project.entry-points."calcnb.lessons"] mine = "my_lesson:LESSON"``),
-with its messages in the :class:`Lesson` itself: ``python -m calcnb lessons`` lists it, the class
-view shows its answers, the worksheets print it.
+:data:`ENTRY_POINT_GROUP` (``[project.entry-points."calcnb.lessons"] mine = "my_lesson:LESSON"``):
+``python -m calcnb lessons`` lists it, the class view shows its answers, the worksheets print it.
+Either way a lesson's words sit in its own ``lang/`` folder (``lang/en.py``, ``lang/pt.py``, each a
+``MESSAGES`` dict; see :func:`calcnb.i18n.add_words`), registered when the lesson is found.
 
 >>> [found.key for found in LESSONS]
 ['counting', 'wraparound', 'evidence']
@@ -31,7 +32,7 @@ from typing import Any
 
 from calcnb.exercises.bank import Bank
 from calcnb.exercises.items import ExerciseKind, Item
-from calcnb.i18n import add_messages, get_language, has_message, message
+from calcnb.i18n import add_messages, add_words, get_language, has_message, has_words, message
 
 __all__ = [
     "ALL_LESSONS",
@@ -73,7 +74,8 @@ class Lesson:
     - ``class_panel()``: makes the lesson's own panel of the class view (see
       :class:`calcnb.lessons.class_view.LessonClassView`); ``records_games``: the lesson records deals played.
     - ``default``: the lesson a class view or summary follows when nothing says which (one lesson says so).
-    - ``messages``: a lesson of another package brings its words here, by language code then key.
+    - ``messages``: words by language code then key, kept for lessons written before the ``lang/`` folder
+      (a lesson package's ``lang/`` folder is the way: it is registered when the lesson is found).
     """
 
     key: str
@@ -159,12 +161,22 @@ class Lesson:
         return getattr(self.widgets(), name)
 
 
+def _add_lesson_words(module_name: str) -> None:
+    """Register the words of the lesson package ``module_name`` (or of the package holding that module)."""
+    module = import_module(module_name)
+    package = module_name if hasattr(module, "__path__") else module.__package__
+    if package and has_words(package):
+        add_words(package)
+
+
 def _folder_lessons() -> list[Lesson]:
-    """The lessons of this package: each subfolder's ``LESSON``."""
+    """The lessons of this package: each subfolder's ``LESSON``, its words registered from its ``lang/`` folder."""
     found = []
     for module in pkgutil.iter_modules(__path__):
         if module.ispkg:
-            found.append(import_module(f"{__name__}.{module.name}").LESSON)
+            name = f"{__name__}.{module.name}"
+            found.append(import_module(name).LESSON)
+            _add_lesson_words(name)
     return found
 
 
@@ -181,10 +193,11 @@ def _published_lessons(known: Iterable[Lesson]) -> list[Lesson]:
             clash = sorted((exercises & set(loaded.bank)) | ({loaded.key} & taken))
             if clash:
                 raise ValueError(message("catalogue.clash", names=", ".join(clash)))
+            _add_lesson_words(entry.module)
         except Exception as error:  # a broken plugin must not stop calcnb: say which and why, and go on
             warnings.warn(message("catalogue.plugin_failed", entry=entry.value, error=error), stacklevel=2)
             continue
-        for language, said in loaded.messages.items():
+        for language, said in loaded.messages.items():  # the older way, kept for plugins written before lang/
             add_messages(language, said)
         taken.add(loaded.key)
         exercises |= set(loaded.bank)
