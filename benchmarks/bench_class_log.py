@@ -42,7 +42,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from calcnb.classroom.store import open_class_log  # noqa: E402
+from calcnb.classlog.store import open_class_log  # noqa: E402
 from calcnb.lessons import BANK, DEFAULT_LESSON  # noqa: E402
 from calcnb.serve.process import free_port, stop_server, wait_until_serving  # noqa: E402
 from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
@@ -166,7 +166,7 @@ def write_time(location: str, writes: int = 300) -> float:
 
 def _unlimited(recorder, attempt) -> None:
     """The recorder's answer listener without its per-student limit (the benchmark checks 300 times at once)."""
-    from calcnb.classroom import log
+    from calcnb.classlog import log
 
     limits, log.RATE_LIMITS = log.RATE_LIMITS, ((1.0, 10**9),)
     try:
@@ -226,9 +226,9 @@ def fill(location: str, answers: int, students: int = 30) -> None:
 
 def full_reading(location: str) -> None:
     """What the class view did at every reading before it read only new answers."""
-    from calcnb.classroom.export import csv_text
-    from calcnb.classroom.readings import class_status, exercise_stats, student_summaries
-    from calcnb.classroom.summary import summary_csv
+    from calcnb.classlog.export import csv_text
+    from calcnb.classlog.readings import class_status, exercise_stats, student_summaries
+    from calcnb.classlog.summary import summary_csv
 
     log = open_class_log(location)
     rows, students = log.attempts(), log.students()

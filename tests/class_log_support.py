@@ -15,7 +15,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from pg_server import stopped
 
-from calcnb.classroom.store import ClassLog, database_url, open_class_log
+from calcnb.classlog.store import ClassLog, database_url, open_class_log
 from calcnb.exercises.items import Attempt, Outcome
 from calcnb.lessons import BANK, lesson
 
@@ -103,7 +103,7 @@ def a_summary_class(log) -> None:
 
 def joins(log) -> list[str]:
     """Every nickname joined, once per join (a rejoin is a row of its own)."""
-    from calcnb.classroom.schema import STUDENTS
+    from calcnb.classlog.schema import STUDENTS
 
     with log.engine.connect() as connection:
         return list(connection.execute(sa.select(STUDENTS.c.nickname)).scalars())

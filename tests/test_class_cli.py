@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from class_log_support import a_summary_class, an_attempt
 
-from calcnb.classroom.schema import ClassLogError
-from calcnb.classroom.store import open_class_log
+from calcnb.classlog.schema import ClassLogError
+from calcnb.classlog.store import open_class_log
 from calcnb.core.settings import CLASS_LOG, CLASS_VIEW
 
 pytest_plugins = ["class_log_fixtures"]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from class_log_support import VIEWED, a_class, an_attempt
 
-from calcnb.classroom.export import csv_cell, csv_text
-from calcnb.classroom.schema import ATTEMPT_COLUMNS
-from calcnb.classroom.store import open_class_log
+from calcnb.classlog.export import csv_cell, csv_text
+from calcnb.classlog.schema import ATTEMPT_COLUMNS
+from calcnb.classlog.store import open_class_log
 
 pytest_plugins = ["class_log_fixtures"]
 

@@ -25,9 +25,9 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import VIEWED, a_class, an_attempt
 
-from calcnb.classroom import health
-from calcnb.classroom.schema import WRITERS
-from calcnb.classroom.store import database_url, open_class_log
+from calcnb.classlog import health
+from calcnb.classlog.schema import WRITERS
+from calcnb.classlog.store import database_url, open_class_log
 from calcnb.classroom.view import ClassView
 from calcnb.i18n import set_language
 
@@ -134,7 +134,7 @@ import json, os, resource, signal, sys, time
 sys.path.insert(0, {tests!r})
 from class_log_support import VIEWED, a_class
 from test_class_health_disk import a_students_answer, a_students_kernel
-from calcnb.classroom.store import open_class_log
+from calcnb.classlog.store import open_class_log
 from calcnb.classroom.view import ClassView
 
 location = {location!r}

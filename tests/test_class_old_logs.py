@@ -14,11 +14,11 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import DATA, ORDER, an_attempt
 
-from calcnb.classroom.export import csv_text
-from calcnb.classroom.log import ALREADY_WRITTEN, WRITTEN
-from calcnb.classroom.readings import class_status, exercise_outcomes, exercise_stats, student_summaries
-from calcnb.classroom.schema import SCHEMA_VERSION, row_outcome, student_key
-from calcnb.classroom.store import database_url, open_class_log, read_class_key
+from calcnb.classlog.export import csv_text
+from calcnb.classlog.log import ALREADY_WRITTEN, WRITTEN
+from calcnb.classlog.readings import class_status, exercise_outcomes, exercise_stats, student_summaries
+from calcnb.classlog.schema import SCHEMA_VERSION, row_outcome, student_key
+from calcnb.classlog.store import database_url, open_class_log, read_class_key
 from calcnb.exercises.items import Outcome
 
 pytest_plugins = ["class_log_fixtures"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from class_log_support import a_class, record_checks
 
-from calcnb.classroom.readings import OTHER, class_status, exercise_outcomes, exercise_stats, student_summaries
+from calcnb.classlog.readings import OTHER, class_status, exercise_outcomes, exercise_stats, student_summaries
 from calcnb.exercises.items import Outcome
 
 pytest_plugins = ["class_log_fixtures"]

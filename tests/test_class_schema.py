@@ -15,10 +15,11 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import HOSTILE, an_attempt
 
+import calcnb.classlog
 import calcnb.classroom
-from calcnb.classroom.names import visible_nickname
-from calcnb.classroom.schema import ANSWER_MAX, ATTEMPT_COLUMNS, NICKNAME_MAX, SCHEMA_VERSION, ClassLogError
-from calcnb.classroom.store import ClassLog, open_class_log
+from calcnb.classlog.names import visible_nickname
+from calcnb.classlog.schema import ANSWER_MAX, ATTEMPT_COLUMNS, NICKNAME_MAX, SCHEMA_VERSION, ClassLogError
+from calcnb.classlog.store import ClassLog, open_class_log
 from calcnb.exercises.items import Attempt
 
 pytest_plugins = ["class_log_fixtures"]
@@ -26,12 +27,13 @@ pytest_plugins = ["class_log_fixtures"]
 
 def test_the_log_records_the_lessons_own_attempt():
     """One home for what an attempt holds: the log reads :class:`calcnb.exercises.items.Attempt` and no module
-    of the classroom keeps a class of its own that repeats the attempt's fields."""
+    of the class log or its pages keeps a class of its own that repeats the attempt's fields."""
     assert typing.get_type_hints(ClassLog.record)["attempt"] is Attempt
     assert typing.get_type_hints(ClassLog.record_many)["attempts"] == Iterable[Attempt]
     attempt_fields = {field.name for field in fields(Attempt)}
-    modules = [importlib.import_module(f"calcnb.classroom.{found.name}")
-               for found in pkgutil.iter_modules(calcnb.classroom.__path__)]  # fmt: skip
+    modules = [importlib.import_module(f"{package.__name__}.{found.name}")
+               for package in (calcnb.classlog, calcnb.classroom)
+               for found in pkgutil.iter_modules(package.__path__)]  # fmt: skip
     copies = [
         f"{module.__name__}.{name}"
         for module in modules

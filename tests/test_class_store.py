@@ -15,8 +15,8 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import REPO, an_attempt, unwritable
 
-from calcnb.classroom.schema import ANSWER_MAX, ClassLogError
-from calcnb.classroom.store import ClassLog, database_url, hidden_password, open_class_log, read_class_key
+from calcnb.classlog.schema import ANSWER_MAX, ClassLogError
+from calcnb.classlog.store import ClassLog, database_url, hidden_password, open_class_log, read_class_key
 
 pytest_plugins = ["class_log_fixtures"]
 
@@ -91,7 +91,7 @@ def test_reading_the_class_key_never_makes_a_log(tmp_path, log, location):
 WRITER = textwrap.dedent(
     """
     import random, sys, time
-    from calcnb.classroom.store import open_class_log
+    from calcnb.classlog.store import open_class_log
     from pathlib import Path
     location, writer, count, folder = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), Path(sys.argv[4])
 

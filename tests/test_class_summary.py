@@ -11,8 +11,8 @@ import io
 import pytest
 from class_log_support import ORDER, WRAPAROUND, a_summary_class
 
-from calcnb.classroom.readings import OTHER, student_summaries
-from calcnb.classroom.summary import (
+from calcnb.classlog.readings import OTHER, student_summaries
+from calcnb.classlog.summary import (
     exercise_label,
     exercise_number,
     misconception_label,

@@ -10,10 +10,10 @@ import random
 import pytest
 from class_log_support import VIEWED, a_class, an_attempt, figures
 
-from calcnb.classroom.readings import class_status, exercise_stats, student_summaries
-from calcnb.classroom.schema import row_outcome
-from calcnb.classroom.store import open_class_log
-from calcnb.classroom.tally import Tally
+from calcnb.classlog.readings import class_status, exercise_stats, student_summaries
+from calcnb.classlog.schema import row_outcome
+from calcnb.classlog.store import open_class_log
+from calcnb.classlog.tally import Tally
 from calcnb.classroom.view import ClassView
 from calcnb.exercises.items import OUTCOMES, Outcome
 

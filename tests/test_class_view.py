@@ -13,11 +13,11 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import HOSTILE, VIEWED, a_class, a_summary_class, an_attempt, fault, record_checks
 
-from calcnb.classroom.export import csv_text
-from calcnb.classroom.health import QUIET_AFTER, student_health
-from calcnb.classroom.readings import ClassStatus
-from calcnb.classroom.schema import NICKNAME_MAX, WRITERS
-from calcnb.classroom.store import open_class_log
+from calcnb.classlog.export import csv_text
+from calcnb.classlog.health import QUIET_AFTER, student_health
+from calcnb.classlog.readings import ClassStatus
+from calcnb.classlog.schema import NICKNAME_MAX, WRITERS
+from calcnb.classlog.store import open_class_log
 from calcnb.classroom.view import ClassView, class_view, escaped, students_html
 from calcnb.core.settings import CLASS_LOG, CLASS_VIEW
 from calcnb.exercises.items import Outcome

@@ -407,7 +407,7 @@ def test_the_lab_plays_its_students_block_in_batches_and_tells_the_listeners(mon
 def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_answers(tmp_path):
     import time
 
-    from calcnb.classroom.store import open_class_log
+    from calcnb.classlog.store import open_class_log
     from calcnb.exercises.items import Attempt
     from calcnb.serve.runners import write_summary
 

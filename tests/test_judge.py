@@ -382,9 +382,9 @@ def test_the_teachers_list_of_misconceptions_names_the_zero_misconception():
 
 
 def test_the_page_and_the_class_view_name_the_same_misconception_for_zero(tmp_path):
-    from calcnb.classroom.readings import exercise_stats
-    from calcnb.classroom.store import ClassLog
-    from calcnb.classroom.summary import misconception_label
+    from calcnb.classlog.readings import exercise_stats
+    from calcnb.classlog.store import ClassLog
+    from calcnb.classlog.summary import misconception_label
     from calcnb.ui.lesson import Exercise, add_answer_listener, remove_answer_listener
 
     log = ClassLog(tmp_path / "class.db").prepare()

@@ -132,7 +132,7 @@ def test_its_answers_reach_the_class_view_and_its_summary(plugin_path, tmp_path)
     log = tmp_path / "lesson.db"
     code = f"""
 import time
-from calcnb.classroom.store import open_class_log
+from calcnb.classlog.store import open_class_log
 from calcnb.exercises.items import Attempt, Outcome
 from calcnb.lessons.class_view import LessonClassView
 

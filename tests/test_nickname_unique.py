@@ -2,8 +2,8 @@
 
 A hostile trial had two pupils join as "Zed" at the same instant: both pages looked, both found the nickname
 free, both wrote, and both were told "Joined". Since schema version 3 a student's first join keeps the nickname's
-key (:func:`calcnb.classroom.schema.student_key`) under a UNIQUE index, and :meth:`ClassLog.join
-<calcnb.classroom.store.ClassLog.join>` relies on it: of pages racing for one nickname (or look-alikes of it),
+key (:func:`calcnb.classlog.schema.student_key`) under a UNIQUE index, and :meth:`ClassLog.join
+<calcnb.classlog.store.ClassLog.join>` relies on it: of pages racing for one nickname (or look-alikes of it),
 whatever they saw before, exactly one joins and every other is asked for that student's rejoin code. A log of
 version 2, which may hold such doubles already, is brought up to date when opened without failing.
 
@@ -21,9 +21,8 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import an_attempt, joins
 
-from calcnb.classroom.names import visible_nickname
-from calcnb.classroom.recorder import ClassRecorder
-from calcnb.classroom.schema import (
+from calcnb.classlog.names import visible_nickname
+from calcnb.classlog.schema import (
     ATTEMPTS,
     METADATA,
     SCHEMA_TABLE,
@@ -33,7 +32,8 @@ from calcnb.classroom.schema import (
     NicknameTaken,
     student_key,
 )
-from calcnb.classroom.store import database_url, open_class_log
+from calcnb.classlog.store import database_url, open_class_log
+from calcnb.classroom.recorder import ClassRecorder
 
 pytest_plugins = ["class_log_fixtures"]
 

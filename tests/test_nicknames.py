@@ -3,7 +3,7 @@
 A hostile trial in a classroom joined seven invisible look-alikes of "Ana" as new students (a combining grapheme
 joiner, variation selectors, a Hangul filler, a Khmer inherent vowel, a blank Braille pattern, a Mongolian free
 variation selector) and two nicknames that show nothing at all. Every default-ignorable code point and every
-blank now folds away (:mod:`calcnb.classroom.names`): the look-alikes are Ana, asked for Ana's rejoin code, and
+blank now folds away (:mod:`calcnb.classlog.names`): the look-alikes are Ana, asked for Ana's rejoin code, and
 the blank nicknames are refused in words the pupil reads, in English and Portuguese.
 
 Every test taking ``location``, ``log`` or ``recorder`` runs on SQLite and on PostgreSQL (``class_log_fixtures``).
@@ -20,9 +20,9 @@ from class_log_support import an_attempt, joins
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from calcnb.classroom.names import nickname_key, rejoin_code, visible_nickname
+from calcnb.classlog.names import nickname_key, rejoin_code, visible_nickname
+from calcnb.classlog.schema import ClassLogError, clean_nickname
 from calcnb.classroom.recorder import ClassRecorder
-from calcnb.classroom.schema import ClassLogError, clean_nickname
 from calcnb.i18n import message, set_language
 
 pytest_plugins = ["class_log_fixtures"]

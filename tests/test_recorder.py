@@ -25,10 +25,10 @@ from class_log_support import (
     warnings_as_errors,
 )
 
-from calcnb.classroom.log import RATE_LIMITS
-from calcnb.classroom.names import rejoin_code
+from calcnb.classlog.log import RATE_LIMITS
+from calcnb.classlog.names import rejoin_code
+from calcnb.classlog.store import open_class_log
 from calcnb.classroom.recorder import MAX_WRONG_CODES, ClassRecorder, join_class
-from calcnb.classroom.store import open_class_log
 from calcnb.classroom.view import ClassView
 from calcnb.core.settings import CLASS_LOG
 from calcnb.exercises.items import Outcome

@@ -2,7 +2,7 @@
 
 The teacher takes the answers away as a file (the class view's export link); a cell a student typed that
 starts like a formula is written so a spreadsheet shows it as text (:func:`csv_cell`), the summary's CSV
-(:mod:`calcnb.classroom.summary`) included.
+(:mod:`calcnb.classlog.summary`) included.
 
 >>> csv_cell("=1+1"), csv_cell("-5"), csv_cell("ana")
 ("'=1+1", '-5', 'ana')
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from typing import Any
 
-from calcnb.classroom.schema import ATTEMPT_COLUMNS, row_outcome
+from calcnb.classlog.schema import ATTEMPT_COLUMNS, row_outcome
 
 __all__ = ["csv_cell", "csv_text"]
 

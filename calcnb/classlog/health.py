@@ -1,13 +1,13 @@
 """Are the students' answers reaching the class log? Each student's pages, as their health rows say.
 
 Every page that records writes a health row into the log (:meth:`ClassLog.report
-<calcnb.classroom.store.ClassLog.report>`): answers waiting on the page, answers written, its last write and
+<calcnb.classlog.store.ClassLog.report>`): answers waiting on the page, answers written, its last write and
 failure, and a heartbeat. :func:`student_health` sums a student's pages and says whose answers are not
 arriving, so the class view can say it loudly (:func:`calcnb.classroom.view.health_html` draws the table).
 Kept apart from the drawing: it is the one rule for "not reaching the log", tested without widgets.
 
 Whether the log can take any answer at all is tried by the view itself at each reading. A write taken back
-(:meth:`ClassLog.probe <calcnb.classroom.store.ClassLog.probe>`) never reaches the disk: SQLite keeps it in
+(:meth:`ClassLog.probe <calcnb.classlog.store.ClassLog.probe>`) never reaches the disk: SQLite keeps it in
 memory until a commit, so on a full disk it goes through while every student's commit fails, and the students'
 own health rows cannot say so either (they are written into the same full log). So the view also commits a
 health row of its own (:func:`write_heartbeat`, left out of :func:`student_health`), and :func:`disk_room` says
@@ -33,10 +33,10 @@ from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
-from calcnb.classroom.schema import WRITERS
+from calcnb.classlog.schema import WRITERS
 
 if TYPE_CHECKING:
-    from calcnb.classroom.store import ClassLog
+    from calcnb.classlog.store import ClassLog
 
 __all__ = [
     "FULL",
@@ -88,7 +88,7 @@ class StudentHealth:
 
 
 def student_health(writers: Sequence[dict[str, Any]], now: float | None = None) -> list[StudentHealth]:
-    """Each student's pages (:meth:`ClassLog.writers <calcnb.classroom.store.ClassLog.writers>`) summed up.
+    """Each student's pages (:meth:`ClassLog.writers <calcnb.classlog.store.ClassLog.writers>`) summed up.
 
     A page's answers are not arriving when some wait and its last failure is newer than its last write,
     or when it has not been heard from for :data:`QUIET_AFTER` seconds.

@@ -2,12 +2,12 @@
 
 A teacher who starts the lesson app with ``--class-log lesson.db`` gets every check of an exercise
 recorded: the nickname the student chose (no other personal data), the exercise and its variant,
-the answer as typed (cut to :data:`~calcnb.classroom.schema.ANSWER_MAX` characters), the outcome (right,
+the answer as typed (cut to :data:`~calcnb.classlog.schema.ANSWER_MAX` characters), the outcome (right,
 wrong, unreadable, or the answer revealed by Show answer), the misconception the judge named, the
 language and the time. For "Is the 80% true?" it also keeps each deal a student's player played
 (:meth:`LogWrites.record_game`), which the class view pools.
 
-:class:`LogWrites` is the writing half of :class:`calcnb.classroom.store.ClassLog`: each check written once
+:class:`LogWrites` is the writing half of :class:`calcnb.classlog.store.ClassLog`: each check written once
 (:meth:`LogWrites.record_keyed`), in the order of commits, and within :data:`RATE_LIMITS`, so holding Enter
 down cannot fill the log. Every statement is built by SQLAlchemy Core with bound parameters: no student's
 text ever becomes SQL. The class view (:mod:`calcnb.classroom.view`) reads it back. More: ``docs/design.md``.
@@ -23,7 +23,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from calcnb.classroom.schema import (
+from calcnb.classlog.schema import (
     ANSWER_MAX,
     ATTEMPTS,
     CLASS_KEY,
@@ -76,7 +76,7 @@ def within_rate(times: Iterable[float], when: float) -> bool:
 
 
 def _attempt_rows(nickname: str, attempts: Iterable[Attempt]) -> list[dict[str, Any]]:
-    """The rows of ``attempts`` by ``nickname`` as :data:`~calcnb.classroom.schema.ATTEMPTS` stores them."""
+    """The rows of ``attempts`` by ``nickname`` as :data:`~calcnb.classlog.schema.ATTEMPTS` stores them."""
     name = clean_nickname(nickname)
     rows = []
     for attempt in attempts:
@@ -102,7 +102,7 @@ _PROBE = Attempt("probe", 0, "", Outcome.UNREADABLE, None, "en", 0.0)
 
 
 class LogWrites:
-    """The writes of a class log; mixed into :class:`~calcnb.classroom.store.ClassLog`, which gives the ``engine``,
+    """The writes of a class log; mixed into :class:`~calcnb.classlog.store.ClassLog`, which gives the ``engine``,
     the ``url`` and ``timeout``, and checks the file before and after each write (``check_file``) and the
     class key inside a transaction (``_check_key``)."""
 
@@ -114,11 +114,11 @@ class LogWrites:
     def join(self, nickname: str, language: str = "en", *, when: float | None = None, new: bool = False) -> str:
         """Note that a student joined the class under ``nickname``; returns the nickname as stored.
 
-        The first join under a nickname keeps its key (:func:`~calcnb.classroom.schema.student_key`), which the
+        The first join under a nickname keeps its key (:func:`~calcnb.classlog.schema.student_key`), which the
         log holds once: the database, not a look beforehand, decides who has it. A nickname whose key someone
         has already is theirs: a rejoin (the rejoin code checked, or a page sending its answers to a new file)
         is a row of its own under the nickname as first stored, which is returned. With ``new`` (a student
-        joining for the first time) it is refused instead: :class:`~calcnb.classroom.schema.NicknameTaken`
+        joining for the first time) it is refused instead: :class:`~calcnb.classlog.schema.NicknameTaken`
         names the nickname as stored, so of two students joining as one nickname at once only one joins.
         """
         key = student_key(nickname)
@@ -189,7 +189,7 @@ class LogWrites:
         put its student over :data:`RATE_LIMITS` (counted in the log, so every page of the student counts,
         by the times the answers were checked) is not stored. Returns :data:`WRITTEN`,
         :data:`ALREADY_WRITTEN` or :data:`REFUSED`; raises the database's error, or
-        :class:`~calcnb.classroom.schema.ClassLogMoved`.
+        :class:`~calcnb.classlog.schema.ClassLogMoved`.
         """
         self.check_file()
         (row,) = _attempt_rows(nickname, [attempt])
@@ -288,7 +288,7 @@ class LogWrites:
     ) -> str:
         """Write one deal played for ``nickname`` (its ``seed``, the ``player``'s name, ``won``, ``score``), once:
         returns :data:`WRITTEN`, or :data:`ALREADY_WRITTEN` when that student's deal by that player is in the log
-        (a retry). Raises the database's error, or :class:`~calcnb.classroom.schema.ClassLogMoved`."""
+        (a retry). Raises the database's error, or :class:`~calcnb.classlog.schema.ClassLogMoved`."""
         if isinstance(seed, bool) or not isinstance(seed, int) or isinstance(score, bool) or not isinstance(score, int):
             raise ClassLogError(message("classlog.bad_game", seed=quote(seed), score=quote(score)))
         row = {

@@ -1,9 +1,9 @@
 """What an open class log reads back: the checks, the students, the games and the pages' health, as plain rows.
 
-:class:`LogQueries` is the reading half of :class:`calcnb.classroom.store.ClassLog`: each
-method is one query of the tables of :mod:`calcnb.classroom.schema` on the log's engine, and hands back
+:class:`LogQueries` is the reading half of :class:`calcnb.classlog.store.ClassLog`: each
+method is one query of the tables of :mod:`calcnb.classlog.schema` on the log's engine, and hands back
 dicts keyed by column names, oldest first. What the class view makes of the rows is worked out elsewhere
-(:mod:`calcnb.classroom.readings`, :mod:`calcnb.classroom.tally`), without a database.
+(:mod:`calcnb.classlog.readings`, :mod:`calcnb.classlog.tally`), without a database.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from calcnb.classroom.schema import (
+from calcnb.classlog.schema import (
     ATTEMPT_COLUMNS,
     ATTEMPTS,
     GAME_COLUMNS,
@@ -28,7 +28,7 @@ __all__ = ["LogQueries"]
 
 
 class LogQueries:
-    """The reads of a class log; mixed into :class:`~calcnb.classroom.store.ClassLog`, which gives the ``engine``."""
+    """The reads of a class log; mixed into :class:`~calcnb.classlog.store.ClassLog`, which gives the ``engine``."""
 
     engine: Engine
 
@@ -37,17 +37,17 @@ class LogQueries:
             return [dict(row._mapping) for row in connection.execute(query)]
 
     def attempts(self) -> list[dict[str, Any]]:
-        """Every recorded check, oldest first, as dicts keyed by :data:`~calcnb.classroom.schema.ATTEMPT_COLUMNS`."""
+        """Every recorded check, oldest first, as dicts keyed by :data:`~calcnb.classlog.schema.ATTEMPT_COLUMNS`."""
         columns = [ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS]
         return self._read(sa.select(*columns).order_by(ATTEMPTS.c.recorded_at, ATTEMPTS.c.id))
 
     def attempts_after(self, after: int = 0) -> list[dict[str, Any]]:
         """The checks recorded since the one numbered ``after`` (0: all), in the order they were written,
-        each with its ``id`` besides :data:`~calcnb.classroom.schema.ATTEMPT_COLUMNS`: what a reader that saw up
+        each with its ``id`` besides :data:`~calcnb.classlog.schema.ATTEMPT_COLUMNS`: what a reader that saw up
         to ``after`` has not seen.
 
         Answers are numbered in the order their transactions commit (see
-        :meth:`ClassLog.record_keyed <calcnb.classroom.store.ClassLog.record_keyed>`), so no answer can turn up
+        :meth:`ClassLog.record_keyed <calcnb.classlog.store.ClassLog.record_keyed>`), so no answer can turn up
         later with a smaller number.
         """
         columns = [ATTEMPTS.c.id, *(ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS)]
@@ -78,7 +78,7 @@ class LogQueries:
         """The nickname someone already joined under that ``nickname`` is, or looks like; None if it is free.
 
         Nicknames are compared by their key, kept with each student's first join
-        (:func:`~calcnb.classroom.schema.student_key`): "Ana", "ana", a Cyrillic "аna" and "Ana" with an invisible
+        (:func:`~calcnb.classlog.schema.student_key`): "Ana", "ana", a Cyrillic "аna" and "Ana" with an invisible
         character are one nickname, so nobody can pass for another student with a look-alike.
         """
         query = sa.select(STUDENTS.c.nickname).where(STUDENTS.c.nickname_key == student_key(nickname))
@@ -91,7 +91,7 @@ class LogQueries:
 
     def games(self, nickname: str | None = None) -> list[dict[str, Any]]:
         """Every recorded game (only ``nickname``'s, when given), in the order written, as dicts keyed by
-        :data:`~calcnb.classroom.schema.GAME_COLUMNS`."""
+        :data:`~calcnb.classlog.schema.GAME_COLUMNS`."""
         query = sa.select(*(GAMES.c[name] for name in GAME_COLUMNS)).order_by(GAMES.c.id)
         if nickname is not None:
             query = query.where(GAMES.c.nickname == clean_nickname(nickname))
@@ -99,5 +99,5 @@ class LogQueries:
 
     def writers(self) -> list[dict[str, Any]]:
         """The health row of every page that recorded, oldest heartbeat first
-        (see :meth:`ClassLog.report <calcnb.classroom.store.ClassLog.report>`)."""
+        (see :meth:`ClassLog.report <calcnb.classlog.store.ClassLog.report>`)."""
         return self._read(sa.select(WRITERS).order_by(WRITERS.c.heartbeat, WRITERS.c.writer))

@@ -1,9 +1,9 @@
 """What the class view reads in the class log's rows: how each exercise went, who is stuck, how each student ended.
 
-Plain functions of the rows :meth:`ClassLog.attempts <calcnb.classroom.store.ClassLog.attempts>` gives (oldest
+Plain functions of the rows :meth:`ClassLog.attempts <calcnb.classlog.store.ClassLog.attempts>` gives (oldest
 first), with no database and no widget, so they are the figures' one definition: the class view's
-:class:`~calcnb.classroom.tally.Tally` keeps the same figures answer by answer and is tested against them,
-and the end-of-lesson summary (:mod:`calcnb.classroom.summary`) prints them.
+:class:`~calcnb.classlog.tally.Tally` keeps the same figures answer by answer and is tested against them,
+and the end-of-lesson summary (:mod:`calcnb.classlog.summary`) prints them.
 
 >>> rows = [{"nickname": "ana", "exercise_id": "clock", "outcome": outcome, "misconception": None, "correct": False}
 ...         for outcome in ("wrong", "revealed", "right")]
@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from calcnb.classroom.schema import row_outcome
+from calcnb.classlog.schema import row_outcome
 from calcnb.exercises.items import Outcome
 
 __all__ = [
@@ -46,7 +46,7 @@ OTHER = "other"
 def exercise_outcomes(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, Outcome]]:
     """Where each student ended on each exercise they tried: nickname -> exercise -> outcome.
 
-    From the rows of :meth:`ClassLog.attempts <calcnb.classroom.store.ClassLog.attempts>` (oldest first). Whichever
+    From the rows of :meth:`ClassLog.attempts <calcnb.classlog.store.ClassLog.attempts>` (oldest first). Whichever
     came first of a right answer and Show answer decides: an exercise whose answer was shown is
     :attr:`~Outcome.REVEALED`, even if the right answer was typed afterwards. Otherwise :attr:`~Outcome.WRONG`
     if any answer was judged wrong, else :attr:`~Outcome.UNREADABLE`.
@@ -88,7 +88,7 @@ class ExerciseStats:
 
 
 def exercise_stats(rows: Iterable[dict[str, Any]], order: Sequence[str] = ()) -> list[ExerciseStats]:
-    """Per exercise, from the rows of :meth:`ClassLog.attempts <calcnb.classroom.store.ClassLog.attempts>`: in
+    """Per exercise, from the rows of :meth:`ClassLog.attempts <calcnb.classlog.store.ClassLog.attempts>`: in
     ``order`` first, then as first seen."""
     rows = list(rows)
     tried: dict[str, set[str]] = defaultdict(set)

@@ -2,8 +2,8 @@
 
 Every table a class log has is declared here (:data:`METADATA`, versioned by :data:`SCHEMA_VERSION`), with the
 limits of what a column keeps and the cleaning every text goes through before it is stored (:func:`clean_text`,
-:func:`clean_nickname`, :func:`student_key`). Nothing here opens a database: :mod:`calcnb.classroom.store` does, and
-:mod:`calcnb.classroom.log` writes and reads the rows. Kept apart so the shape of a log, which every
+:func:`clean_nickname`, :func:`student_key`). Nothing here opens a database: :mod:`calcnb.classlog.store` does, and
+:mod:`calcnb.classlog.log` writes and reads the rows. Kept apart so the shape of a log, which every
 version of calcnb must read the same, changes only here.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from calcnb.classroom.names import nickname_key, visible_nickname
+from calcnb.classlog.names import nickname_key, visible_nickname
 from calcnb.exercises.items import Outcome
 from calcnb.game.errors import quote
 from calcnb.i18n import message
@@ -61,7 +61,7 @@ ANSWER_MAX = 200
 NAME_MAX = 80
 #: Longest outcome (one of :data:`calcnb.exercises.items.OUTCOMES`).
 OUTCOME_MAX = 16
-#: Length of a page's writer key (:meth:`ClassLog.record_keyed <calcnb.classroom.store.ClassLog.record_keyed>`).
+#: Length of a page's writer key (:meth:`ClassLog.record_keyed <calcnb.classlog.store.ClassLog.record_keyed>`).
 WRITER_MAX = 32
 #: Longest reason of a failed write kept in a writer's health row.
 FAILURE_MAX = 200
@@ -78,7 +78,7 @@ class ClassLogMoved(ClassLogError):
 class NicknameTaken(ClassLogError):
     """A new student's nickname is, or looks like, one someone has already joined under: ``nickname``, as stored.
 
-    Raised by :meth:`ClassLog.join <calcnb.classroom.store.ClassLog.join>` when the log's unique nickname key
+    Raised by :meth:`ClassLog.join <calcnb.classlog.store.ClassLog.join>` when the log's unique nickname key
     refuses the row, so of two students joining under one nickname at the same instant only one joins.
     """
 
@@ -178,7 +178,7 @@ GAMES = sa.Table(
     sa.UniqueConstraint("nickname", "seed", "player", name="calcnb_games_once"),
 )
 
-#: The columns of a game, in the order :meth:`ClassLog.games <calcnb.classroom.store.ClassLog.games>` gives them.
+#: The columns of a game, in the order :meth:`ClassLog.games <calcnb.classlog.store.ClassLog.games>` gives them.
 GAME_COLUMNS = ("recorded_at", "nickname", "seed", "player", "won", "score")
 
 #: The columns of an attempt, in the order of the CSV export.
@@ -196,7 +196,7 @@ ATTEMPT_COLUMNS = (
 
 
 def row_outcome(row: dict[str, Any]) -> Outcome:
-    """The outcome of a row of :meth:`ClassLog.attempts <calcnb.classroom.store.ClassLog.attempts>`; a row without
+    """The outcome of a row of :meth:`ClassLog.attempts <calcnb.classlog.store.ClassLog.attempts>`; a row without
     one (version 1) is read from what it kept.
 
     Version 1 logged an unreadable answer as wrong, with the misconception ``"unreadable"``, and never a reveal.
@@ -237,7 +237,7 @@ def _readable(text: str) -> bool:
 
 
 def clean_nickname(nickname: object) -> str:
-    """A nickname as stored: as it is seen (:func:`~calcnb.classroom.names.visible_nickname`), cut to
+    """A nickname as stored: as it is seen (:func:`~calcnb.classlog.names.visible_nickname`), cut to
     :data:`NICKNAME_MAX` characters.
 
     Raises :class:`ClassLogError` when nothing readable is left: an empty nickname, one of spaces or control
@@ -256,7 +256,7 @@ def clean_nickname(nickname: object) -> str:
 
 def student_key(nickname: object) -> str:
     """The key a student's first join keeps in the log (:data:`STUDENTS`): the cleaned nickname's
-    :func:`~calcnb.classroom.names.nickname_key`, at most :data:`KEY_MAX` characters.
+    :func:`~calcnb.classlog.names.nickname_key`, at most :data:`KEY_MAX` characters.
 
     Raises :class:`ClassLogError` as :func:`clean_nickname` does.
 

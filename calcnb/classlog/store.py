@@ -5,9 +5,9 @@ A class log is a SQLite file or any database URL SQLAlchemy speaks (PostgreSQL f
 prints it. :func:`open_class_log` gives a :class:`ClassLog`, whose connection side is here: the engine
 (whose every wait for a lock ends within a timeout, so it never hangs a kernel), the tables of a new log,
 an older log brought up to date (version 1 to 2, 2 to 3), and the identity of a SQLite file, so nothing is
-written into a file deleted or replaced since. What it writes (:class:`calcnb.classroom.log.LogWrites`) and reads
-(:class:`calcnb.classroom.queries.LogQueries`) each have a module of their own; the tables are in
-:mod:`calcnb.classroom.schema`. More: ``docs/design.md``.
+written into a file deleted or replaced since. What it writes (:class:`calcnb.classlog.log.LogWrites`) and reads
+(:class:`calcnb.classlog.queries.LogQueries`) each have a module of their own; the tables are in
+:mod:`calcnb.classlog.schema`. More: ``docs/design.md``.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine, make_url
 
-from calcnb.classroom.log import LogWrites
-from calcnb.classroom.queries import LogQueries
-from calcnb.classroom.schema import (
+from calcnb.classlog.log import LogWrites
+from calcnb.classlog.queries import LogQueries
+from calcnb.classlog.schema import (
     ATTEMPTS,
     CLASS_KEY,
     METADATA,
@@ -239,7 +239,7 @@ class ClassLog(LogWrites, LogQueries):
     @staticmethod
     def _upgrade_from_1(connection: sa.Connection) -> None:
         """Add the outcome column to a version-1 log, each row's outcome read as
-        :func:`~calcnb.classroom.schema.row_outcome` reads it."""
+        :func:`~calcnb.classlog.schema.row_outcome` reads it."""
         # NOT NULL needs a default for the rows already there; every row is then given its own.
         connection.execute(
             sa.text(
@@ -255,7 +255,7 @@ class ClassLog(LogWrites, LogQueries):
     def _upgrade_from_2(connection: sa.Connection) -> None:
         """Add the nickname key and its unique index to a version-2 log; no row is taken away or changed otherwise.
 
-        Each key is given to the first join under it, as :meth:`~calcnb.classroom.queries.LogQueries.taken_as`
+        Each key is given to the first join under it, as :meth:`~calcnb.classlog.queries.LogQueries.taken_as`
         read the log before: the rows after it (rejoins, which version 2 also kept as rows, and a look-alike
         that older rules let join, such as "Ana" with a Hangul filler after "Ana") keep none, like a rejoin's
         row, and are read as they were. So is a nickname that shows nothing by today's rules: nobody can join
@@ -298,7 +298,7 @@ class ClassLog(LogWrites, LogQueries):
         return (found.st_dev, found.st_ino)
 
     def check_file(self) -> None:
-        """Raise :class:`~calcnb.classroom.schema.ClassLogMoved` if the SQLite file was deleted or replaced since
+        """Raise :class:`~calcnb.classlog.schema.ClassLogMoved` if the SQLite file was deleted or replaced since
         the log was opened.
 
         Checked before and after each write: a write into a deleted file would be kept by nobody.
@@ -310,7 +310,7 @@ class ClassLog(LogWrites, LogQueries):
         return connection.execute(sa.select(CLASS_KEY.c.secret).where(CLASS_KEY.c.id == 1)).scalar_one_or_none()
 
     def _check_key(self, connection: sa.Connection) -> None:
-        """Raise :class:`~calcnb.classroom.schema.ClassLogMoved` if the SQLite file holds another class key than the
+        """Raise :class:`~calcnb.classlog.schema.ClassLogMoved` if the SQLite file holds another class key than the
         one opened (a new file can take a deleted file's inode number, and so its identity on disk)."""
         if self.file_path() is None:
             return
@@ -322,13 +322,13 @@ class ClassLog(LogWrites, LogQueries):
 
     def check_log(self) -> None:
         """:meth:`check_file`, and the class key in the file the one opened: raises
-        :class:`~calcnb.classroom.schema.ClassLogMoved` if not."""
+        :class:`~calcnb.classlog.schema.ClassLogMoved` if not."""
         self.check_file()
         with self.engine.connect() as connection:
             self._check_key(connection)
 
     def reopen(self) -> bool:
-        """After :class:`~calcnb.classroom.schema.ClassLogMoved`: take the file now at the path as the log; False
+        """After :class:`~calcnb.classlog.schema.ClassLogMoved`: take the file now at the path as the log; False
         if there is none yet.
 
         A new file's tables are made as :meth:`prepare` makes them. A deleted log is never made again
@@ -358,7 +358,7 @@ class ClassLog(LogWrites, LogQueries):
 
 def open_class_log(location: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> ClassLog:
     """Open (creating if new) the class log at a file path or database URL; raises
-    :class:`~calcnb.classroom.schema.ClassLogError` if unusable."""
+    :class:`~calcnb.classlog.schema.ClassLogError` if unusable."""
     log = ClassLog(location, timeout=timeout)
     try:
         return log.prepare()
@@ -374,7 +374,7 @@ def read_class_key(location: str | os.PathLike, *, required: bool = False) -> st
     means the lesson was not started with it (yet), and its students' variants use no class key.
     A relative path is read from the current folder. With ``required`` (what must match the students'
     screens, such as ``calcnb worksheets --class-log``), a missing log raises
-    :class:`~calcnb.classroom.schema.ClassLogError` naming the file looked for, instead of giving None.
+    :class:`~calcnb.classlog.schema.ClassLogError` naming the file looked for, instead of giving None.
     """
     url = database_url(location)
     if url.get_backend_name() == "sqlite" and not (url.database and Path(url.database).exists()):

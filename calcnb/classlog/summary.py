@@ -21,8 +21,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from calcnb.classroom.export import csv_cell
-from calcnb.classroom.readings import OTHER, STUCK_AFTER, StudentSummary
+from calcnb.classlog.export import csv_cell
+from calcnb.classlog.readings import OTHER, STUCK_AFTER, StudentSummary
 from calcnb.exercises.bank import Bank
 from calcnb.exercises.items import OUTCOMES, Outcome
 from calcnb.i18n import get_language, has_message, message

@@ -1,9 +1,9 @@
 """The class view's figures kept up to date answer by answer, so a reading of the log costs what is new in it.
 
-A :class:`Tally` takes the checks of :meth:`ClassLog.attempts_after <calcnb.classroom.store.ClassLog.attempts_after>`
+A :class:`Tally` takes the checks of :meth:`ClassLog.attempts_after <calcnb.classlog.store.ClassLog.attempts_after>`
 (each with its ``id``, in the order they were written) and keeps, per exercise and per student, what
-:func:`~calcnb.classroom.readings.exercise_stats`, :func:`~calcnb.classroom.readings.class_status` and
-:func:`~calcnb.classroom.readings.student_summaries` compute from every row: the same figures, in the same order.
+:func:`~calcnb.classlog.readings.exercise_stats`, :func:`~calcnb.classlog.readings.class_status` and
+:func:`~calcnb.classlog.readings.student_summaries` compute from every row: the same figures, in the same order.
 Counts are sums and do not care about order; what does (where each student ended on each exercise, their
 last answers judged) is folded in the order of the answers' times. A check that arrives after a later one
 of the same student (two pages of one student, one of them sending answers that waited) makes that one
@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from calcnb.classroom.readings import (
+from calcnb.classlog.readings import (
     JUDGED,
     OTHER,
     STUCK_AFTER,
@@ -26,7 +26,7 @@ from calcnb.classroom.readings import (
     StudentSummary,
     settle,
 )
-from calcnb.classroom.schema import row_outcome
+from calcnb.classlog.schema import row_outcome
 from calcnb.exercises.items import Outcome
 
 __all__ = ["Tally"]
@@ -65,7 +65,7 @@ class Tally:
         """Take in new checks (ids above :attr:`seen`, in id order); returns how many.
 
         ``history(nickname, up_to)`` reads one student's checks with ids up to ``up_to`` in the order of
-        their times (:meth:`ClassLog.student_attempts <calcnb.classroom.store.ClassLog.student_attempts>`):
+        their times (:meth:`ClassLog.student_attempts <calcnb.classlog.store.ClassLog.student_attempts>`):
         asked for only when a check of that student arrives after a later one.
         """
         again: set[str] = set()
@@ -129,7 +129,7 @@ class Tally:
         return stuck
 
     def stats(self, order: Sequence[str] = ()) -> list[ExerciseStats]:
-        """What :func:`~calcnb.classroom.readings.exercise_stats` says of every check seen."""
+        """What :func:`~calcnb.classlog.readings.exercise_stats` says of every check seen."""
         ended = Counter(
             (exercise, outcome) for student in self._students.values() for exercise, outcome in student.outcomes.items()
         )
@@ -149,12 +149,12 @@ class Tally:
         ]
 
     def status(self, students: Iterable[str]) -> ClassStatus:
-        """What :func:`~calcnb.classroom.readings.class_status` says of ``students`` and every check seen."""
+        """What :func:`~calcnb.classlog.readings.class_status` says of ``students`` and every check seen."""
         not_started = [name for name in dict.fromkeys(students) if name not in self._students]
         return ClassStatus(not_started, self._stuck(), len(self._students))
 
     def summaries(self, students: Iterable[str]) -> list[StudentSummary]:
-        """What :func:`~calcnb.classroom.readings.student_summaries` says of ``students`` and every check seen."""
+        """What :func:`~calcnb.classlog.readings.student_summaries` says of ``students`` and every check seen."""
         stuck = self._stuck()
         names = list(dict.fromkeys([*students, *self._in_order()]))
         return [

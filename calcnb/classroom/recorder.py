@@ -20,10 +20,10 @@ from typing import Any, Protocol
 
 import ipywidgets as widgets
 
-from calcnb.classroom.names import codes_match, rejoin_code
+from calcnb.classlog.names import codes_match, rejoin_code
+from calcnb.classlog.schema import ClassLogError, ClassLogMoved, NicknameTaken
+from calcnb.classlog.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
 from calcnb.classroom.saving import Saving
-from calcnb.classroom.schema import ClassLogError, ClassLogMoved, NicknameTaken
-from calcnb.classroom.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
 from calcnb.core.settings import CLASS_LOG
 from calcnb.core.visits import PerVisit
 from calcnb.i18n import get_language, message
@@ -50,7 +50,7 @@ def class_log_location() -> str | None:
 class ClassRecorder(Saving, widgets.VBox):
     """The notice, the nickname box and the status lines; saves every check once the student joined.
 
-    ``log`` is an open :class:`~calcnb.classroom.store.ClassLog` (None: the log could not be
+    ``log`` is an open :class:`~calcnb.classlog.store.ClassLog` (None: the log could not be
     opened, and the recorder only says so). ``quiz``, when given, takes the nickname
     as the name that picks this student's variants, so one name does both.
     The recorder listens to every exercise of the kernel until :meth:`close`.

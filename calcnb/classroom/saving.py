@@ -5,7 +5,7 @@ The checks are kept in the kernel, in order, and a saver thread of the recorder'
 is tried again with back-off until the database takes it; each check carries the page's writer key
 and its number, so a retry never writes it twice. A SQLite log deleted or replaced is noticed by the
 file's identity: nothing is written into it, and every check is sent again once there is a log at the path.
-The page's health row (:meth:`ClassLog.report <calcnb.classroom.store.ClassLog.report>`) tells the class view
+The page's health row (:meth:`ClassLog.report <calcnb.classlog.store.ClassLog.report>`) tells the class view
 how it goes. :class:`Saving` is mixed into :class:`calcnb.classroom.recorder.ClassRecorder`, which is the
 page (the notice, the nickname, joining) and draws the save line (:meth:`Saving._show`).
 """
@@ -19,9 +19,9 @@ import threading
 import time
 from typing import Any
 
-from calcnb.classroom.log import RATE_LIMITS, REFUSED, within_rate
-from calcnb.classroom.schema import WRITER_MAX, ClassLogMoved
-from calcnb.classroom.store import ClassLog
+from calcnb.classlog.log import RATE_LIMITS, REFUSED, within_rate
+from calcnb.classlog.schema import WRITER_MAX, ClassLogMoved
+from calcnb.classlog.store import ClassLog
 from calcnb.exercises.items import Attempt
 from calcnb.i18n import get_language, message
 
@@ -94,14 +94,14 @@ class Saving:
 
     @property
     def refused(self) -> int:
-        """How many checks were not stored because they came too fast (:data:`~calcnb.classroom.log.RATE_LIMITS`)."""
+        """How many checks were not stored because they came too fast (:data:`~calcnb.classlog.log.RATE_LIMITS`)."""
         return self.refused_here + len(self._refused)
 
     def record(self, attempt: Attempt) -> str | None:
         """Keep one check for the log (an answer listener): returns at once, never raises.
 
         The saver thread writes it; until it is in, the page says "Saving…". A check that comes too fast
-        after this page's others (over :data:`~calcnb.classroom.log.RATE_LIMITS`) is not kept, and the
+        after this page's others (over :data:`~calcnb.classlog.log.RATE_LIMITS`) is not kept, and the
         sentence returned says so under the exercise's feedback; the log refuses the same, counting every
         page of the student.
         """

@@ -6,10 +6,10 @@ could not be read (never counted as wrong), and the share of each misconception 
 answers, as a bar chart, every name in the teacher's language. Then who joined and has not
 checked anything yet, and who is stuck (their last three answers judged wrong), with the
 exercise they are stuck on. Last, the end-of-lesson summary of each student, to export as CSV or
-print as PDF (:mod:`calcnb.classroom.summary`); a link exports every recorded check as CSV. The view
+print as PDF (:mod:`calcnb.classlog.summary`); a link exports every recorded check as CSV. The view
 is handed the lesson's exercise order and bank: a lesson's own view (:mod:`calcnb.lessons`) knows
 which lesson, this module knows none. Whether each page's answers reach the log is worked out in
-:mod:`calcnb.classroom.health`.
+:mod:`calcnb.classlog.health`.
 
 ``python -m calcnb class-view lesson.db`` serves ``notebooks/teacher/class_view.ipynb``
 with Voila on 127.0.0.1 (this machine only) on a server and port of its own: the
@@ -30,8 +30,8 @@ from collections.abc import Sequence
 
 import ipywidgets as widgets
 
-from calcnb.classroom.export import csv_text
-from calcnb.classroom.health import (
+from calcnb.classlog.export import csv_text
+from calcnb.classlog.health import (
     FULL,
     StudentHealth,
     disk_room,
@@ -39,10 +39,10 @@ from calcnb.classroom.health import (
     student_health,
     write_heartbeat,
 )
-from calcnb.classroom.readings import STUCK_AFTER, ClassStatus, ExerciseStats, StudentSummary
-from calcnb.classroom.schema import ClassLogMoved
-from calcnb.classroom.store import ClassLog, open_class_log
-from calcnb.classroom.summary import (
+from calcnb.classlog.readings import STUCK_AFTER, ClassStatus, ExerciseStats, StudentSummary
+from calcnb.classlog.schema import ClassLogMoved
+from calcnb.classlog.store import ClassLog, open_class_log
+from calcnb.classlog.summary import (
     SUMMARY_COLUMNS,
     exercise_label,
     misconception_label,
@@ -51,7 +51,7 @@ from calcnb.classroom.summary import (
     summary_pdf,
     summary_rows,
 )
-from calcnb.classroom.tally import Tally
+from calcnb.classlog.tally import Tally
 from calcnb.core.settings import CLASS_VIEW
 from calcnb.exercises.bank import Bank
 from calcnb.i18n import message
@@ -250,7 +250,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
     ``order`` lists the lesson's exercise identifiers, in the order the lesson asks them: they are shown first,
     numbered by their place in it (the others follow as first answered). ``bank`` holds the lesson's exercises
     (:class:`calcnb.exercises.bank.Bank`), for their questions and the names of their misconceptions.
-    Each reading asks the log only for the answers written since the last one (:class:`~calcnb.classroom.tally.Tally`),
+    Each reading asks the log only for the answers written since the last one (:class:`~calcnb.classlog.tally.Tally`),
     tries a write (taken back) and commits one (its own health row) to know whether the students' answers can be
     saved, looks at the free space on a SQLite log's disk, and reads each page's health row: a banner says loudly
     when the log is gone, replaced, unreadable or cannot be written, when its disk is full or filling up, and when

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from calcnb.classroom.store import ClassLog, open_class_log
+from calcnb.classlog.store import ClassLog, open_class_log
 from calcnb.classroom.view import REFRESH_SECONDS, ClassView
 from calcnb.core.settings import CLASS_VIEW, CLASS_VIEW_LESSON
 from calcnb.lessons import ALL_LESSONS, BANK, DEFAULT_LESSON, Lesson, lesson_for

@@ -33,8 +33,8 @@ __all__ = [
 
 def open_log(location: str) -> Any:
     """Open (creating if new) the class log at ``location``, or AppError saying why it cannot be used."""
-    from calcnb.classroom.schema import ClassLogError
-    from calcnb.classroom.store import open_class_log  # SQLAlchemy loads only when a log is asked for
+    from calcnb.classlog.schema import ClassLogError
+    from calcnb.classlog.store import open_class_log  # SQLAlchemy loads only when a log is asked for
 
     try:
         return open_class_log(location)
@@ -45,7 +45,7 @@ def open_log(location: str) -> Any:
 def log_argument(location: str) -> str:
     """The class log as the kernels must read it: a URL with any relative file made absolute (kernels run in
     the notebooks' folder, not where the teacher typed the command)."""
-    from calcnb.classroom.store import database_url
+    from calcnb.classlog.store import database_url
 
     return database_url(location).render_as_string(hide_password=False)
 
@@ -54,8 +54,8 @@ def checkpoint_class_log(location: str | None) -> None:
     """When a server stops: fold a SQLite log's write-ahead file into the one ``.db`` file a teacher copies."""
     if location is None:
         return
-    from calcnb.classroom.schema import ClassLogError
-    from calcnb.classroom.store import open_class_log
+    from calcnb.classlog.schema import ClassLogError
+    from calcnb.classlog.store import open_class_log
 
     with contextlib.suppress(ClassLogError):
         log = open_class_log(location)
@@ -77,7 +77,7 @@ def class_log_environment(
     clear message before any student arrives. Without a location the setting is removed, so
     a value left in the teacher's shell never turns recording on.
     """
-    from calcnb.classroom.store import hidden_password
+    from calcnb.classlog.store import hidden_password
 
     environment = dict(environment)
     CLASS_VIEW.write(environment, None)  # the students' kernels never read the class view's log

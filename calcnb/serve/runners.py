@@ -179,8 +179,8 @@ def _class_key(location: str | None) -> str | None:
     """The class key of the log ``--class-log`` names (None without one); AppError saying why it cannot be read."""
     if location is None:
         return None
-    from calcnb.classroom.schema import ClassLogError
-    from calcnb.classroom.store import read_class_key
+    from calcnb.classlog.schema import ClassLogError
+    from calcnb.classlog.store import read_class_key
 
     try:
         return read_class_key(location, required=True)
@@ -195,7 +195,7 @@ def run_worksheets(arguments: argparse.Namespace) -> int:
     questions as on their screen: the class key is read from the class log the teacher names, wherever it is,
     and a log that is not there is refused with the path looked for (never sheets silently without the key).
     """
-    from calcnb.classroom.store import hidden_password
+    from calcnb.classlog.store import hidden_password
     from calcnb.exercises.worksheet import save_sheets
     from calcnb.lessons import lesson as find_lesson
 
@@ -227,8 +227,8 @@ def write_summary(log: Any, path: Path, lesson: str | None = None) -> None:
     Its exercises are numbered and ordered as the lesson's: ``lesson`` (a name of the lesson index) when given,
     else the lesson the log's answers belong to, as the class view tells it (the default lesson if none).
     """
-    from calcnb.classroom.readings import student_summaries
-    from calcnb.classroom.summary import summary_csv, summary_pdf
+    from calcnb.classlog.readings import student_summaries
+    from calcnb.classlog.summary import summary_csv, summary_pdf
     from calcnb.lessons import DEFAULT_LESSON, lesson_for
     from calcnb.lessons import lesson as find_lesson
 

@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calcnb.classroom.export import csv_text
-from calcnb.classroom.readings import class_status, exercise_stats, student_summaries
-from calcnb.classroom.store import open_class_log
-from calcnb.classroom.summary import exercise_label, misconception_label, summary_csv
+from calcnb.classlog.export import csv_text
+from calcnb.classlog.readings import class_status, exercise_stats, student_summaries
+from calcnb.classlog.store import open_class_log
+from calcnb.classlog.summary import exercise_label, misconception_label, summary_csv
 from calcnb.lessons import BANK, lesson
 from calcnb.serve.address import network_address as _network_address
 from calcnb.serve.process import free_port, stop_server, wait_until_serving
@@ -127,7 +127,7 @@ def _student(browser, url: str, nickname: str, answers: list[str], database: Pat
 def _namesake_goes_on(browser, url: str, nickname: str, screenshot: Path, database: Path) -> None:
     """A page types a nickname someone has joined under: it is asked for the rejoin code the first page
     showed, and with it goes on under the nickname."""
-    from calcnb.classroom.names import rejoin_code
+    from calcnb.classlog.names import rejoin_code
 
     with _students_page(browser, url, nickname) as (page, recorder, box):
         recorder.get_by_role("button", name="Join the class").click()

@@ -393,7 +393,7 @@ def _pdf_text(data: bytes) -> str:
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_worksheets_read_the_class_key_of_a_log_in_another_folder(tmp_path):
-    from calcnb.classroom.store import open_class_log
+    from calcnb.classlog.store import open_class_log
     from calcnb.exercises.worksheet import answer_sheet_pdf
     from calcnb.lessons import lesson
 
@@ -436,8 +436,8 @@ def test_worksheets_refuse_a_class_log_that_is_not_there_naming_where_they_looke
 
 
 def test_read_class_key_says_why_when_a_log_it_needs_is_missing(tmp_path, monkeypatch):
-    from calcnb.classroom.schema import ClassLogError
-    from calcnb.classroom.store import read_class_key
+    from calcnb.classlog.schema import ClassLogError
+    from calcnb.classlog.store import read_class_key
 
     monkeypatch.chdir(tmp_path)
     assert read_class_key("lesson.db") is None  # the lesson not started with a log (yet)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.classroom.readings import class_status, exercise_stats
-from calcnb.classroom.store import open_class_log, read_class_key
-from calcnb.classroom.summary import exercise_label, misconception_label
+from calcnb.classlog.readings import class_status, exercise_stats
+from calcnb.classlog.store import open_class_log, read_class_key
+from calcnb.classlog.summary import exercise_label, misconception_label
 from calcnb.lessons import BANK, lesson
 from calcnb.lessons.counting.widgets import clock_point
 from calcnb.serve.settings import LOCALHOST

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from calcnb.classroom.store import open_class_log, read_class_key
+from calcnb.classlog.store import open_class_log, read_class_key
 from calcnb.i18n import message, set_language
 from calcnb.lessons import BANK, lesson
 from calcnb.lessons.evidence.exercises import OWN_EXERCISE, own_variant, percent, pool, seed_block
