@@ -14,8 +14,9 @@ import pytest
 import sqlalchemy as sa
 from pg_server import server_binaries, throwaway_server
 
+from calcnb.classlog.location import database_url
 from calcnb.classlog.schema import METADATA
-from calcnb.classlog.store import database_url, open_class_log
+from calcnb.classlog.store import open_class_log
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from pg_server import stopped
 
-from calcnb.classlog.store import ClassLog, database_url, open_class_log
+from calcnb.classlog.location import database_url
+from calcnb.classlog.store import ClassLog, open_class_log
 from calcnb.exercises.items import Attempt, Outcome
 from calcnb.lessons import BANK, lesson
 

@@ -26,8 +26,9 @@ import sqlalchemy as sa
 from class_log_support import VIEWED, a_class, an_attempt
 
 from calcnb.classlog import health
+from calcnb.classlog.location import database_url
 from calcnb.classlog.schema import WRITERS
-from calcnb.classlog.store import database_url, open_class_log
+from calcnb.classlog.store import open_class_log
 from calcnb.classroom.view import ClassView
 from calcnb.i18n import set_language
 

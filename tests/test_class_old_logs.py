@@ -15,10 +15,10 @@ import sqlalchemy as sa
 from class_log_support import DATA, ORDER, an_attempt
 
 from calcnb.classlog.export import csv_text
-from calcnb.classlog.log import ALREADY_WRITTEN, WRITTEN
+from calcnb.classlog.location import database_url
 from calcnb.classlog.readings import class_status, exercise_outcomes, exercise_stats, student_summaries
 from calcnb.classlog.schema import SCHEMA_VERSION, row_outcome, student_key
-from calcnb.classlog.store import database_url, open_class_log, read_class_key
+from calcnb.classlog.store import ALREADY_WRITTEN, WRITTEN, open_class_log, read_class_key
 from calcnb.exercises.items import Outcome
 
 pytest_plugins = ["class_log_fixtures"]

@@ -15,8 +15,9 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import REPO, an_attempt, unwritable
 
+from calcnb.classlog.location import database_url, hidden_password
 from calcnb.classlog.schema import ANSWER_MAX, ClassLogError
-from calcnb.classlog.store import ClassLog, database_url, hidden_password, open_class_log, read_class_key
+from calcnb.classlog.store import ClassLog, open_class_log, read_class_key
 
 pytest_plugins = ["class_log_fixtures"]
 

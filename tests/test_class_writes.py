@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from class_log_support import an_attempt
 
-from calcnb.classlog.log import ALREADY_WRITTEN, REFUSED, WRITTEN, within_rate
 from calcnb.classlog.schema import ClassLogError
+from calcnb.classlog.store import ALREADY_WRITTEN, REFUSED, WRITTEN, within_rate
 from calcnb.exercises.items import Outcome
 
 pytest_plugins = ["class_log_fixtures"]

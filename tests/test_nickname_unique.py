@@ -21,6 +21,7 @@ import pytest
 import sqlalchemy as sa
 from class_log_support import an_attempt, joins
 
+from calcnb.classlog.location import database_url
 from calcnb.classlog.names import visible_nickname
 from calcnb.classlog.schema import (
     ATTEMPTS,
@@ -32,7 +33,7 @@ from calcnb.classlog.schema import (
     NicknameTaken,
     student_key,
 )
-from calcnb.classlog.store import database_url, open_class_log
+from calcnb.classlog.store import open_class_log
 from calcnb.classroom.recorder import ClassRecorder
 
 pytest_plugins = ["class_log_fixtures"]

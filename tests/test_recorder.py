@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import io
-import threading
 import time
 
 import pytest
@@ -25,9 +24,8 @@ from class_log_support import (
     warnings_as_errors,
 )
 
-from calcnb.classlog.log import RATE_LIMITS
 from calcnb.classlog.names import rejoin_code
-from calcnb.classlog.store import open_class_log
+from calcnb.classlog.store import RATE_LIMITS, open_class_log
 from calcnb.classroom.recorder import MAX_WRONG_CODES, ClassRecorder, join_class
 from calcnb.classroom.view import ClassView
 from calcnb.core.settings import CLASS_LOG
@@ -50,12 +48,12 @@ def test_the_page_says_what_is_collected_and_records_only_after_joining(recorder
     lesson = an_exercise()
     assert "collecting the answers" in recorder.notice.value and "nickname" in recorder.notice.value
     lesson.exercise.check(lesson.wrong)
-    recorder.flush()
+    recorder.outbox.flush()
     assert log.count() == 0  # not joined yet: nothing recorded
     assert recorder.join("  ana  ")
     lesson.exercise.check(lesson.wrong)
     lesson.exercise.check(lesson.right)
-    assert recorder.flush() is True  # written by the recorder's own thread
+    assert recorder.outbox.flush() is True  # written by the outbox's own thread
     assert "Saved: the class log has all your answers (2)." in recorder.save_status.value
     variant = str(lesson.exercise.item.variant)
     assert [(row["nickname"], row["exercise_id"], row["answer"], row["correct"], row["misconception"], row["variant"])
@@ -230,7 +228,7 @@ def test_the_recorder_logs_a_reveal_and_the_class_view_marks_it(recorder, log):
     lesson.exercise.check(lesson.wrong)
     lesson.exercise.show_button.click()
     lesson.exercise.check(lesson.right)
-    recorder.flush()
+    recorder.outbox.flush()
     assert [row["outcome"] for row in log.attempts()] == ["unreadable", "wrong", "revealed", "right"]
     view = ClassView(log, **VIEWED)
     view.refresh()
@@ -253,23 +251,25 @@ def test_a_log_that_cannot_be_written_never_breaks_the_exercise_and_keeps_the_an
     with unwritable(kind, location) as log:
         recorder = ClassRecorder(log)
         recorder.nickname = "ana"  # joined before the log stopped being writable
-        recorder._writer = threading.Thread(target=recorder._save, daemon=True)
-        recorder._writer.start()
+        recorder.outbox.start("ana")
         lesson = an_exercise()
         exercise = lesson.exercise
         with warnings_as_errors():
             verdict = exercise.check(lesson.right)
-            assert recorder.flush() is False
+            assert recorder.outbox.flush() is False
         assert verdict.correct is True and verdict.text and html.escape(verdict.text) in exercise.feedback.value
-        assert not recorder.stopped and recorder.waiting == 1
+        assert not recorder.stopped and recorder.outbox.waiting == 1
         assert "not reaching the class log" in recorder.save_status.value and "Saved" not in recorder.save_status.value
         with warnings_as_errors():
             second = exercise.check(lesson.wrong)
-            recorder.flush()
+            recorder.outbox.flush()
         assert second.correct is False and html.escape(second.text) in exercise.feedback.value  # feedback goes on
-        assert recorder.waiting == 2 and [check.answer for check in recorder._checks] == [lesson.right, lesson.wrong]
+        assert recorder.outbox.waiting == 2 and [check.answer for check in recorder.outbox.checks] == [
+            lesson.right,
+            lesson.wrong,
+        ]
         assert "2 wait" in recorder.save_status.value
-        assert recorder.failures >= 2  # tried again
+        assert recorder.outbox.failures >= 2  # tried again
         recorder.close()
 
 
@@ -315,17 +315,17 @@ def test_thirty_pages_lose_no_answer_through_locks_a_read_only_log_and_a_lost_da
             alarms[kind] = list(view.alarms)
         answer_round(f"after-{kind}")
     deadline = time.monotonic() + 240
-    while any(page.waiting for page in pages) and time.monotonic() < deadline:
+    while any(page.outbox.waiting for page in pages) and time.monotonic() < deadline:
         for page in pages:
-            page.flush(timeout=5)
-    assert [page.nickname for page in pages if page.waiting] == []
-    assert all(page.refused == 0 for page in pages)
+            page.outbox.flush(timeout=5)
+    assert [page.nickname for page in pages if page.outbox.waiting] == []
+    assert all(page.outbox.refused == 0 for page in pages)
     log = open_class_log(location)
     rows = log.attempts_after(0)  # in the order written
     for nickname, answers in checked.items():
         assert [row["answer"] for row in rows if row["nickname"] == nickname] == answers, nickname
     assert len(rows) == sum(map(len, checked.values())) == 30 * 16
-    assert all(alarms[kind] for kind in ("locked", "read_only")) and sum(page.failures for page in pages) >= 30
+    assert all(alarms[kind] for kind in ("locked", "read_only")) and sum(page.outbox.failures for page in pages) >= 30
     assert alarms["gone"]  # the view said the log was gone or could not be read
     assert view.refresh()
     full = ClassView(log, **VIEWED)
@@ -359,15 +359,15 @@ def test_holding_enter_down_keeps_a_few_answers_and_says_the_others_were_not_sav
         verdict = lesson.exercise.check(lesson.wrong)
         assert verdict.correct is False and html.escape(verdict.text) in lesson.exercise.feedback.value
         notes.append("Not saved: too many answers" in lesson.exercise.feedback.value)
-    assert recorder.flush(timeout=30)
+    assert recorder.outbox.flush(timeout=30)
     kept = [row["recorded_at"] for row in log.attempts()]
-    assert len(kept) == recorder.recorded == notes.count(False) == 8 * 60 - recorder.refused
+    assert len(kept) == recorder.outbox.recorded == notes.count(False) == 8 * 60 - recorder.outbox.refused
     assert 5 <= len(kept) <= 20  # five in the first second, then at most twenty in any ten seconds
     for when in kept:
         for seconds, count in RATE_LIMITS:
             assert sum(1 for other in kept if when - seconds < other <= when) <= count
     assert notes[:5] == [False] * 5 and all(notes[5:60])
-    assert f"The class log refused {recorder.refused} of your answers" in recorder.save_status.value
+    assert f"The class log refused {recorder.outbox.refused} of your answers" in recorder.save_status.value
 
 
 def test_a_student_at_a_normal_pace_is_never_refused(recorder, log):
@@ -375,7 +375,7 @@ def test_a_student_at_a_normal_pace_is_never_refused(recorder, log):
     # a quick burst of corrections, then an answer every second and a half for two minutes, then Show answer
     times = [0.0, 0.3, 0.6, 0.9, *(2 + 1.5 * n for n in range(80))]
     assert _paced(recorder, times) == [None] * len(times)
-    assert recorder.flush(timeout=30) and recorder.refused == 0 and log.count() == len(times)
+    assert recorder.outbox.flush(timeout=30) and recorder.outbox.refused == 0 and log.count() == len(times)
 
 
 def test_the_limit_holds_across_the_pages_of_one_student(log):
@@ -387,10 +387,14 @@ def test_the_limit_holds_across_the_pages_of_one_student(log):
     for step in range(30):  # each page: an answer every 0.8 s; together, five every two seconds
         _paced(first, [0.8 * step])
         _paced(second, [0.8 * step + 0.4])
-        assert first.flush(timeout=30) and second.flush(timeout=30)
+        assert first.outbox.flush(timeout=30) and second.outbox.flush(timeout=30)
     kept = [row["recorded_at"] for row in log.attempts()]
-    assert first.refused and second.refused and first.refused_here == second.refused_here == 0
-    assert len(kept) == first.recorded + second.recorded == 60 - first.refused - second.refused
+    assert (
+        first.outbox.refused and second.outbox.refused and first.outbox.refused_here == second.outbox.refused_here == 0
+    )
+    assert (
+        len(kept) == first.outbox.recorded + second.outbox.recorded == 60 - first.outbox.refused - second.outbox.refused
+    )
     for when in kept:
         for seconds, count in RATE_LIMITS:
             assert sum(1 for other in kept if when - seconds < other <= when) <= count
@@ -421,7 +425,7 @@ def test_the_recorder_keeps_every_deal_played_and_the_class_view_pools_them(loca
         assert recorder.join(name)
         assert lab.block == seed_block(name, recorder.class_log.class_key())
         lab.play_batch()
-        assert recorder.flush(timeout=30) and recorder.games_recorded == 10
+        assert recorder.outbox.flush(timeout=30) and recorder.outbox.games_recorded == 10
         recorder.close()
         labs.append(lab)
     view.refresh()

@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 #: Seconds without a word from a page that has answers waiting before the view says they are not arriving
-#: (a page reports at least every :data:`calcnb.classroom.saving.HEARTBEAT` seconds while it can).
+#: (a page reports at least every :data:`calcnb.classlog.outbox.HEARTBEAT` seconds while it can).
 QUIET_AFTER = 45.0
 
 #: The writer key of the class view's own health row (:func:`write_heartbeat`): a page's key is hex digits, never

@@ -2,8 +2,8 @@
 
 Every table a class log has is declared here (:data:`METADATA`, versioned by :data:`SCHEMA_VERSION`), with the
 limits of what a column keeps and the cleaning every text goes through before it is stored (:func:`clean_text`,
-:func:`clean_nickname`, :func:`student_key`). Nothing here opens a database: :mod:`calcnb.classlog.store` does, and
-:mod:`calcnb.classlog.log` writes and reads the rows. Kept apart so the shape of a log, which every
+:func:`clean_nickname`, :func:`student_key`). Nothing here opens a database: :class:`calcnb.classlog.store.ClassLog`
+does, and writes and reads the rows. Kept apart so the shape of a log, which every
 version of calcnb must read the same, changes only here.
 """
 

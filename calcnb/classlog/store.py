@@ -1,165 +1,139 @@
-"""The class log, opened: where it lives, its engine, its tables made or brought up to date, and :class:`ClassLog`.
+"""The class log, opened: :class:`ClassLog`, one class that opens a log, writes into it and reads it back.
 
-A class log is a SQLite file or any database URL SQLAlchemy speaks (PostgreSQL for a JupyterHub).
-:func:`database_url` reads the location the teacher typed; :func:`hidden_password` is how any message
-prints it. :func:`open_class_log` gives a :class:`ClassLog`, whose connection side is here: the engine
-(whose every wait for a lock ends within a timeout, so it never hangs a kernel), the tables of a new log,
-an older log brought up to date (version 1 to 2, 2 to 3), and the identity of a SQLite file, so nothing is
-written into a file deleted or replaced since. What it writes (:class:`calcnb.classlog.log.LogWrites`) and reads
-(:class:`calcnb.classlog.queries.LogQueries`) each have a module of their own; the tables are in
-:mod:`calcnb.classlog.schema`. More: ``docs/design.md``.
+A teacher who starts the lesson app with ``--class-log lesson.db`` gets every check of an exercise
+recorded: the nickname the student chose (no other personal data), the exercise and its variant,
+the answer as typed (cut to :data:`~calcnb.classlog.schema.ANSWER_MAX` characters), the outcome (right,
+wrong, unreadable, or the answer revealed by Show answer), the misconception the judge named, the
+language and the time. For "Is the 80% true?" it also keeps each deal a student's player played.
+
+:func:`open_class_log` gives a :class:`ClassLog`: its engine (every wait for a lock ends within a timeout,
+so it never hangs a kernel), the tables of a new log, an older log brought up to date
+(:mod:`calcnb.classlog.upgrades`), and the identity of a SQLite file, so nothing is written into a file
+deleted or replaced since. Each check is written once (:meth:`ClassLog.record_keyed`), in the order of
+commits, and within :data:`RATE_LIMITS`, so holding Enter down cannot fill the log. Every statement is
+built by SQLAlchemy Core with bound parameters: no student's text ever becomes SQL. Reads hand back plain
+rows, oldest first; what they say is worked out without a database (:mod:`calcnb.classlog.readings`).
+Where a log lives is :mod:`calcnb.classlog.location`; its tables, :mod:`calcnb.classlog.schema`.
+More: ``docs/design.md``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import re
-import sqlite3
+import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Engine
 
-from calcnb.classlog.log import LogWrites
-from calcnb.classlog.queries import LogQueries
+from calcnb.classlog.location import database_url, hidden_password, make_engine, reason
 from calcnb.classlog.schema import (
+    ANSWER_MAX,
+    ATTEMPT_COLUMNS,
     ATTEMPTS,
     CLASS_KEY,
+    FAILURE_MAX,
+    GAME_COLUMNS,
+    GAMES,
     METADATA,
-    OUTCOME_MAX,
+    NAME_MAX,
     SCHEMA_TABLE,
     SCHEMA_VERSION,
     STUDENTS,
+    WRITERS,
+    WRITES,
     ClassLogError,
     ClassLogMoved,
+    NicknameTaken,
+    clean_nickname,
+    clean_text,
     student_key,
 )
-from calcnb.exercises.items import Outcome
+from calcnb.classlog.upgrades import UPGRADES
+from calcnb.exercises.items import Attempt, Outcome
 from calcnb.game.errors import quote
 from calcnb.i18n import message
 
-__all__ = ["DEFAULT_TIMEOUT", "ClassLog", "database_url", "hidden_password", "open_class_log", "read_class_key"]
+__all__ = [
+    "ALREADY_WRITTEN",
+    "DEFAULT_TIMEOUT",
+    "RATE_LIMITS",
+    "REFUSED",
+    "WRITTEN",
+    "ClassLog",
+    "open_class_log",
+    "read_class_key",
+    "within_rate",
+]
 
 #: Seconds a write waits for a lock before recording gives up (busy timeout, lock timeout).
 DEFAULT_TIMEOUT = 5.0
 
 
-def database_url(location: str | os.PathLike, *, base: str | os.PathLike | None = None) -> sa.URL:
-    """The SQLAlchemy URL of a class log given as a file path (SQLite) or a database URL.
+#: The most answers one student may have in the log within any window of so many seconds: (seconds, answers).
+#: A few a second, a small burst, and a steady pace far above anyone's reading and typing: holding Enter
+#: down (sixty checks a second) keeps 20 in ten seconds, and a student at a normal pace is never refused.
+RATE_LIMITS = ((1.0, 5), (10.0, 20))
+#: What :meth:`ClassLog.record_keyed` did with a check: written now, found already written, or refused
+#: (its student over :data:`RATE_LIMITS`: not stored).
+WRITTEN, ALREADY_WRITTEN, REFUSED = "written", "already written", "refused"
+# Any number: the PostgreSQL advisory lock that makes answers take their ids in the order they commit.
+_ORDER_LOCK = 0x6361_6C63
 
-    A relative SQLite path, bare or in a ``sqlite:///`` URL, is resolved against ``base`` (default: the
-    current directory, where the teacher ran the command), so ``rel.db`` and ``sqlite:///rel.db`` are
-    one file. ``postgresql://`` URLs use the psycopg driver. Raises :class:`ClassLogError` for an
-    empty location, one SQLAlchemy cannot read, or a log in memory (nothing would be kept).
+
+def within_rate(times: Iterable[float], when: float) -> bool:
+    """Would one more answer at ``when`` keep a student who answered at ``times`` within :data:`RATE_LIMITS`?
+
+    Every answer less than a window's width from ``when``, before or after, counts in that window.
+
+    >>> within_rate([0.0, 0.1, 0.2, 0.3], 0.4), within_rate([0.0, 0.1, 0.2, 0.3, 0.35], 0.4)
+    (True, False)
     """
-    text = os.fspath(location).strip() if location is not None else ""
-    if not text:
-        raise ClassLogError(message("classlog.bad_location", location=quote(location)))
-    if "://" not in text:
-        if text == ":memory:":
-            raise ClassLogError(message("classlog.in_memory", location=quote(text)))
-        path = Path(text).expanduser()
-        return sa.URL.create("sqlite", database=str((Path(base or Path.cwd()) / path).resolve()))
-    try:
-        url = make_url(text)
-    except Exception as error:
-        raise ClassLogError(message("classlog.bad_location", location=quote(hidden_password(text)))) from error
-    if url.drivername in ("postgresql", "postgres"):
-        url = url.set(drivername="postgresql+psycopg")
-    if url.get_backend_name() == "sqlite":
-        database = url.database or ""
-        in_memory = (
-            database in ("", ":memory:") or url.query.get("mode") == "memory" or database.startswith("file::memory:")
+    times = list(times)
+    return all(sum(1 for time_ in times if abs(time_ - when) < seconds) < count for seconds, count in RATE_LIMITS)
+
+
+def _attempt_rows(nickname: str, attempts: Iterable[Attempt]) -> list[dict[str, Any]]:
+    """The rows of ``attempts`` by ``nickname`` as :data:`~calcnb.classlog.schema.ATTEMPTS` stores them."""
+    name = clean_nickname(nickname)
+    rows = []
+    for attempt in attempts:
+        outcome = Outcome(attempt.outcome)
+        rows.append(
+            {
+                "recorded_at": float(attempt.timestamp),
+                "nickname": name,
+                "exercise_id": clean_text(attempt.exercise_id, NAME_MAX),
+                "variant": clean_text(attempt.variant, NAME_MAX),
+                "answer": clean_text(attempt.answer, ANSWER_MAX),
+                "correct": outcome is Outcome.RIGHT,
+                "outcome": outcome.value,  # the text: the log stores what every version reads
+                "misconception": None if attempt.misconception is None else clean_text(attempt.misconception, NAME_MAX),
+                "language": clean_text(attempt.language, NAME_MAX),
+            }
         )
-        if in_memory:
-            raise ClassLogError(message("classlog.in_memory", location=quote(hidden_password(text))))
-        if not database.startswith("file:") and not Path(database).is_absolute():
-            url = url.set(database=str((Path(base or Path.cwd()) / Path(database).expanduser()).resolve()))
-    return url
+    return rows
 
 
-def hidden_password(location: str | os.PathLike | sa.URL) -> str:
-    """A class log's location as it may be printed: a URL's password hidden (``***``), a path as given.
-
-    >>> hidden_password("postgresql://teacher:secret@db.school/lesson")
-    'postgresql://teacher:***@db.school/lesson'
-    >>> hidden_password("lesson.db")
-    'lesson.db'
-    """
-    if isinstance(location, sa.URL):
-        return location.render_as_string(hide_password=True)
-    text = os.fspath(location)
-    if "://" not in text:
-        return text
-    try:
-        return make_url(text).render_as_string(hide_password=True)
-    except Exception:  # not a URL SQLAlchemy reads: hide whatever stands where a password would
-        return re.sub(r"(://[^/:@]*:)[^@/]*@", r"\1***@", text)
+# What ClassLog.probe tries to write (and takes back): an answer as any page sends it.
+_PROBE = Attempt("probe", 0, "", Outcome.UNREADABLE, None, "en", 0.0)
 
 
-def _sqlite_engine(url: sa.URL, timeout: float, may_create: Callable[[], bool]) -> Engine:
-    database = url.database or ""
-    if database and not database.startswith("file:"):
-
-        def _connect() -> sqlite3.Connection:
-            mode = "rwc" if may_create() else "rw"
-            address = f"{Path(database).as_uri()}?mode={mode}"
-            return sqlite3.connect(address, uri=True, timeout=timeout, check_same_thread=False)
-
-        # A connection per transaction: each write opens the file the path names now, never a deleted one.
-        engine = sa.create_engine("sqlite://", creator=_connect, poolclass=sa.pool.NullPool)
-    else:
-        engine = sa.create_engine(url, connect_args={"timeout": timeout}, poolclass=sa.pool.NullPool)
-
-    @sa.event.listens_for(engine, "connect")
-    def _sqlite_settings(connection, _record) -> None:
-        cursor = connection.cursor()
-        cursor.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-        cursor.execute("PRAGMA journal_mode = WAL")  # readers never block writers; many writers queue
-        cursor.execute("PRAGMA synchronous = NORMAL")  # safe in WAL mode, no fsync on every commit
-        cursor.close()
-
-    return engine
-
-
-def make_engine(url: sa.URL, timeout: float, may_create: Callable[[], bool] = lambda: True) -> Engine:
-    """An engine that waits at most ``timeout`` seconds for a lock, then fails (never hangs a kernel).
-
-    A SQLite file is made only while ``may_create()`` says so: a write never makes an empty log
-    where a deleted one was (it would hold none of the class's answers).
-    """
-    if url.get_backend_name() == "sqlite":
-        return _sqlite_engine(url, timeout, may_create)
-    connect_args: dict[str, Any] = {}
-    if url.get_backend_name() == "postgresql":
-        milliseconds = int(timeout * 1000)
-        connect_args = {
-            "connect_timeout": max(1, round(timeout)),
-            # A lock waited for too long fails first; a statement stuck for any other reason fails soon after.
-            "options": f"-c lock_timeout={milliseconds} -c statement_timeout={2 * milliseconds}",
-        }
-    return sa.create_engine(url, connect_args=connect_args, pool_pre_ping=True)
-
-
-def _reason(error: sa.exc.SQLAlchemyError) -> str:
-    """A database error's first line, as a message says why a log cannot be opened."""
-    return str(getattr(error, "orig", None) or error).splitlines()[0]
-
-
-class ClassLog(LogWrites, LogQueries):
+class ClassLog:
     """A class log, opened: :meth:`join` and :meth:`record` write, :meth:`attempts` and :meth:`students` read.
 
     Open it with :func:`open_class_log`, which also creates the tables of a new log and checks the schema
     version of an existing one. ``location`` is where the log is as messages name it: a SQLite log by its
-    file, any other by its URL with the password hidden.
+    file, any other by its URL with the password hidden. Every write checks the SQLite file before and
+    after (:meth:`check_file`), and the ones that must not land in a replaced file check the class key
+    inside their transaction.
     """
 
     def __init__(self, location: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> None:
-        self.url = database_url(location)
+        self.url: sa.URL = database_url(location)
         sqlite = self.url.get_backend_name() == "sqlite"
         self.location = (self.url.database or "") if sqlite else hidden_password(self.url)
         self.timeout = timeout
@@ -168,7 +142,7 @@ class ClassLog(LogWrites, LogQueries):
         # number has the same identity on disk, but not the same key.
         self._key: str | None = None
         try:
-            self.engine = make_engine(self.url, timeout, lambda: self._may_create)
+            self.engine: Engine = make_engine(self.url, timeout, lambda: self._may_create)
         except Exception as error:  # an unknown dialect, a missing driver
             raise ClassLogError(message("classlog.cannot_open", location=self.location, reason=error)) from error
         # The SQLite file's (st_dev, st_ino) as opened (again by prepare, which may make the file).
@@ -186,11 +160,10 @@ class ClassLog(LogWrites, LogQueries):
                 found = connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one_or_none()
         except sa.exc.SQLAlchemyError as error:
             raise ClassLogError(
-                message("classlog.cannot_open", location=self.location, reason=_reason(error))
+                message("classlog.cannot_open", location=self.location, reason=reason(error))
             ) from error
-        upgrades = {1: self._upgrade_from_1, 2: self._upgrade_from_2}
-        while found in upgrades:
-            found = self._upgrade(found, upgrades[found])
+        while found in UPGRADES:
+            found = self._upgrade(found, UPGRADES[found])
         if found != SCHEMA_VERSION:
             raise ClassLogError(
                 message("classlog.schema", location=self.location, found=found, expected=SCHEMA_VERSION)
@@ -233,50 +206,8 @@ class ClassLog(LogWrites, LogQueries):
                 return connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one()
         except sa.exc.SQLAlchemyError as error:
             raise ClassLogError(
-                message("classlog.cannot_open", location=self.location, reason=_reason(error))
+                message("classlog.cannot_open", location=self.location, reason=reason(error))
             ) from error
-
-    @staticmethod
-    def _upgrade_from_1(connection: sa.Connection) -> None:
-        """Add the outcome column to a version-1 log, each row's outcome read as
-        :func:`~calcnb.classlog.schema.row_outcome` reads it."""
-        # NOT NULL needs a default for the rows already there; every row is then given its own.
-        connection.execute(
-            sa.text(
-                f"ALTER TABLE {ATTEMPTS.name} ADD COLUMN outcome VARCHAR({OUTCOME_MAX})"
-                f" NOT NULL DEFAULT '{Outcome.WRONG.value}'"
-            )
-        )
-        connection.execute(sa.update(ATTEMPTS).where(ATTEMPTS.c.correct).values(outcome=Outcome.RIGHT.value))
-        unreadable = sa.and_(~ATTEMPTS.c.correct, ATTEMPTS.c.misconception == "unreadable")
-        connection.execute(sa.update(ATTEMPTS).where(unreadable).values(outcome=Outcome.UNREADABLE.value))
-
-    @staticmethod
-    def _upgrade_from_2(connection: sa.Connection) -> None:
-        """Add the nickname key and its unique index to a version-2 log; no row is taken away or changed otherwise.
-
-        Each key is given to the first join under it, as :meth:`~calcnb.classlog.queries.LogQueries.taken_as`
-        read the log before: the rows after it (rejoins, which version 2 also kept as rows, and a look-alike
-        that older rules let join, such as "Ana" with a Hangul filler after "Ana") keep none, like a rejoin's
-        row, and are read as they were. So is a nickname that shows nothing by today's rules: nobody can join
-        under it again. Nothing here can be refused by the index, however the names fold.
-        """
-        column = STUDENTS.c.nickname_key
-        kind = column.type.compile(dialect=connection.dialect)
-        connection.execute(sa.text(f"ALTER TABLE {STUDENTS.name} ADD COLUMN {column.name} {kind}"))
-        rows = connection.execute(sa.select(STUDENTS.c.id, STUDENTS.c.nickname).order_by(STUDENTS.c.id)).all()
-        first: dict[str, int] = {}
-        for row_id, nickname in rows:
-            with contextlib.suppress(ClassLogError):  # shows nothing now: no key
-                first.setdefault(student_key(nickname), row_id)
-        if first:
-            by_id = STUDENTS.c.id == sa.bindparam("row_id")
-            connection.execute(
-                sa.update(STUDENTS).where(by_id).values(nickname_key=sa.bindparam("key")),
-                [{"row_id": row_id, "key": key} for key, row_id in first.items()],
-            )
-        for index in STUDENTS.indexes:
-            index.create(connection)
 
     # ------------------------------------------------------------ the file it is, not only its path
 
@@ -354,6 +285,279 @@ class ClassLog(LogWrites, LogQueries):
     def close(self) -> None:
         """Close the log's connections."""
         self.engine.dispose()
+
+    # ------------------------------------------------------------ writing
+
+    def join(self, nickname: str, language: str = "en", *, when: float | None = None, new: bool = False) -> str:
+        """Note that a student joined the class under ``nickname``; returns the nickname as stored.
+
+        The first join under a nickname keeps its key (:func:`~calcnb.classlog.schema.student_key`), which the
+        log holds once: the database, not a look beforehand, decides who has it. A nickname whose key someone
+        has already is theirs: a rejoin (the rejoin code checked, or a page sending its answers to a new file)
+        is a row of its own under the nickname as first stored, which is returned. With ``new`` (a student
+        joining for the first time) it is refused instead: :class:`~calcnb.classlog.schema.NicknameTaken`
+        names the nickname as stored, so of two students joining as one nickname at once only one joins.
+        """
+        key = student_key(nickname)
+        row = {
+            "nickname": clean_nickname(nickname),
+            "joined_at": time.time() if when is None else float(when),
+            "language": clean_text(language, NAME_MAX),
+        }
+        self.check_file()
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(sa.insert(STUDENTS), {**row, "nickname_key": key})
+        except sa.exc.IntegrityError as error:  # the key is taken: someone joined under it first
+            with self.engine.connect() as connection:
+                taken = connection.execute(
+                    sa.select(STUDENTS.c.nickname).where(STUDENTS.c.nickname_key == key)
+                ).scalar_one_or_none()
+            if taken is None:  # refused for another reason than the key
+                raise
+            if new:
+                raise NicknameTaken(taken) from error
+            row["nickname"] = taken
+            with self.engine.begin() as connection:
+                connection.execute(sa.insert(STUDENTS), {**row, "nickname_key": None})
+        finally:
+            self.check_file()
+        return row["nickname"]
+
+    def class_key(self) -> str:
+        """The class's secret key, made the first time it is asked for and kept in the log.
+
+        The lesson's variants follow it (:meth:`calcnb.exercises.bank.Bank.variant_for`): the students' kernels
+        and the teacher's notebook and worksheets read the same key, so their questions agree.
+        """
+        query = sa.select(CLASS_KEY.c.secret).where(CLASS_KEY.c.id == 1)
+        with self.engine.connect() as connection:
+            found = connection.execute(query).scalar_one_or_none()
+        if found is None:
+            try:
+                with self.engine.begin() as connection:
+                    connection.execute(sa.insert(CLASS_KEY).values(id=1, secret=secrets.token_hex(16)))
+            except sa.exc.IntegrityError:  # another kernel made it first: theirs is the key
+                pass
+            with self.engine.connect() as connection:
+                found = connection.execute(query).scalar_one()
+        if self._key is None:
+            self._key = found
+        return found
+
+    def record(self, nickname: str, attempt: Attempt) -> None:
+        """Write one check of an exercise by ``nickname``; raises the database's error if it cannot be written."""
+        self.record_many(nickname, [attempt])
+
+    def record_many(self, nickname: str, attempts: Iterable[Attempt]) -> None:
+        """Write several checks by one student in one transaction."""
+        rows = _attempt_rows(nickname, attempts)
+        if rows:
+            self.check_file()
+            with self.engine.begin() as connection:
+                self._in_order(connection)
+                connection.execute(sa.insert(ATTEMPTS), rows)
+
+    def record_keyed(self, writer: str, sequence: int, nickname: str, attempt: Attempt) -> str:
+        """Write one check, once: ``writer`` (a page's key) and ``sequence`` (its number) name it.
+
+        The attempt and its key go in one transaction, and the key is unique: a retry of a write whose
+        outcome was not known (the connection dropped at commit) writes nothing twice. A check that would
+        put its student over :data:`RATE_LIMITS` (counted in the log, so every page of the student counts,
+        by the times the answers were checked) is not stored. Returns :data:`WRITTEN`,
+        :data:`ALREADY_WRITTEN` or :data:`REFUSED`; raises the database's error, or
+        :class:`~calcnb.classlog.schema.ClassLogMoved`.
+        """
+        self.check_file()
+        (row,) = _attempt_rows(nickname, [attempt])
+        try:
+            with self.engine.begin() as connection:
+                self._in_order(connection)
+                self._check_key(connection)
+                done = connection.execute(
+                    sa.select(WRITES.c.attempt_id).where(WRITES.c.writer == writer, WRITES.c.sequence == sequence)
+                ).first()
+                if done is not None:
+                    return ALREADY_WRITTEN
+                if not self._within_rate(connection, row["nickname"], row["recorded_at"]):
+                    return REFUSED
+                inserted = connection.execute(sa.insert(ATTEMPTS), [row])
+                attempt_id = inserted.inserted_primary_key[0]
+                connection.execute(sa.insert(WRITES).values(writer=writer, sequence=sequence, attempt_id=attempt_id))
+        except sa.exc.IntegrityError:  # another try of the same write committed in the meantime
+            return ALREADY_WRITTEN
+        finally:
+            self.check_file()  # written into a file that has just gone: the caller sends it again
+        return WRITTEN
+
+    def _in_order(self, connection: sa.Connection) -> None:
+        """Make this transaction's new answers take ids in the order of commits, so a reader that has seen an
+        id has seen every smaller one (:meth:`attempts_after`): SQLite writes one transaction at a time
+        (taken now, so what is read next stays true until the commit); PostgreSQL is asked for a lock."""
+        if self.url.get_backend_name() == "sqlite":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        elif self.url.get_backend_name() == "postgresql":
+            connection.execute(sa.select(sa.func.pg_advisory_xact_lock(_ORDER_LOCK)))
+
+    @staticmethod
+    def _within_rate(connection: sa.Connection, nickname: str, when: float) -> bool:
+        """Would one more answer at ``when`` keep ``nickname`` within :data:`RATE_LIMITS`?
+
+        Answers on both sides of ``when`` count (a page's answers may arrive after later ones of another
+        page): for answers arriving in order that is the window ending at ``when``, otherwise a little stricter.
+        """
+        widest = max(seconds for seconds, _ in RATE_LIMITS)
+        near = sa.select(ATTEMPTS.c.recorded_at).where(
+            ATTEMPTS.c.nickname == nickname,
+            ATTEMPTS.c.recorded_at > when - widest,
+            ATTEMPTS.c.recorded_at < when + widest,
+        )
+        times = list(connection.execute(near.limit(max(count for _, count in RATE_LIMITS) * 4)).scalars())
+        return within_rate(times, when)
+
+    def report(
+        self,
+        writer: str,
+        nickname: str,
+        *,
+        waiting: int,
+        written: int,
+        last_write: float | None,
+        last_failure: float | None,
+        failure: str | None,
+    ) -> None:
+        """Write the health row of one writer (a page): answers waiting and written, the last write and failure."""
+        self.check_file()
+        values = {
+            "nickname": clean_nickname(nickname),
+            "waiting": int(waiting),
+            "written": int(written),
+            "last_write": last_write,
+            "last_failure": last_failure,
+            "failure": None if failure is None else clean_text(failure, FAILURE_MAX),
+            "heartbeat": time.time(),
+        }
+        with self.engine.begin() as connection:
+            changed = connection.execute(sa.update(WRITERS).where(WRITERS.c.writer == writer).values(**values))
+            if not changed.rowcount:
+                connection.execute(sa.insert(WRITERS).values(writer=writer, **values))
+
+    def probe(self, timeout: float | None = None) -> None:
+        """Try to write an answer and take it back: raises whatever would stop the students' answers
+        (a lock held too long, a read-only or full database, a deleted file); writes nothing.
+
+        ``timeout``: seconds to wait for a lock this once (default: the log's own).
+        """
+        self.check_file()
+        wait = int(1000 * (self.timeout if timeout is None else timeout))
+        with self.engine.connect() as connection:
+            try:
+                if self.url.get_backend_name() == "sqlite":
+                    connection.exec_driver_sql(f"PRAGMA busy_timeout = {wait}")  # this connection's only
+                elif self.url.get_backend_name() == "postgresql":
+                    connection.exec_driver_sql(f"SET LOCAL lock_timeout = {wait}")
+                connection.execute(sa.insert(ATTEMPTS), _attempt_rows("calcnb", [_PROBE]))
+            finally:
+                connection.rollback()
+
+    def record_game(
+        self, nickname: str, seed: int, player: str, won: bool, score: int, *, when: float | None = None
+    ) -> str:
+        """Write one deal played for ``nickname`` (its ``seed``, the ``player``'s name, ``won``, ``score``), once:
+        returns :data:`WRITTEN`, or :data:`ALREADY_WRITTEN` when that student's deal by that player is in the log
+        (a retry). Raises the database's error, or :class:`~calcnb.classlog.schema.ClassLogMoved`."""
+        if isinstance(seed, bool) or not isinstance(seed, int) or isinstance(score, bool) or not isinstance(score, int):
+            raise ClassLogError(message("classlog.bad_game", seed=quote(seed), score=quote(score)))
+        row = {
+            "recorded_at": time.time() if when is None else float(when),
+            "nickname": clean_nickname(nickname),
+            "seed": seed,
+            "player": clean_text(player, NAME_MAX),
+            "won": bool(won),
+            "score": score,
+        }
+        self.check_file()
+        try:
+            with self.engine.begin() as connection:
+                self._check_key(connection)
+                connection.execute(sa.insert(GAMES), [row])
+        except sa.exc.IntegrityError:  # this student's deal is in already: a retry of a write that went through
+            return ALREADY_WRITTEN
+        finally:
+            self.check_file()
+        return WRITTEN
+
+    # ------------------------------------------------------------ reading
+
+    def _read(self, query: sa.Select) -> list[dict[str, Any]]:
+        with self.engine.connect() as connection:
+            return [dict(row._mapping) for row in connection.execute(query)]
+
+    def attempts(self) -> list[dict[str, Any]]:
+        """Every recorded check, oldest first, as dicts keyed by :data:`~calcnb.classlog.schema.ATTEMPT_COLUMNS`."""
+        columns = [ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS]
+        return self._read(sa.select(*columns).order_by(ATTEMPTS.c.recorded_at, ATTEMPTS.c.id))
+
+    def attempts_after(self, after: int = 0) -> list[dict[str, Any]]:
+        """The checks recorded since the one numbered ``after`` (0: all), in the order they were written,
+        each with its ``id`` besides :data:`~calcnb.classlog.schema.ATTEMPT_COLUMNS`: what a reader that saw up
+        to ``after`` has not seen.
+
+        Answers are numbered in the order their transactions commit (see
+        :meth:`record_keyed`), so no answer can turn up
+        later with a smaller number.
+        """
+        columns = [ATTEMPTS.c.id, *(ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS)]
+        return self._read(sa.select(*columns).where(ATTEMPTS.c.id > after).order_by(ATTEMPTS.c.id))
+
+    def student_attempts(self, nickname: str, up_to: int) -> list[dict[str, Any]]:
+        """One student's checks numbered up to ``up_to``, oldest first (as :meth:`attempts` orders them), with ids."""
+        columns = [ATTEMPTS.c.id, *(ATTEMPTS.c[name] for name in ATTEMPT_COLUMNS)]
+        query = (
+            sa.select(*columns)
+            .where(ATTEMPTS.c.nickname == nickname, ATTEMPTS.c.id <= up_to)
+            .order_by(ATTEMPTS.c.recorded_at, ATTEMPTS.c.id)
+        )
+        return self._read(query)
+
+    def count(self) -> int:
+        """How many checks are recorded."""
+        with self.engine.connect() as connection:
+            return connection.execute(sa.select(sa.func.count()).select_from(ATTEMPTS)).scalar_one()
+
+    def students(self) -> list[str]:
+        """The nicknames of everyone who joined, in the order they joined (each once)."""
+        query = sa.select(STUDENTS.c.nickname).order_by(STUDENTS.c.joined_at, STUDENTS.c.id)
+        with self.engine.connect() as connection:
+            return list(dict.fromkeys(connection.execute(query).scalars()))
+
+    def taken_as(self, nickname: str) -> str | None:
+        """The nickname someone already joined under that ``nickname`` is, or looks like; None if it is free.
+
+        Nicknames are compared by their key, kept with each student's first join
+        (:func:`~calcnb.classlog.schema.student_key`): "Ana", "ana", a Cyrillic "аna" and "Ana" with an invisible
+        character are one nickname, so nobody can pass for another student with a look-alike.
+        """
+        query = sa.select(STUDENTS.c.nickname).where(STUDENTS.c.nickname_key == student_key(nickname))
+        with self.engine.connect() as connection:
+            return connection.execute(query).scalar_one_or_none()
+
+    def has_joined(self, nickname: str) -> bool:
+        """Has someone already joined the class under ``nickname``, or under a nickname that looks the same?"""
+        return self.taken_as(nickname) is not None
+
+    def games(self, nickname: str | None = None) -> list[dict[str, Any]]:
+        """Every recorded game (only ``nickname``'s, when given), in the order written, as dicts keyed by
+        :data:`~calcnb.classlog.schema.GAME_COLUMNS`."""
+        query = sa.select(*(GAMES.c[name] for name in GAME_COLUMNS)).order_by(GAMES.c.id)
+        if nickname is not None:
+            query = query.where(GAMES.c.nickname == clean_nickname(nickname))
+        return self._read(query)
+
+    def writers(self) -> list[dict[str, Any]]:
+        """The health row of every page that recorded, oldest heartbeat first
+        (see :meth:`report`)."""
+        return self._read(sa.select(WRITERS).order_by(WRITERS.c.heartbeat, WRITERS.c.writer))
 
 
 def open_class_log(location: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> ClassLog:

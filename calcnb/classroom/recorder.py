@@ -5,9 +5,10 @@ kernels find the log in the setting :data:`calcnb.core.settings.CLASS_LOG` (``CA
 :func:`join_class` shows, at the top of the lesson, what is collected and a box for a
 nickname. From the moment a student joins, every check of an exercise and every press of Show
 answer (see :func:`calcnb.ui.lesson.add_answer_listener`) is kept in the kernel and written to the log, in
-order and once each, by a thread of its own that tries again until the log takes it (:mod:`calcnb.classroom.saving`).
-A log that cannot be written never stops the exercises, and the page says whether the answers are saved
-(``docs/design.md``). This module is the page: the notice, the nickname and its rejoin code, the save line.
+order and once each, by the page's outbox (:class:`calcnb.classlog.outbox.Outbox`), whose thread tries again
+until the log takes it. A log that cannot be written never stops the exercises, and the page says whether the
+answers are saved (``docs/design.md``). This module is the page: the notice, the nickname and its rejoin code,
+the save line.
 """
 
 from __future__ import annotations
@@ -21,11 +22,12 @@ from typing import Any, Protocol
 import ipywidgets as widgets
 
 from calcnb.classlog.names import codes_match, rejoin_code
+from calcnb.classlog.outbox import Outbox, PlayedDeal
 from calcnb.classlog.schema import ClassLogError, ClassLogMoved, NicknameTaken
 from calcnb.classlog.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
-from calcnb.classroom.saving import Saving
 from calcnb.core.settings import CLASS_LOG
 from calcnb.core.visits import PerVisit
+from calcnb.exercises.items import Attempt
 from calcnb.i18n import get_language, message
 from calcnb.ui.lesson import add_answer_listener, add_game_listener, remove_answer_listener, remove_game_listener
 from calcnb.ui.palette import ERROR_TEXT
@@ -47,7 +49,7 @@ def class_log_location() -> str | None:
     return CLASS_LOG.read()
 
 
-class ClassRecorder(Saving, widgets.VBox):
+class ClassRecorder(widgets.VBox):
     """The notice, the nickname box and the status lines; saves every check once the student joined.
 
     ``log`` is an open :class:`~calcnb.classlog.store.ClassLog` (None: the log could not be
@@ -55,13 +57,11 @@ class ClassRecorder(Saving, widgets.VBox):
     as the name that picks this student's variants, so one name does both.
     The recorder listens to every exercise of the kernel until :meth:`close`.
 
-    Checks are kept in the kernel, in order, and a saver thread of the recorder's own writes them
-    (never the kernel's event loop, so the database never stands between two clicks). A write that
-    fails is tried again with back-off until the database takes it; each check carries this page's
-    writer key and its number, so a retry never writes it twice. The save line under the nickname
-    says "Saving…" while checks wait and "Saved" once they are all in, and says plainly when they
-    are not reaching the log. A SQLite log deleted or replaced is noticed by the file's identity:
-    nothing is written into it, and every check is sent again once there is a log at the path.
+    Checks are kept in the kernel, in order, by the recorder's :attr:`outbox`
+    (:class:`~calcnb.classlog.outbox.Outbox`, None without a log), whose saver thread writes them once
+    each and tries again until the log takes them. The save line under the nickname says "Saving…" while
+    checks wait and "Saved" once they are all in, and says plainly when they are not reaching the log;
+    the outbox tells the recorder when to redraw it.
     """
 
     def __init__(self, log: ClassLog | None, *, quiz: NamedQuiz | None = None) -> None:
@@ -69,7 +69,7 @@ class ClassRecorder(Saving, widgets.VBox):
         self.quiz = quiz
         self.nickname: str | None = None
         self.stopped = log is None  # no log to record into: nothing is ever saved
-        self._init_saving()
+        self.outbox = None if log is None else Outbox(log, on_change=self._show)
         self.notice = widgets.HTML(f"<p><b>{html.escape(message('classroom.notice'))}</b></p>")
         # The description is the box's own <label>, so a screen reader names the box.
         self.nickname_box = widgets.Text(
@@ -167,7 +167,7 @@ class ClassRecorder(Saving, widgets.VBox):
         self.status.value = html.escape(said)
         if self.quiz is not None:  # the class's own key: the variants cannot be worked out from the name alone
             self.quiz.use_name(self.nickname, class_key=class_key)
-        self._start_saving()
+        self.outbox.start(self.nickname)
         return True
 
     def _code_is_right(self, taken: str, code: str) -> bool:
@@ -195,18 +195,45 @@ class ClassRecorder(Saving, widgets.VBox):
 
     # ------------------------------------------------------------ the save line
 
+    def record(self, attempt: Attempt) -> str | None:
+        """The answer listener: keep one check for the log once joined; returns at once, never raises.
+
+        The outbox writes it; until it is in, the page says "Saving…". A check that comes too fast after this
+        page's others is not kept, and the sentence returned says so under the exercise's feedback.
+        """
+        if self.outbox is None or self.nickname is None:
+            return None
+        return None if self.outbox.record(attempt) else message("classroom.too_fast")
+
+    def record_game(self, deal: PlayedDeal) -> None:
+        """The game listener: keep one deal the lesson's player played, once joined (their deals follow their
+        nickname); returns at once, never raises."""
+        if self.outbox is not None and self.nickname is not None:
+            self.outbox.record_game(deal)
+
+    def games_played(self) -> list[dict[str, Any]]:
+        """This student's games already in the log (as :meth:`ClassLog.games` gives them), for a page that joins
+        again after a reload; empty before joining. Raises the database's error."""
+        if self.class_log is None or self.nickname is None:
+            return []
+        return self.class_log.games(self.nickname)
+
     def _show(self) -> None:
-        waiting = self.waiting
+        """Bring the save line up to date from the outbox's figures; on the kernel's thread."""
+        outbox = self.outbox
+        if outbox is None:
+            return
+        waiting = outbox.waiting
         line = ""
-        if waiting and self.error is not None:
+        if waiting and outbox.error is not None:
             text = message("classroom.not_reaching", count=waiting)
             line = f'<p style="color:{ERROR_TEXT}"><b>{html.escape(text)}</b></p>'
         elif waiting:
             line = f"<p>{html.escape(message('classroom.saving', count=waiting))}</p>"
-        elif self._checks:
-            line = f"<p>{html.escape(message('classroom.saved', count=self.recorded))}</p>"
-        if self.refused:
-            line += f"<p><i>{html.escape(message('classroom.refused', count=self.refused))}</i></p>"
+        elif outbox.checks:
+            line = f"<p>{html.escape(message('classroom.saved', count=outbox.recorded))}</p>"
+        if outbox.refused:
+            line += f"<p><i>{html.escape(message('classroom.refused', count=outbox.refused))}</i></p>"
         if line:
             self.save_status.value = line
 
@@ -217,14 +244,16 @@ class ClassRecorder(Saving, widgets.VBox):
         """Stop listening, make one last try at what waits, close the log's connections (and the widgets)."""
         remove_answer_listener(self.record)
         remove_game_listener(self.record_game)
-        self._stop_saving()
+        if self.outbox is not None:
+            self.outbox.stop()
         if self.class_log is not None:
             self.class_log.close()
         super().close()
 
     def __repr__(self) -> str:
         state = "stopped" if self.stopped else f"joined as {self.nickname!r}" if self.nickname else "not joined"
-        return f"<ClassRecorder {state}, {self.recorded} recorded, {self.waiting} waiting>"
+        recorded, waiting = (self.outbox.recorded, self.outbox.waiting) if self.outbox is not None else (0, 0)
+        return f"<ClassRecorder {state}, {recorded} recorded, {waiting} waiting>"
 
 
 #: The recorder of this kernel's page (one per visitor on the class server, calcnb.core.visits).

@@ -2,7 +2,7 @@
 
 A student's variants (:func:`calcnb.exercises.items.ExerciseKind.variant_for`) and the deals a lesson has them
 play both follow HMAC-SHA256 under the class's secret key
-(:meth:`calcnb.classlog.log.ClassLog.class_key`) of a purpose and the nickname, so nobody can work them
+(:meth:`calcnb.classlog.store.ClassLog.class_key`) of a purpose and the nickname, so nobody can work them
 out from a nickname without the teacher's key, and the same nickname always gets the same ones.
 
 >>> student_digest("clock", "Ana  Silva") == student_digest("clock", "ana silva")

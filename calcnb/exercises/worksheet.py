@@ -155,7 +155,7 @@ def worksheet_pdf(
     """The worksheet as PDF bytes: each student of ``names`` gets their own questions (two pages,
     to print on both sides of one sheet), numbered as on their screen; without names, one class sheet.
 
-    ``class_key`` must be the class log's key (:meth:`~calcnb.classlog.log.ClassLog.class_key`) for the
+    ``class_key`` must be the class log's key (:meth:`~calcnb.classlog.store.ClassLog.class_key`) for the
     questions to match what the students see; ``paper`` is one of :data:`PAPERS`. ``exercise_ids`` (default:
     the lesson's, in its order) picks some of the lesson's exercises.
     """

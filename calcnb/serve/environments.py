@@ -45,7 +45,7 @@ def open_log(location: str) -> Any:
 def log_argument(location: str) -> str:
     """The class log as the kernels must read it: a URL with any relative file made absolute (kernels run in
     the notebooks' folder, not where the teacher typed the command)."""
-    from calcnb.classlog.store import database_url
+    from calcnb.classlog.location import database_url
 
     return database_url(location).render_as_string(hide_password=False)
 
@@ -77,7 +77,7 @@ def class_log_environment(
     clear message before any student arrives. Without a location the setting is removed, so
     a value left in the teacher's shell never turns recording on.
     """
-    from calcnb.classlog.store import hidden_password
+    from calcnb.classlog.location import hidden_password
 
     environment = dict(environment)
     CLASS_VIEW.write(environment, None)  # the students' kernels never read the class view's log

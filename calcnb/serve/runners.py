@@ -195,7 +195,7 @@ def run_worksheets(arguments: argparse.Namespace) -> int:
     questions as on their screen: the class key is read from the class log the teacher names, wherever it is,
     and a log that is not there is refused with the path looked for (never sheets silently without the key).
     """
-    from calcnb.classlog.store import hidden_password
+    from calcnb.classlog.location import hidden_password
     from calcnb.exercises.worksheet import save_sheets
     from calcnb.lessons import lesson as find_lesson
 

@@ -24,7 +24,7 @@ def main(folder: Path) -> None:
     from calcnb.lessons.bank import Attempt  # the Attempt of ac5185f: outcomes as plain text
     from sqlalchemy.dialects import postgresql
 
-    import calcnb.classlog.log as old
+    import calcnb.classroom.log as old
 
     assert not Path(old.__file__).is_relative_to(folder.parent.parent), "run it with the old tree on the path"
     out = folder / "class_log_v2.db"
@@ -64,7 +64,7 @@ def main(folder: Path) -> None:
     lines = "\n\n".join(statement.strip() + ";" for statement in ddl).splitlines()
     header = (
         "-- The tables of a class log as calcnb at commit ac5185f made them on PostgreSQL: its METADATA.create_all,\n"
-        "-- compiled for the postgresql dialect by that commit's calcnb/classlog/log.py."
+        "-- compiled for the postgresql dialect by that commit's calcnb/classroom/log.py."
         " tests/test_class_old_logs.py\n"
         "-- makes them, copies the rows of class_log_v2.db (written by that code) into them, and reads the log back.\n"
     )

@@ -1,13 +1,14 @@
-"""A class recorder's saving: every check and deal since the student joined, kept in order, written once each.
+"""A page's outbox: every check and deal since the student joined, kept in order and written into the log once each.
 
-The checks are kept in the kernel, in order, and a saver thread of the recorder's own writes them
-(never the kernel's event loop, so the database never stands between two clicks). A write that fails
-is tried again with back-off until the database takes it; each check carries the page's writer key
-and its number, so a retry never writes it twice. A SQLite log deleted or replaced is noticed by the
-file's identity: nothing is written into it, and every check is sent again once there is a log at the path.
-The page's health row (:meth:`ClassLog.report <calcnb.classlog.store.ClassLog.report>`) tells the class view
-how it goes. :class:`Saving` is mixed into :class:`calcnb.classroom.recorder.ClassRecorder`, which is the
-page (the notice, the nickname, joining) and draws the save line (:meth:`Saving._show`).
+The checks are kept in memory, in order, and a saver thread of the outbox's own writes them (never the
+kernel's event loop, so the database never stands between two clicks). A write that fails is tried again
+with back-off until the database takes it; each check carries the page's writer key and its number, so a
+retry never writes it twice. A SQLite log deleted or replaced is noticed by the file's identity: nothing
+is written into it, and every check is sent again once there is a log at the path. The page's health row
+(:meth:`ClassLog.report <calcnb.classlog.store.ClassLog.report>`) tells the class view how it goes.
+
+:class:`Outbox` is a plain object with a callback: the students' page (:mod:`calcnb.classroom.recorder`)
+owns one and redraws its save line when told; a test or a script drives one without any widget.
 """
 
 from __future__ import annotations
@@ -17,15 +18,15 @@ import contextlib
 import secrets
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Protocol
 
-from calcnb.classlog.log import RATE_LIMITS, REFUSED, within_rate
 from calcnb.classlog.schema import WRITER_MAX, ClassLogMoved
-from calcnb.classlog.store import ClassLog
+from calcnb.classlog.store import RATE_LIMITS, REFUSED, ClassLog, within_rate
 from calcnb.exercises.items import Attempt
-from calcnb.i18n import get_language, message
+from calcnb.i18n import get_language
 
-__all__ = ["HEARTBEAT", "RETRY_FIRST", "RETRY_MAX", "Saving"]
+__all__ = ["HEARTBEAT", "RETRY_FIRST", "RETRY_MAX", "Outbox", "PlayedDeal"]
 
 #: Seconds before the first retry of a write that failed; each failure in a row doubles it, up to RETRY_MAX.
 RETRY_FIRST = 0.25
@@ -35,30 +36,47 @@ RETRY_MAX = 8.0
 HEARTBEAT = 15.0
 
 
-class Saving:
-    """What a recorder keeps for the log and the saver thread that writes it; see the module's docstring.
+class PlayedDeal(Protocol):
+    """A deal a lesson's player played for a student, as the log keeps it
+    (:class:`calcnb.lessons.evidence.exercises.Deal` is one)."""
 
-    The recorder sets ``class_log`` (None: nothing is ever saved), ``nickname`` (None until the student joins)
-    and ``stopped``, calls :meth:`_init_saving` first and :meth:`_start_saving` once the student has joined.
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def player(self) -> str: ...
+
+    @property
+    def won(self) -> bool: ...
+
+    @property
+    def score(self) -> int: ...
+
+
+class Outbox:
+    """What one page keeps for ``log`` and the saver thread that writes it; see the module's docstring.
+
+    Nothing is kept before :meth:`start` (the student's nickname: their checks follow it). ``on_change`` is
+    called whenever the figures change (a check kept, written or refused, a write failed), on the thread that
+    made the outbox: the saver thread's changes are handed to that thread's asyncio loop when it runs one (a
+    kernel's, where widgets change), else called on the saver thread. :meth:`stop` makes one last try.
     """
 
-    class_log: ClassLog | None
-    nickname: str | None
-    stopped: bool
-
-    def _init_saving(self) -> None:
-        """Nothing kept yet, no saver thread: the state of a page before the student joins."""
+    def __init__(self, log: ClassLog, *, on_change: Callable[[], None] | None = None) -> None:
+        self.log = log
+        self.on_change: Callable[[], None] = on_change or (lambda: None)
+        self.nickname: str | None = None  # whose checks these are, once started
         self.writer_key = secrets.token_hex(WRITER_MAX // 2)  # this page's, for the log's unique keys
         self.error: BaseException | None = None  # the last failed write, while checks wait because of it
         self.failures = 0  # failed writes so far
         self.last_write: float | None = None
         self.last_failure: float | None = None
-        self._checks: list[Attempt] = []  # every check since joining, in order; number = index + 1
+        self.refused_here = 0  # checks refused here before sending them (over RATE_LIMITS on this page alone)
+        self._checks: list[Attempt] = []  # every check since starting, in order; number = index + 1
         self._written = 0  # checks the log has answered for (all before this index): in it, or refused
-        self._games: list[Any] = []  # every deal played since joining, in order (calcnb.lessons.evidence's Deal)
+        self._games: list[PlayedDeal] = []  # every deal played since starting, in order
         self._games_written = 0  # deals the log has (all before this index)
         self._refused: set[int] = set()  # indices of checks the log refused (their student over RATE_LIMITS)
-        self.refused_here = 0  # checks this page refused before sending them (over RATE_LIMITS on its own)
         self._rejoin = False  # the log's file was replaced: join it again before sending the checks again
         self._closing = False
         self._condition = threading.Condition()
@@ -68,12 +86,17 @@ class Saving:
         except RuntimeError:
             self._loop = None
 
-    def _start_saving(self) -> None:
-        """Start the saver thread (the student has joined)."""
-        self._writer = threading.Thread(target=self._save, name="calcnb-class-log", daemon=True)
-        self._writer.start()
+    def __repr__(self) -> str:
+        return f"<Outbox of {self.nickname!r}: {self.recorded} recorded, {self.waiting} waiting>"
 
-    def _stop_saving(self) -> None:
+    def start(self, nickname: str) -> None:
+        """Keep ``nickname``'s checks and deals from now on, and start the saver thread (once)."""
+        self.nickname = nickname
+        if self._writer is None:
+            self._writer = threading.Thread(target=self._save, name="calcnb-class-log", daemon=True)
+            self._writer.start()
+
+    def stop(self) -> None:
         """Make one last try at what waits and stop the saver thread (at most 30 seconds)."""
         if self._writer is not None:
             with self._condition:
@@ -81,6 +104,12 @@ class Saving:
                 self._condition.notify_all()
             self._writer.join(timeout=30)
             self._writer = None
+
+    @property
+    def checks(self) -> tuple[Attempt, ...]:
+        """Every check kept since starting, in order, written or not."""
+        with self._condition:
+            return tuple(self._checks)
 
     @property
     def waiting(self) -> int:
@@ -94,30 +123,8 @@ class Saving:
 
     @property
     def refused(self) -> int:
-        """How many checks were not stored because they came too fast (:data:`~calcnb.classlog.log.RATE_LIMITS`)."""
+        """How many checks were not stored because they came too fast (:data:`~calcnb.classlog.store.RATE_LIMITS`)."""
         return self.refused_here + len(self._refused)
-
-    def record(self, attempt: Attempt) -> str | None:
-        """Keep one check for the log (an answer listener): returns at once, never raises.
-
-        The saver thread writes it; until it is in, the page says "Saving…". A check that comes too fast
-        after this page's others (over :data:`~calcnb.classlog.log.RATE_LIMITS`) is not kept, and the
-        sentence returned says so under the exercise's feedback; the log refuses the same, counting every
-        page of the student.
-        """
-        if self.stopped or self.nickname is None:
-            return None
-        widest = max(seconds for seconds, _ in RATE_LIMITS)
-        with self._condition:
-            recent = [check.timestamp for check in self._checks[-100:] if attempt.timestamp - check.timestamp < widest]
-            kept = within_rate(recent, attempt.timestamp)
-            if kept:
-                self._checks.append(attempt)
-                self._condition.notify_all()
-            else:
-                self.refused_here += 1
-        self._show()
-        return None if kept else message("classroom.too_fast")
 
     @property
     def games_waiting(self) -> int:
@@ -129,24 +136,51 @@ class Saving:
         """How many deals played are in the log."""
         return self._games_written
 
-    def games_played(self) -> list[dict[str, Any]]:
-        """This student's games already in the log (as :meth:`ClassLog.games` gives them), for a page that joins
-        again after a reload; empty before joining. Raises the database's error."""
-        if self.stopped or self.nickname is None:
-            return []
-        return self.class_log.games(self.nickname)
+    def record(self, attempt: Attempt) -> bool:
+        """Keep one check for the log: returns at once, never raises; False if it was not kept, coming too fast.
 
-    def record_game(self, deal: Any) -> None:
-        """Keep one deal the lesson's player played (a game listener) for the log: returns at once, never raises.
+        A check over :data:`~calcnb.classlog.store.RATE_LIMITS` after this page's others is not kept; the log
+        refuses the same, counting every page of the student. Before :meth:`start` nothing is kept (True).
+        """
+        if self.nickname is None:
+            return True
+        widest = max(seconds for seconds, _ in RATE_LIMITS)
+        with self._condition:
+            recent = [check.timestamp for check in self._checks[-100:] if attempt.timestamp - check.timestamp < widest]
+            kept = within_rate(recent, attempt.timestamp)
+            if kept:
+                self._checks.append(attempt)
+                self._condition.notify_all()
+            else:
+                self.refused_here += 1
+        self.on_change()
+        return kept
+
+    def record_game(self, deal: PlayedDeal) -> None:
+        """Keep one deal played for the log: returns at once, never raises; nothing before :meth:`start`.
 
         The saver thread writes it after the checks waiting, once each (the log keeps one row per student,
-        deal and player). Nothing is kept before the student joins: their deals follow their nickname.
+        deal and player).
         """
-        if self.stopped or self.nickname is None:
+        if self.nickname is None:
             return
         with self._condition:
             self._games.append(deal)
             self._condition.notify_all()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until everything kept so far is in the log, or a write has failed since; True if all are in.
+
+        ``on_change`` is then called on the caller's thread (its loop may not be turning).
+        """
+        with self._condition:
+            failures = self.failures
+            self._condition.wait_for(lambda: self._pending() == 0 or self.failures > failures, timeout=timeout)
+            done = self._pending() == 0
+        self.on_change()
+        return done
+
+    # ------------------------------------------------------------ the saver thread
 
     def _pending(self) -> int:
         return self.waiting + self.games_waiting
@@ -176,14 +210,16 @@ class Saving:
             beat = time.monotonic()
 
     def _send_waiting(self) -> None:
+        nickname = self.nickname
+        assert nickname is not None  # the saver thread runs only once started
         if self._rejoin:
-            if not self.class_log.has_joined(self.nickname):
-                self.class_log.join(self.nickname, get_language())
+            if not self.log.has_joined(nickname):
+                self.log.join(nickname, get_language())
             self._rejoin = False
         sent = False
         while self.waiting:
             index = self._written
-            done = self.class_log.record_keyed(self.writer_key, index + 1, self.nickname, self._checks[index])
+            done = self.log.record_keyed(self.writer_key, index + 1, nickname, self._checks[index])
             with self._condition:
                 if done == REFUSED:
                     self._refused.add(index)
@@ -195,19 +231,19 @@ class Saving:
             sent = True
         while self.games_waiting:
             deal = self._games[self._games_written]
-            self.class_log.record_game(self.nickname, deal.seed, deal.player, deal.won, deal.score)
+            self.log.record_game(nickname, deal.seed, deal.player, deal.won, deal.score)
             with self._condition:
                 self._games_written += 1
                 self._condition.notify_all()
         was_failing, self.error = self.error is not None, None
         if sent or was_failing:
-            self._announce()
+            self._changed()
         self._report()
 
     def _take_new_file(self) -> bool:
         """The log's file was deleted or replaced: take the one at the path now, if any, and send all again."""
         try:
-            if not self.class_log.reopen():
+            if not self.log.reopen():
                 return False
         except Exception:
             return False
@@ -225,17 +261,17 @@ class Saving:
             self.last_failure = time.time()
             self._condition.notify_all()
         with contextlib.suppress(Exception):
-            self.class_log.engine.dispose()  # fresh connections next time: a restarted server, a new session
-        self._announce()
+            self.log.engine.dispose()  # fresh connections next time: a restarted server, a new session
+        self._changed()
         self._report()
 
     def _report(self) -> None:
         """The page's health row in the log, for the class view; when the log cannot take it, nothing."""
         reason = None if self.error is None else str(getattr(self.error, "orig", None) or self.error).splitlines()
         with contextlib.suppress(Exception):
-            self.class_log.report(
+            self.log.report(
                 self.writer_key,
-                self.nickname,
+                self.nickname or "",
                 waiting=self.waiting,
                 written=self.recorded,
                 last_write=self.last_write,
@@ -243,24 +279,9 @@ class Saving:
                 failure=reason[0] if reason else None,
             )
 
-    def _announce(self) -> None:
-        """Update the save line from the saver thread: widgets change on the kernel's own thread."""
+    def _changed(self) -> None:
+        """Tell the owner from the saver thread, on the owner's loop when it turns one."""
         if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._show)
+            self._loop.call_soon_threadsafe(self.on_change)
         else:
-            self._show()
-
-    def _show(self) -> None:
-        """Bring the page's save line up to date (the recorder draws it); on the kernel's thread."""
-
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every check kept so far is in the log, or a write has failed since; True if all are in.
-
-        The save line is then brought up to date on the caller's thread (a loop may not be turning).
-        """
-        with self._condition:
-            failures = self.failures
-            self._condition.wait_for(lambda: self._pending() == 0 or self.failures > failures, timeout=timeout)
-            done = self._pending() == 0
-        self._show()
-        return done
+            self.on_change()
