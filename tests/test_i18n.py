@@ -23,6 +23,10 @@ from calcnb.i18n import (
     remove_language,
     set_language,
 )
+from calcnb.i18n.__main__ import import_owners
+
+# Every package's words, registered before the tests read the catalogues: each key of each owner is checked.
+OWNERS = import_owners()
 
 ENGINE_PREFIXES = ("card.", "move.", "illegal.", "explain.", "deal.", "position.", "status.", "board.", "save.")
 

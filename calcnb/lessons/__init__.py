@@ -32,7 +32,7 @@ from typing import Any
 
 from calcnb.exercises.bank import Bank
 from calcnb.exercises.items import ExerciseKind, Item
-from calcnb.i18n import add_messages, add_words, get_language, has_message, has_words, message
+from calcnb.i18n import WORDS_FOLDER, add_messages, add_words, get_language, has_message, has_words, message
 
 __all__ = [
     "ALL_LESSONS",
@@ -173,7 +173,7 @@ def _folder_lessons() -> list[Lesson]:
     """The lessons of this package: each subfolder's ``LESSON``, its words registered from its ``lang/`` folder."""
     found = []
     for module in pkgutil.iter_modules(__path__):
-        if module.ispkg:
+        if module.ispkg and module.name != WORDS_FOLDER:  # lang/ holds the words the lessons share
             name = f"{__name__}.{module.name}"
             found.append(import_module(name).LESSON)
             _add_lesson_words(name)
@@ -210,6 +210,8 @@ def discover() -> tuple[Lesson, ...]:
     own = _folder_lessons()
     return tuple(sorted([*own, *_published_lessons(own)], key=lambda found: (found.ages, found.key)))
 
+
+add_words(__name__)  # the words every lesson shares (the list, ages, misconceptions), before any lesson is found
 
 #: Every lesson, listed or not, youngest first.
 ALL_LESSONS: tuple[Lesson, ...] = discover()

@@ -42,7 +42,7 @@ from calcnb.game.engine import (
     as_state,
 )
 from calcnb.game.errors import CalcnbError, quote
-from calcnb.i18n import message
+from calcnb.i18n import add_words, message
 
 INTERPRETED_VARIABLE = INTERPRETED.variable
 """Set to 1 in the environment, the solver's modules run from their Python source even where compiled (the setting
@@ -70,6 +70,8 @@ from . import search as _search_module  # noqa: E402 (after the finder: it decid
 from .position import Kind, Position  # noqa: E402
 from .search import RESTART_NODES, RULES, Outcome, Search, SearchResult  # noqa: E402
 from .witness import RELAXED_LIMIT  # noqa: E402
+
+add_words(__name__)  # the words of this package, in its lang/ folder
 
 COMPILED = (_search_module.__spec__.origin or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 """True when the search runs compiled (Cython); False when it runs from its Python source."""

@@ -10,7 +10,9 @@ import math
 from collections.abc import Iterable
 
 from calcnb.game.errors import quote
-from calcnb.i18n import message
+from calcnb.i18n import add_words, message
+
+add_words(__name__)  # the words of this package, in its lang/ folder
 
 __all__ = ["Z_95", "WinRate", "median_interval", "percentile", "wilson_interval"]
 

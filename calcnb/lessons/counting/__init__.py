@@ -1,7 +1,7 @@
 """The lesson "Counting in steps" (ages 9–11): counting in ones, twos, threes and fours round the clock of 13 cards.
 
 Its exercises (:mod:`.exercises`), the clock to click (:mod:`.widgets`) and the clock drawn on its
-worksheet (:mod:`.worksheet`); its words are in the language catalogues.
+worksheet (:mod:`.worksheet`); its words are in its own folder, ``lang/`` (English and Portuguese).
 """
 
 from __future__ import annotations

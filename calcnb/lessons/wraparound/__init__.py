@@ -1,7 +1,7 @@
 """The lesson "The clock of 13" (ages 12–15, notebook ``02_wraparound``): modular arithmetic with the game.
 
 Its exercises are in :mod:`.exercises`; its page uses the general widgets (the order explorer, the
-quiz); its words are in the language catalogues.
+quiz); its words are in its own folder, ``lang/`` (English and Portuguese).
 """
 
 from __future__ import annotations
