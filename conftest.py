@@ -26,7 +26,7 @@ collect_ignore = [
 # The class server's page module imports Solara's server, which replaces how every widget of the process talks to
 # its page (comm.create_comm): collected for doctests, it would silence the widget tests in the same worker. It
 # holds no doctest; its tests run it in a process of its own (tests/test_solara_server.py).
-collect_ignore.append(str(Path(__file__).parent / "calcnb" / "serve" / "solara_page.py"))
+collect_ignore.append(str(Path(__file__).parent / "calcnb" / "serve" / "class_server" / "page.py"))
 
 # Whatever needs a browser, a server, PostgreSQL or a notebook run takes seconds: it is slow too.
 SLOW_KINDS = ("browser", "server", "postgres", "notebook")

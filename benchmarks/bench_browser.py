@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find 
 
 from browser.pages import PlayApp, Server, live_move, open_app, voila_on_a_copy  # noqa: E402
 
-from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
+from calcnb.serve.shared.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
 
 PLAY_SEED = 2026
 TARGET_MS = 150.0

@@ -100,10 +100,10 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' move chooser
 
 from browser.pages import live_move  # noqa: E402
 
-from calcnb.serve.commands import server_environment  # noqa: E402
-from calcnb.serve.notebooks import notebooks_dir  # noqa: E402
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving  # noqa: E402
-from calcnb.serve.settings import (  # noqa: E402
+from calcnb.serve.cli.commands import server_environment  # noqa: E402
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving  # noqa: E402
+from calcnb.serve.shared.notebooks import notebooks_dir  # noqa: E402
+from calcnb.serve.shared.settings import (  # noqa: E402
     CHROMIUM_ARGS,
     CHROMIUM_PATH,
     DEFAULT_APP_NOTEBOOK,
@@ -711,7 +711,7 @@ class Profiler:
         self.raw = self.summary = None
         if directory is None:
             return
-        server = _server_process(pid, "calcnb.serve.solara_app")
+        server = _server_process(pid, "calcnb.serve.class_server.app")
         py_spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         if server is None or not Path(py_spy).exists():
             print("--profile: no Solara server or no py-spy (pip install py-spy); not profiled", file=sys.stderr)

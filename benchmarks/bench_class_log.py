@@ -44,8 +44,8 @@ sys.path.insert(0, str(REPO))
 
 from calcnb.classlog.store import open_class_log  # noqa: E402
 from calcnb.lessons import BANK, DEFAULT_LESSON  # noqa: E402
-from calcnb.serve.process import free_port, stop_server, wait_until_serving  # noqa: E402
-from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
+from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving  # noqa: E402
+from calcnb.serve.shared.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
 from calcnb.stats import percentile  # noqa: E402
 
 ANSWERS = ("zzz", "1")  # an unreadable answer and a readable one: their feedback always differs

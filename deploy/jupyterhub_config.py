@@ -12,13 +12,13 @@ Two parts:
   but never before their page has had time to connect (calcnb's classroom kernel manager, as
   ``python -m calcnb app`` uses), and a student's server stopping itself after
   :data:`IDLE_SERVER_SECONDS` with no kernel left. A student's server is closed
-  (:mod:`calcnb.serve.hub`): Voila only, no JupyterLab, no terminals, no kernel, file or session API,
+  (:mod:`calcnb.serve.voila.hub`): Voila only, no JupyterLab, no terminals, no kernel, file or session API,
   no code from the browser run in a kernel, and a notebooks folder without ``teacher/`` (links to the
   students' notebooks, made in :data:`STUDENT_NOTEBOOKS`), so the teacher's answers are on no student's server.
   Its kernels talk over Unix sockets, and its pages are capped as the app's are (a few per device, and
   what the machine's memory holds in all).
-  The settings come from :mod:`calcnb.serve.settings` and :mod:`calcnb.serve.commands` (and the notebooks from
-  :mod:`calcnb.serve.notebooks`), the same as ``python -m calcnb app`` uses.
+  The settings come from :mod:`calcnb.serve.shared.settings` and :mod:`calcnb.serve.cli.commands` (and the
+  notebooks from :mod:`calcnb.serve.shared.notebooks`), the same as ``python -m calcnb app`` uses.
 * **a trial on one machine**: students log in with any name and the password ``calcnb``
   (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
   home folder under the hub's working folder. That is for a trial or a test only: on a real hub keep
@@ -37,10 +37,10 @@ from pathlib import Path
 
 from calcnb.core.settings import HUB_NOTEBOOKS, HUB_PASSWORD, LANGUAGE
 from calcnb.i18n import LANGUAGES, REFERENCE
-from calcnb.serve.commands import cap_options, culling_options, kernel_options, server_environment, voila_options
-from calcnb.serve.hub import student_notebooks, student_server_options
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK
+from calcnb.serve.cli.commands import cap_options, culling_options, kernel_options, server_environment, voila_options
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK
+from calcnb.serve.voila.hub import student_notebooks, student_server_options
 
 c = get_config()
 
@@ -69,7 +69,7 @@ c.Spawner.args = [
     # The culler spares a kernel whose page has not connected yet (a slow school network), as in the app.
     f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
     # As in the app: kernels over Unix sockets, and the caps on pages (a student's pages from one device, and
-    # in all: calcnb.serve.gate; the defaults, or give numbers here). calcnb.serve.hub gives the websockets
+    # in all: calcnb.serve.voila.gate; the defaults, or give numbers here). calcnb.serve.voila.hub gives the websockets
     # the app's ping.
     *kernel_options(),
     *cap_options(),

@@ -41,8 +41,8 @@ sys.path.insert(0, str(REPO / "tests"))  # the browser tests' page helpers find 
 
 from browser.pages import PlayApp, Server, StepperApp, live_move, voila_on_a_copy  # noqa: E402
 
-from calcnb.serve.process import free_port, stop_server, wait_until_serving  # noqa: E402
-from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
+from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving  # noqa: E402
+from calcnb.serve.shared.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST  # noqa: E402
 
 DOCS = REPO / "docs"
 PLAY_SEED = 2026

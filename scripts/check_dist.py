@@ -26,7 +26,7 @@ WHEEL_FILES = (
     "calcnb/share/voila/templates/calcnb/index.html.j2",
     "calcnb/share/voila/labextensions/@voila-dashboards/widgets-manager8/package.json",
 )
-ENTRY_POINT = "calcnb = calcnb.serve.cli:main"
+ENTRY_POINT = "calcnb = calcnb.serve.cli.main:main"
 # What the sdist needs even where git cannot say what it tracks.
 SDIST_FILES = (
     "setup.py",

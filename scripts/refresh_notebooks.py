@@ -4,7 +4,7 @@
 run top to bottom as nbval runs it, then saved so that JupyterLab opens it without changing it: no widget
 state and no widget views (the widgets are built again when the notebook runs; a stored state names widget
 versions the page may not have, and a stored view a model that is gone), no run times, and the kernel named
-as this machine's ``python3`` kernel names itself (:func:`calcnb.serve.workspace.as_run_here`, which a user's
+as this machine's ``python3`` kernel names itself (:func:`calcnb.serve.cli.workspace.as_run_here`, which a user's
 copy goes through as well). What each widget shows before the notebook runs is its own plain text
 (:class:`calcnb.ui.before_run.ShownWhenRun`).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from calcnb.serve.workspace import as_run_here
+from calcnb.serve.cli.workspace import as_run_here
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"

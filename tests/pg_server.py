@@ -19,8 +19,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from calcnb.serve.process import free_port
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.cli.process import free_port
+from calcnb.serve.shared.settings import LOCALHOST
 
 USER = "calcnb"  # the database superuser of the throwaway cluster
 

@@ -1,5 +1,5 @@
 """A page load its visitor abandons gives its kernel and its place back within seconds, and a page that is merely
-slow to connect keeps its kernel (:mod:`calcnb.serve.kernels`, :mod:`calcnb.serve.gate`).
+slow to connect keeps its kernel (:mod:`calcnb.serve.voila.kernels`, :mod:`calcnb.serve.voila.gate`).
 
 The kernel manager's rules run first on the manager itself (no server), then on a real kernel, then on the app's
 real server: a client that takes the whole page and never connects, one that hangs up mid-render, and a
@@ -26,13 +26,13 @@ import pytest
 from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-from calcnb.serve import caps
-from calcnb.serve.commands import server_environment, voila_command
-from calcnb.serve.gate import LEFT_FIELD, leaving_script
-from calcnb.serve.kernels import PAGE_CONNECT_SECONDS, PAGE_LOAD_SECONDS, ClassroomKernelManager
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.cli.commands import server_environment, voila_command
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared import caps
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import CHROMIUM_ARGS, CHROMIUM_PATH, DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.voila.gate import LEFT_FIELD, leaving_script
+from calcnb.serve.voila.kernels import PAGE_CONNECT_SECONDS, PAGE_LOAD_SECONDS, ClassroomKernelManager
 
 
 def _run(coroutine):

@@ -8,7 +8,7 @@ import re
 
 from loop_thread import LoopThread
 
-from calcnb.serve.asset_cache import AssetCache
+from calcnb.serve.class_server.asset_cache import AssetCache
 
 SCRIPT = b"console.log('calcnb');\n" * 400  # 9 kB of script: worth compressing
 FILES = {"/static/main.js": (b"application/javascript", SCRIPT), "/static/font.woff2": (b"font/woff2", b"\x00" * 5000)}

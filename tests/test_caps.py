@@ -11,12 +11,13 @@ from tornado import web
 
 from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import set_language
-from calcnb.serve import caps, gate
-from calcnb.serve.address import address_page, print_for_the_class, with_class_code
-from calcnb.serve.commands import kernel_options, voila_command
-from calcnb.serve.environments import class_code_environment
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.parser import build_parser
+from calcnb.serve.cli.address import address_page, print_for_the_class, with_class_code
+from calcnb.serve.cli.commands import kernel_options, voila_command
+from calcnb.serve.cli.environments import class_code_environment
+from calcnb.serve.cli.parser import build_parser
+from calcnb.serve.shared import caps
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.voila import gate
 
 
 def test_the_default_cap_leaves_room_for_the_system_and_fits_the_memory():

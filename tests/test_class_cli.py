@@ -17,7 +17,7 @@ pytest_plugins = ["class_log_fixtures"]
 
 
 def test_the_app_records_only_with_a_class_log(tmp_path, monkeypatch, capsys):
-    from calcnb.serve.environments import class_log_environment
+    from calcnb.serve.cli.environments import class_log_environment
 
     monkeypatch.chdir(tmp_path)
     left_over = {CLASS_LOG.variable: "old.db", CLASS_VIEW.variable: "old.db", "HOME": "/home/x"}
@@ -33,7 +33,7 @@ def test_the_app_records_only_with_a_class_log(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("command", [["app", "02_wraparound", "--class-log", ""], ["class-view", ""],
                                      ["class-view", "nosuchdialect://x/y"]])  # fmt: skip
 def test_a_bad_class_log_stops_the_command_with_a_clear_message(command, capsys):
-    from calcnb.serve.cli import main
+    from calcnb.serve.cli.main import main
 
     assert main([*command, "--no-browser", "--port", "0"]) == 2
     error = capsys.readouterr().err
@@ -42,9 +42,9 @@ def test_a_bad_class_log_stops_the_command_with_a_clear_message(command, capsys)
 
 
 def test_the_class_view_command_serves_only_the_teacher_notebook():
-    from calcnb.serve.notebooks import notebooks_dir
-    from calcnb.serve.parser import build_parser
-    from calcnb.serve.settings import CLASS_VIEW_NOTEBOOK
+    from calcnb.serve.cli.parser import build_parser
+    from calcnb.serve.shared.notebooks import notebooks_dir
+    from calcnb.serve.shared.settings import CLASS_VIEW_NOTEBOOK
 
     assert (notebooks_dir() / CLASS_VIEW_NOTEBOOK).is_file()
     arguments = build_parser().parse_args(["class-view", "lesson.db"])
@@ -52,7 +52,7 @@ def test_the_class_view_command_serves_only_the_teacher_notebook():
 
 
 def test_the_class_view_command_writes_the_summary(log, location, tmp_path, capsys):
-    from calcnb.serve.cli import main
+    from calcnb.serve.cli.main import main
 
     a_summary_class(log)
     assert main(["class-view", location, "--summary", str(tmp_path / "end.pdf")]) == 0
@@ -64,7 +64,7 @@ def test_the_class_view_command_writes_the_summary(log, location, tmp_path, caps
 
 
 def test_the_kernels_read_a_relative_log_where_the_teacher_typed_it(tmp_path, monkeypatch):
-    from calcnb.serve.environments import log_argument
+    from calcnb.serve.cli.environments import log_argument
 
     monkeypatch.chdir(tmp_path)
     for typed in ("rel.db", "sqlite:///rel.db"):
@@ -75,8 +75,8 @@ def test_the_kernels_read_a_relative_log_where_the_teacher_typed_it(tmp_path, mo
 
 
 def test_no_password_is_printed_and_the_log_is_one_file_after_the_app_stops(tmp_path, capsys):
-    from calcnb.serve.environments import checkpoint_class_log, class_log_environment
-    from calcnb.serve.errors import AppError
+    from calcnb.serve.cli.environments import checkpoint_class_log, class_log_environment
+    from calcnb.serve.shared.errors import AppError
 
     with pytest.raises(AppError) as refused:  # no server there: refused, and the password never shown
         class_log_environment({}, "postgresql://teacher:secret@127.0.0.1:1/none")

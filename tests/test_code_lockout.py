@@ -1,6 +1,6 @@
 """Wrong class codes lock out the browser that typed them, never the class behind the same address (a school's
 NAT), and a brute force from one address, however many browsers it pretends to be, needs weeks for the
-weakest code the command accepts (:class:`calcnb.serve.caps.CodeCheck`; the arithmetic is in its notes).
+weakest code the command accepts (:class:`calcnb.serve.shared.caps.CodeCheck`; the arithmetic is in its notes).
 
 Every test runs on a fake clock: a brute force of months takes a fraction of a second.
 """
@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from calcnb.serve import caps
+from calcnb.serve.shared import caps
 
 NAT = "203.0.113.7"  # the school's one public address: every pupil's requests come from it
 CODE = "4821"  # four digits: the weakest code the command takes
@@ -200,11 +200,11 @@ def _browser(url: str):
 
 @pytest.mark.server
 def test_on_the_app_a_guessing_browser_is_locked_out_and_a_classmate_at_its_address_gets_in(tmp_path):
-    from calcnb.serve.commands import server_environment, voila_command
-    from calcnb.serve.environments import class_code_environment
-    from calcnb.serve.notebooks import notebooks_dir
-    from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-    from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
+    from calcnb.serve.cli.commands import server_environment, voila_command
+    from calcnb.serve.cli.environments import class_code_environment
+    from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+    from calcnb.serve.shared.notebooks import notebooks_dir
+    from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
 
     root = tmp_path / "notebooks"
     root.mkdir()

@@ -353,7 +353,7 @@ def test_the_lesson_index_lists_every_lesson_with_its_command():
     shown = subprocess.run(
         [sys.executable, "-m", "calcnb", "lessons"], capture_output=True, text=True, check=True
     ).stdout
-    from calcnb.serve.workspace import default_workspace
+    from calcnb.serve.cli.workspace import default_workspace
 
     workspace = default_workspace().as_posix()  # the teacher's notes as ``calcnb lab`` copies them for the teacher
     assert shown.startswith(lesson_index(notebooks=workspace)) and f"{workspace}/teacher/" in shown

@@ -352,17 +352,17 @@ def test_the_student_pages_carry_no_answer_and_the_teacher_notes_give_the_comman
 
 
 def test_the_app_tells_the_teacher_the_class_views_command_for_the_lesson_it_serves(tmp_path, capsys, monkeypatch):
-    from calcnb.serve import cli
-    from calcnb.serve.environments import class_log_environment
-    from calcnb.serve.notebooks import resolve_target
-    from calcnb.serve.runners import lesson_name
+    from calcnb.serve.cli.environments import class_log_environment
+    from calcnb.serve.cli.main import main
+    from calcnb.serve.cli.runners import lesson_name
+    from calcnb.serve.shared.notebooks import resolve_target
 
     monkeypatch.chdir(tmp_path)
     class_log_environment({}, "lesson.db", lesson="evidence")
     assert "python -m calcnb class-view lesson.db --lesson evidence" in capsys.readouterr().out
     assert lesson_name(resolve_target("evidence", None)) == "evidence"
     assert lesson_name(resolve_target("play", None)) is None
-    assert cli.main(["class-view", "other.db", "--lesson", "nope"]) == 2
+    assert main(["class-view", "other.db", "--lesson", "nope"]) == 2
     said = capsys.readouterr().err
     assert "there is no lesson nope" in said and "evidence" in said
     assert not (tmp_path / "other.db").exists()  # refused before anything was opened
@@ -409,7 +409,7 @@ def test_the_end_of_lesson_summary_numbers_the_exercises_as_the_lesson_of_the_an
 
     from calcnb.classlog.store import open_class_log
     from calcnb.exercises.items import Attempt
-    from calcnb.serve.runners import write_summary
+    from calcnb.serve.cli.runners import write_summary
 
     log = open_class_log(tmp_path / "lesson.db")
     log.join("ana")

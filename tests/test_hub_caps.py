@@ -21,11 +21,11 @@ from traitlets import TraitError
 from traitlets.config.loader import PyFileConfigLoader
 
 from calcnb.core.settings import CLASS_CODE
-from calcnb.serve import hub
-from calcnb.serve.caps import CODE_COOKIE, CODE_FIELD, DEFAULT_PAGES_PER_DEVICE, Visit, default_max_kernels
-from calcnb.serve.commands import cap_options
-from calcnb.serve.gate import GATE_SETTING
-from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.cli.commands import cap_options
+from calcnb.serve.shared.caps import CODE_COOKIE, CODE_FIELD, DEFAULT_PAGES_PER_DEVICE, Visit, default_max_kernels
+from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.voila import hub
+from calcnb.serve.voila.gate import GATE_SETTING
 
 CONFIG = Path(__file__).resolve().parents[1] / "deploy" / "jupyterhub_config.py"
 PUPIL = "203.0.113.7"  # the student's device, as the hub's proxy saw it
@@ -53,7 +53,7 @@ class StudentServerApp(ServerApp):
 
 def _student_server(arguments: list[str], routes: list) -> ServerApp:
     """A student's server's settings from ``arguments``, with the tornado app ``routes`` make, as the hub's
-    extension (this module's, :mod:`calcnb.serve.hub`) leaves it once loaded."""
+    extension (this module's, :mod:`calcnb.serve.voila.hub`) leaves it once loaded."""
     serverapp = ServerApp()
     serverapp.parse_command_line(arguments)
     serverapp.web_app = web.Application(routes)
@@ -192,7 +192,7 @@ def real_student_server(tmp_path_factory):
         async def start() -> tuple[ServerApp, HTTPServer, int]:
             serverapp = StudentServerApp()
             serverapp.initialize(arguments, new_httpserver=False)
-            await serverapp.extension_manager.start_all_extensions()  # Voila's pages gated (calcnb.serve.hub)
+            await serverapp.extension_manager.start_all_extensions()  # Voila's pages gated (calcnb.serve.voila.hub)
             server = HTTPServer(serverapp.web_app, xheaders=serverapp.trust_xheaders)
             sock, port = bind_unused_port()
             server.add_sockets([sock])

@@ -16,10 +16,10 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from nbformat.sign import NotebookNotary
 
 from calcnb.core.settings import VOILA_PREHEAT
-from calcnb.serve import kernels as serving
-from calcnb.serve.kernels import PAGE_LOAD_SECONDS, ClassroomKernelManager
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.voila_app import trust_shipped_notebooks
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.voila import kernels as serving
+from calcnb.serve.voila.app import trust_shipped_notebooks
+from calcnb.serve.voila.kernels import PAGE_LOAD_SECONDS, ClassroomKernelManager
 
 
 def _run(coroutine) -> None:

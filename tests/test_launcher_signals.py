@@ -28,9 +28,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb.serve import process
-from calcnb.serve.process import free_port
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.cli import process
+from calcnb.serve.cli.process import free_port
+from calcnb.serve.shared.launcher import LAUNCHER_VARIABLE, LauncherWatch
+from calcnb.serve.shared.settings import LOCALHOST
 
 FIXTURES = Path(__file__).parent / "browser" / "fixtures"
 GONE_WITHIN = 15  # seconds: the server shuts its kernels down first
@@ -146,8 +147,8 @@ def test_the_server_and_its_kernels_go_with_the_command(server, how):
 LAUNCHER_WITHOUT_PRCTL = """
 import subprocess, sys
 from pathlib import Path
-from calcnb.serve import process
-from calcnb.serve.commands import voila_command
+from calcnb.serve.cli import process
+from calcnb.serve.cli.commands import voila_command
 process._death_signal = lambda: None  # as on macOS and Windows: no PR_SET_PDEATHSIG, the server's own watch alone
 command = voila_command(Path(sys.argv[1]), port=int(sys.argv[2]))
 server = process.start_server(command, log=subprocess.DEVNULL, tied=True)
@@ -283,7 +284,7 @@ def test_on_linux_a_tied_server_is_sent_sigterm_when_its_launcher_dies():
         [
             sys.executable,
             "-c",
-            "import sys, time; from calcnb.serve import process;"
+            "import sys, time; from calcnb.serve.cli import process;"
             f"s = process.start_server({SLEEPER!r}, env={{}}, tied=True); print(s.pid, flush=True); time.sleep(600)",
         ],
         stdout=subprocess.PIPE,
@@ -292,7 +293,7 @@ def test_on_linux_a_tied_server_is_sent_sigterm_when_its_launcher_dies():
     )
     server = psutil.Process(int(launcher.stdout.readline()))
     try:
-        assert server.environ().get(process.LAUNCHER_VARIABLE) == str(launcher.pid)
+        assert server.environ().get(LAUNCHER_VARIABLE) == str(launcher.pid)
         launcher.kill()
         launcher.wait()
         _gone, alive = psutil.wait_procs([server], timeout=10)
@@ -378,23 +379,23 @@ def test_elsewhere_no_console_handler_is_set(monkeypatch):
 
 
 def test_the_watch_sees_its_launcher_whether_parent_or_further_up():
-    assert not process.LauncherWatch(os.getppid()).gone()
-    assert not process.LauncherWatch(1).gone()  # not the parent (as under a Windows venv's python.exe), but older
+    assert not LauncherWatch(os.getppid()).gone()
+    assert not LauncherWatch(1).gone()  # not the parent (as under a Windows venv's python.exe), but older
 
 
 def test_the_watch_takes_a_process_gone_or_younger_than_the_server_for_a_launcher_gone():
     younger = subprocess.Popen(SLEEPER)  # a process id reused after the launcher's end belongs to a later process
     try:
-        assert process.LauncherWatch(younger.pid).gone()
+        assert LauncherWatch(younger.pid).gone()
     finally:
         younger.kill()
         younger.wait()
-    assert process.LauncherWatch(younger.pid).gone()
+    assert LauncherWatch(younger.pid).gone()
 
 
 def test_the_watch_is_read_from_the_environment_and_taken_out_of_it():
-    environment = {process.LAUNCHER_VARIABLE: str(os.getppid()), "OTHER": "1"}
-    watch = process.LauncherWatch.from_environment(environment)
+    environment = {LAUNCHER_VARIABLE: str(os.getppid()), "OTHER": "1"}
+    watch = LauncherWatch.from_environment(environment)
     assert watch is not None and watch.pid == os.getppid() and not watch.gone()
     assert environment == {"OTHER": "1"}  # the kernels do not inherit it
-    assert process.LauncherWatch.from_environment({}) is None
+    assert LauncherWatch.from_environment({}) is None

@@ -14,7 +14,7 @@ import pytest
 
 from calcnb.core.resources import notebooks_root
 from calcnb.i18n import message, set_language
-from calcnb.serve.workspace import shipped_notebooks
+from calcnb.serve.cli.workspace import shipped_notebooks
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # A repr: a class name and its traits ("PlayBoard(children=(", "<ClassView of ...>").

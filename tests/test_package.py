@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from calcnb.core import resources
-from calcnb.serve.about import shadow_note, version_lines
-from calcnb.serve.cli import program_name
+from calcnb.serve.cli.about import shadow_note, version_lines
+from calcnb.serve.cli.main import program_name
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,7 +79,8 @@ def test_the_sdist_is_told_to_hold_the_pxd_the_notebooks_the_data_and_the_tests(
 
 def test_calcnb_is_a_console_script_with_the_same_commands():
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert re.search(r'^\[project\.scripts\]\n(#.*\n)?calcnb = "calcnb\.serve\.cli:main"', pyproject, re.MULTILINE)
+    entry_point = r'^\[project\.scripts\]\n(#.*\n)?calcnb = "calcnb\.serve\.cli\.main:main"'
+    assert re.search(entry_point, pyproject, re.MULTILINE)
     assert program_name() in ("calcnb", "python -m calcnb")
 
 
@@ -137,6 +138,6 @@ SOME_NOTEBOOKS = ["02_wraparound.ipynb", "teacher/class_view.ipynb", "pt/teacher
 
 @pytest.mark.parametrize("name", SOME_NOTEBOOKS)
 def test_the_commands_find_the_notebooks_through_the_resources(name):
-    from calcnb.serve.notebooks import notebooks_dir
+    from calcnb.serve.shared.notebooks import notebooks_dir
 
     assert notebooks_dir() == resources.notebooks_root() and (notebooks_dir() / name).is_file()

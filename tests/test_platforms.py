@@ -20,10 +20,12 @@ import pytest
 import zmq
 
 from calcnb.i18n import set_language
-from calcnb.serve import caps, commands, hub, process
-from calcnb.serve.cli import main
-from calcnb.serve.commands import kernel_options, lab_command, voila_command
-from calcnb.serve.notebooks import notebooks_dir
+from calcnb.serve.cli import commands, process
+from calcnb.serve.cli.commands import kernel_options, lab_command, voila_command
+from calcnb.serve.cli.main import main
+from calcnb.serve.shared import caps
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.voila import hub
 
 PLATFORMS = ["win32", "darwin"]
 

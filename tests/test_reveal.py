@@ -10,8 +10,8 @@ import pytest
 from calcnb import set_language
 from calcnb.exercises.items import OUTCOMES, Attempt
 from calcnb.lessons import BANK
-from calcnb.serve.environments import reveal_environment
-from calcnb.serve.parser import build_parser
+from calcnb.serve.cli.environments import reveal_environment
+from calcnb.serve.cli.parser import build_parser
 from calcnb.ui.lesson import NO_REVEAL_ENV_VAR, Exercise, add_answer_listener, remove_answer_listener, reveal_allowed
 
 

@@ -9,13 +9,13 @@ import tempfile
 import pytest
 
 from calcnb.i18n import set_language
-from calcnb.serve.address import address_page, print_for_the_class
-from calcnb.serve.cli import main
-from calcnb.serve.notebooks import default_app_port, is_lesson, resolve_target
-from calcnb.serve.parser import build_parser, requested_language
-from calcnb.serve.process import check_can_listen, port_is_free
-from calcnb.serve.runners import chosen_port
-from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, DEFAULT_APP_PORT, DEFAULT_LESSON_PORT, LOCALHOST
+from calcnb.serve.cli.address import address_page, print_for_the_class
+from calcnb.serve.cli.main import main
+from calcnb.serve.cli.parser import build_parser, requested_language
+from calcnb.serve.cli.process import check_can_listen, port_is_free
+from calcnb.serve.cli.runners import chosen_port
+from calcnb.serve.shared.notebooks import default_app_port, is_lesson, resolve_target
+from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, DEFAULT_APP_PORT, DEFAULT_LESSON_PORT, LOCALHOST
 
 
 def test_a_lesson_and_the_play_app_listen_on_ports_of_their_own():

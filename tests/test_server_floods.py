@@ -2,7 +2,7 @@
 that steps out of a served folder (``..``, encoded or not, a backslash) is a 404 that reads nothing outside it.
 
 The flood and the traversals are sent to a real server (the app's Voila, started as the browser tests start
-theirs), so they meet the routes and handlers Voila really has; :func:`calcnb.serve.voila_app.inside`, which
+theirs), so they meet the routes and handlers Voila really has; :func:`calcnb.serve.voila.app.inside`, which
 refuses the paths, is also tested on its own in the fast tier.
 """
 
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-import calcnb.serve.cli
-from calcnb.serve.commands import voila_command
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import JUPYTER_DATA_DIR, LOCALHOST
+import calcnb.serve.cli.main
+from calcnb.serve.cli.commands import voila_command
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.settings import JUPYTER_DATA_DIR, LOCALHOST
 
 FIXTURES = Path(__file__).parent / "browser" / "fixtures"
 SECRET = "calcnb-secret-8d2f6e: never served"
@@ -124,7 +124,7 @@ def _traversals() -> list[tuple[str, str, str]]:
 @pytest.mark.server
 @pytest.mark.parametrize(("route", "kind", "target"), _traversals())
 def test_a_path_out_of_a_served_folder_is_not_found_and_nothing_outside_is_read(served, route, kind, target):
-    file = served.secret if target == "secret" else Path(calcnb.serve.cli.__file__).resolve()
+    file = served.secret if target == "secret" else Path(calcnb.serve.cli.main.__file__).resolve()
     status, body = served.get(route + _steps_out(file)[kind])
     assert status == 404, body[:300]
     assert SECRET.encode() not in body and b"def main(" not in body
@@ -173,7 +173,7 @@ def test_the_template_steps_out_to_files_that_exist():
 def test_a_path_that_could_step_out_is_refused_before_any_file_is_looked_for(path):
     from tornado.web import HTTPError
 
-    from calcnb.serve.voila_app import inside
+    from calcnb.serve.voila.app import inside
 
     with pytest.raises(HTTPError) as refused:
         inside(path)
@@ -182,6 +182,6 @@ def test_a_path_that_could_step_out_is_refused_before_any_file_is_looked_for(pat
 
 @pytest.mark.parametrize("path", ["calcnb/static/labvariables.css", "@voila-dashboards/x/static/remoteEntry.1a2b.js"])
 def test_a_path_inside_is_kept_as_it_is(path):
-    from calcnb.serve.voila_app import inside
+    from calcnb.serve.voila.app import inside
 
     assert inside(path) == path

@@ -38,12 +38,12 @@ import pytest
 import calcnb
 from calcnb import i18n
 from calcnb.i18n import get_language, message, set_language
-from calcnb.serve.caps import CODE_COOKIE, CODE_FIELD, CODE_TRIES
-from calcnb.serve.commands import server_environment, solara_command
-from calcnb.serve.environments import class_code_environment
-from calcnb.serve.pages import PAGE_CLASS, notebook_page
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.class_server.notebook_widgets import PAGE_CLASS, notebook_page
+from calcnb.serve.cli.commands import server_environment, solara_command
+from calcnb.serve.cli.environments import class_code_environment
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.caps import CODE_COOKIE, CODE_FIELD, CODE_TRIES
+from calcnb.serve.shared.settings import LOCALHOST
 
 CLASS_CODE = "4821"
 
@@ -355,7 +355,7 @@ def _status_within(server: Running, source: str, seconds: float) -> int:
     """The status of a GET from ``source``, asked again until it is 200 or ``seconds`` have passed.
 
     A closed page's place is free once the server has heard the close (tens of milliseconds here), not when
-    its virtual kernel ends (:data:`calcnb.serve.solara_app.KERNEL_KEEP_SECONDS` later).
+    its virtual kernel ends (:data:`calcnb.serve.class_server.app.KERNEL_KEEP_SECONDS` later).
     """
     deadline = time.monotonic() + seconds
     while True:
@@ -409,7 +409,7 @@ def test_an_unknown_page_says_so_in_plain_words(folder):
 _PAGE_FOR = """
 import json, sys
 from pathlib import Path
-from calcnb.serve.solara_page import page_for, serve_target
+from calcnb.serve.class_server.page import page_for, serve_target
 serve_target(Path(sys.argv[1]))
 answers = {}
 for path in sys.argv[2:]:
@@ -619,8 +619,8 @@ def _gate_answers(requests: list[tuple[str, str]], *, per_device: int = 2, later
     ``later`` seconds passing."""
     from loop_thread import LoopThread
 
-    from calcnb.serve.caps import PageCaps
-    from calcnb.serve.solara_app import ClassGate
+    from calcnb.serve.class_server.app import ClassGate
+    from calcnb.serve.shared.caps import PageCaps
 
     async def app(scope, receive, send) -> None:
         if scope["type"] == "http":

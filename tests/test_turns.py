@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from calcnb.serve.turns import TakingTurns
+from calcnb.serve.class_server.turns import TakingTurns
 
 
 @pytest.mark.parametrize("at_once", [1, 2])

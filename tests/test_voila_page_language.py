@@ -1,5 +1,5 @@
 """The app's Voila server marks its pages with its language: ``<html lang="pt">`` for ``calcnb app --lang pt``
-(:func:`calcnb.serve.voila_app.set_page_language`), checked on the calcnb template without a kernel or a browser."""
+(:func:`calcnb.serve.voila.app.set_page_language`), checked on the calcnb template without a kernel or a browser."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from loop_thread import run_in_thread
 from voila.exporter import VoilaExporter
 
 from calcnb.i18n import set_language
-from calcnb.serve.commands import voila_command
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, JUPYTER_DATA_DIR
-from calcnb.serve.voila_app import AppVoila
+from calcnb.serve.cli.commands import voila_command
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, JUPYTER_DATA_DIR
+from calcnb.serve.voila.app import AppVoila
 
 
 def _server(monkeypatch, tmp_path, *options: str) -> AppVoila:

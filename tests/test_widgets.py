@@ -805,7 +805,7 @@ class RecordingComm:
     """A widget's comm to a notebook's front-end, as a kernel opens it, that keeps the messages sent over it.
 
     ipywidgets sends a change only over a comm with a kernel, and the comm ``comm.create_comm`` gives depends on
-    what the process imported before: Solara's (imported when pytest collects ``calcnb/serve/solara_page.py`` for
+    what the process imported before: Solara's (imported when pytest collects ``calcnb/serve/class_server/page.py`` for
     its doctests) has no kernel, and nothing is sent. A test that counts messages opens its widgets on these.
     """
 

@@ -12,8 +12,8 @@ import pytest
 
 from calcnb.core.resources import notebooks_root
 from calcnb.i18n import set_language
-from calcnb.serve.cli import main
-from calcnb.serve.workspace import (
+from calcnb.serve.cli.main import main
+from calcnb.serve.cli.workspace import (
     MANIFEST,
     as_run_here,
     default_workspace,

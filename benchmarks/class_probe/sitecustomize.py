@@ -3,7 +3,7 @@
 Solara keeps a visit's virtual kernel in its own process, and the class server shows nobody a list of them
 (``/resourcez`` is refused to a class), so the benchmark puts this folder on the Solara server's
 ``PYTHONPATH`` (Python imports ``sitecustomize`` at start-up) with ``CALCNB_BENCH_PROBE`` naming a file.
-In the class server's process only (``python -m calcnb.serve.solara_app``), a thread then writes into that
+In the class server's process only (``python -m calcnb.serve.class_server.app``), a thread then writes into that
 file, once a second, one line: the time, the virtual kernels Solara holds, those not yet closed, and the
 pages connected to them. Anywhere else, or without the variable, this module does nothing. Reading a dict's
 length once a second costs the server nothing measurable.
@@ -42,7 +42,7 @@ def _watch(path: str) -> None:
         time.sleep(1.0)
 
 
-if _FILE and "calcnb.serve.solara_app" in getattr(sys, "orig_argv", ()):
+if _FILE and "calcnb.serve.class_server.app" in getattr(sys, "orig_argv", ()):
     import threading
 
     threading.Thread(target=_watch, args=(_FILE,), name="calcnb-bench-probe", daemon=True).start()

@@ -1,12 +1,15 @@
-"""Serving calcnb: the command line, the Voila and JupyterLab servers, and the kernel manager.
+"""Serving calcnb: three rooms and what they share, one folder each.
 
-The command line (:mod:`~calcnb.serve.cli`) reads the command with :mod:`~calcnb.serve.parser` and
-hands it to a runner (:mod:`~calcnb.serve.runners`); the servers' settings are in
-:mod:`~calcnb.serve.settings`, the notebooks in :mod:`~calcnb.serve.notebooks`, the servers' command
-lines in :mod:`~calcnb.serve.commands`, their processes in :mod:`~calcnb.serve.process`, what their
-kernels are told in :mod:`~calcnb.serve.environments`, the address a class is given in
-:mod:`~calcnb.serve.address`, the user's own copy of the notebooks in :mod:`~calcnb.serve.workspace`, and
-which calcnb runs (``--version``) in :mod:`~calcnb.serve.about`. The servers themselves (:mod:`~calcnb.serve.voila_app`,
-:mod:`~calcnb.serve.hub`, :mod:`~calcnb.serve.gate`, :mod:`~calcnb.serve.kernels`) depend on those
-settings, never on the command line.
+- :mod:`calcnb.serve.cli`: the command line, ``calcnb`` (``python -m calcnb``): it reads what a teacher types,
+  builds a server's command line and environment, and starts, shows and stops the server as a process.
+- :mod:`calcnb.serve.class_server`: the class server, one Solara process for the whole class (a virtual
+  kernel per page), behind its gate.
+- :mod:`calcnb.serve.voila`: Voila (a kernel process per page) behind its gate, its kernel manager, and a
+  student's server on a school's hub.
+- :mod:`calcnb.serve.shared`: what the rooms share: the servers' settings, the notebooks served, the caps on
+  pages and the class code (plain logic both gates adapt), the gates' own small pages, and the launcher's watch.
+
+A room imports only its own modules and the shared room's (``tests/test_serve_rooms.py``): the command line
+starts a server by its module's name (:data:`calcnb.serve.shared.settings.SOLARA_MODULE`,
+:data:`~calcnb.serve.shared.settings.VOILA_MODULE`), never by importing it.
 """

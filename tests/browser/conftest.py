@@ -3,7 +3,7 @@
 The servers serve a temporary copy of ``notebooks/`` (plus the harness's own
 notebooks in ``fixtures/``), so notebooks that save files write nowhere in the
 checkout. Each server is started once per test session and stopped at its end,
-whatever the tests did (:func:`calcnb.serve.process.stop_server` ends the server, its
+whatever the tests did (:func:`calcnb.serve.cli.process.stop_server` ends the server, its
 process group and its kernels). The class server is started as ``calcnb app NOTEBOOK
 --server solara`` starts it, one per notebook, when a test first asks for the notebook's
 page (:class:`pages.SolaraApps`); a folder served whole by the class server is tested in
@@ -25,10 +25,10 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.serve.commands import lab_command, server_environment, solara_command, voila_command
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST, MAX_PAGES
+from calcnb.serve.cli.commands import lab_command, server_environment, solara_command, voila_command
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import CHROMIUM_ARGS, CHROMIUM_PATH, LOCALHOST, MAX_PAGES
 
 from .pages import SERVERS, AnyServer, Server, SolaraApps
 

@@ -94,7 +94,7 @@ async (img) => {
 #: The app's servers (``calcnb app --server NAME``): the browser tests of the pages run against both.
 SERVERS = ("voila", "solara")
 
-#: The box every page of the class server is drawn in (:data:`calcnb.serve.pages.PAGE_CLASS`).
+#: The box every page of the class server is drawn in (:data:`calcnb.serve.class_server.notebook_widgets.PAGE_CLASS`).
 SOLARA_PAGE = ".calcnb-page"
 
 
@@ -180,7 +180,7 @@ def app_command(
     kind: str, target: Path, *, port: int, max_kernels: int | None = None, pages_per_device: int | None = None
 ) -> list[str]:
     """The command line ``calcnb app TARGET --server KIND`` runs (with these caps)."""
-    from calcnb.serve.commands import solara_command, voila_command
+    from calcnb.serve.cli.commands import solara_command, voila_command
 
     command = solara_command if kind == "solara" else voila_command
     return command(target, port=port, max_kernels=max_kernels, pages_per_device=pages_per_device)
@@ -458,10 +458,10 @@ def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) 
     ``prepare(root)`` may add notebooks to the copy before the server starts. Used by the
     scripts that drive the app outside pytest (the screenshots and the latency benchmark).
     """
-    from calcnb.serve.commands import voila_command
-    from calcnb.serve.notebooks import notebooks_dir
-    from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-    from calcnb.serve.settings import LOCALHOST, MAX_PAGES
+    from calcnb.serve.cli.commands import voila_command
+    from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+    from calcnb.serve.shared.notebooks import notebooks_dir
+    from calcnb.serve.shared.settings import LOCALHOST, MAX_PAGES
 
     with tempfile.TemporaryDirectory(prefix=prefix) as scratch:
         root = Path(scratch) / "notebooks"

@@ -27,9 +27,9 @@ from calcnb.classlog.readings import class_status, exercise_stats, student_summa
 from calcnb.classlog.store import open_class_log
 from calcnb.classlog.summary import exercise_label, misconception_label, summary_csv
 from calcnb.lessons import BANK, lesson
-from calcnb.serve.address import network_address as _network_address
-from calcnb.serve.process import free_port, stop_server, wait_until_serving
-from calcnb.serve.settings import LOCALHOST, MAX_PAGES
+from calcnb.serve.cli.address import network_address as _network_address
+from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving
+from calcnb.serve.shared.settings import LOCALHOST, MAX_PAGES
 
 WRAPAROUND = lesson("wraparound")  # the clock of 13
 RIGHT = object()

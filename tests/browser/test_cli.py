@@ -15,11 +15,11 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb.serve import notebooks as app_module
-from calcnb.serve.errors import AppError
-from calcnb.serve.notebooks import notebooks_dir, resolve_target
-from calcnb.serve.parser import build_parser
-from calcnb.serve.process import free_port
+from calcnb.serve.cli.parser import build_parser
+from calcnb.serve.cli.process import free_port
+from calcnb.serve.shared import notebooks as app_module
+from calcnb.serve.shared.errors import AppError
+from calcnb.serve.shared.notebooks import notebooks_dir, resolve_target
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -80,7 +80,7 @@ def test_the_class_server_is_the_default_and_ctrl_c_stops_it_whole(language):
             assert response.status == 200
             assert f'<html lang="{language}">'.encode() in response.read()  # the page's language, for screen readers
         server = psutil.Process(cli.pid).children(recursive=True)
-        assert [" ".join(child.cmdline()).count("calcnb.serve.solara_app") for child in server] == [1]
+        assert [" ".join(child.cmdline()).count("calcnb.serve.class_server.app") for child in server] == [1]
         cli.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
         out, err = cli.communicate(timeout=60)
     finally:
@@ -341,7 +341,7 @@ def test_the_language_option_refuses_a_language_calcnb_does_not_speak(capsys):
 
 
 def test_a_notebook_may_be_named_without_its_folder_or_extension():
-    from calcnb.serve.notebooks import notebooks_dir, resolve_target
+    from calcnb.serve.shared.notebooks import notebooks_dir, resolve_target
 
     expected = (notebooks_dir() / "03_worked_example.ipynb").resolve()
     assert resolve_target("03_worked_example") == expected
@@ -354,7 +354,7 @@ def test_the_culler_leaves_alone_the_kernels_waiting_in_the_pool(monkeypatch):
 
     from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
-    from calcnb.serve.kernels import ClassroomKernelManager
+    from calcnb.serve.voila.kernels import ClassroomKernelManager
 
     culled: list[str] = []
 

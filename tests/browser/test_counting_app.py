@@ -15,7 +15,7 @@ from calcnb.classlog.store import open_class_log, read_class_key
 from calcnb.classlog.summary import exercise_label, misconception_label
 from calcnb.lessons import BANK, lesson
 from calcnb.lessons.counting.widgets import clock_point
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.shared.settings import LOCALHOST
 
 from .pages import SERVERS
 from .test_class_view import _command, _students_page, _wait_for_rows

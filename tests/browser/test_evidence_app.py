@@ -19,7 +19,7 @@ from calcnb.classlog.store import open_class_log, read_class_key
 from calcnb.i18n import message, set_language
 from calcnb.lessons import BANK, lesson
 from calcnb.lessons.evidence.exercises import OWN_EXERCISE, own_variant, percent, pool, seed_block
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.shared.settings import LOCALHOST
 from calcnb.stats import wilson_interval
 
 from .pages import SERVERS

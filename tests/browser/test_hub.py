@@ -18,10 +18,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE
-from calcnb.serve.commands import kernel_options, server_environment
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.cli.commands import kernel_options, server_environment
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
+from calcnb.serve.shared.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK, LOCALHOST
 
 from .conftest import _serve_copy
 from .pages import PlayApp, Server
@@ -188,7 +188,8 @@ def test_a_student_reaches_the_apps_and_nothing_else(browser, hub):
 
 def test_a_student_cannot_pass_for_other_devices_with_forwarded_headers(browser, hub):
     # A hostile trial: a browser's own X-Real-Ip, rotated, made one student a dozen devices (12 kernels). The hub's
-    # proxy passes such headers on; the student's server takes the address the proxy saw (calcnb.serve.hub.HubProxy).
+    # proxy passes such headers on; the student's server takes the address the proxy saw
+    # (calcnb.serve.voila.hub.HubProxy).
     app = _log_in(browser, hub, "eve")  # the app's page: one place taken
     request = app.page.context.request
     server = f"{hub.url}/user/eve"

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.workspace import shipped_notebooks
+from calcnb.serve.cli.workspace import shipped_notebooks
+from calcnb.serve.shared.notebooks import notebooks_dir
 
 pytestmark = pytest.mark.browser
 

@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.serve.address import with_class_code
-from calcnb.serve.caps import CODE_TRIES
-from calcnb.serve.commands import server_environment
-from calcnb.serve.environments import class_code_environment
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.cli.address import with_class_code
+from calcnb.serve.cli.commands import server_environment
+from calcnb.serve.cli.environments import class_code_environment
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.caps import CODE_TRIES
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
 
 from .pages import SERVERS, KernelSockets, Server, app_command, kernel_processes
 

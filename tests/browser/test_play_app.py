@@ -22,7 +22,7 @@ from calcnb import Game, Move
 from calcnb.game.rules import MoveKind
 from calcnb.players.coach import describe_move
 from calcnb.players.ladder import ReverseNeed
-from calcnb.serve.process import free_port
+from calcnb.serve.cli.process import free_port
 from calcnb.ui.board import BoardRenderer
 
 from .pages import MOVE_NAMES, SERVERS, PlayApp, css_name, live_move

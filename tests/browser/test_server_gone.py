@@ -9,10 +9,10 @@ import sys
 import pytest
 
 from calcnb.i18n import catalogue
-from calcnb.serve.commands import server_environment, solara_command, voila_command
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import free_port, start_server, wait_until_serving
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.cli.commands import server_environment, solara_command, voila_command
+from calcnb.serve.cli.process import free_port, start_server, wait_until_serving
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import LOCALHOST
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

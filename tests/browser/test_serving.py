@@ -14,10 +14,16 @@ import psutil
 import pytest
 from jupyter_server.base.websocket import WS_PING_INTERVAL
 
-from calcnb.serve.commands import server_environment
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import free_port, start_server, stop_server, wait_until_serving
-from calcnb.serve.settings import CULL_IDLE_SECONDS, CULL_INTERVAL_SECONDS, DEFAULT_APP_NOTEBOOK, LOCALHOST, MAX_PAGES
+from calcnb.serve.cli.commands import server_environment
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import (
+    CULL_IDLE_SECONDS,
+    CULL_INTERVAL_SECONDS,
+    DEFAULT_APP_NOTEBOOK,
+    LOCALHOST,
+    MAX_PAGES,
+)
 
 from .pages import (
     SERVERS,
@@ -41,7 +47,8 @@ PING_MS = {"voila": WS_PING_INTERVAL, "solara": 20_000}
 
 # The only version warnings a page may log: Voila's page is built on one JupyterLab release and the widget
 # extensions on a later one, so module federation reports the page's own @jupyterlab/* modules as older than
-# asked and uses them (see calcnb/serve/settings.py). A warning about the widgets' own modules would be a real mismatch.
+# asked and uses them (see calcnb/serve/shared/settings.py). A warning about the widgets' own modules would be a
+# real mismatch.
 
 
 def _kernels_serving(root: Path) -> list[psutil.Process]:

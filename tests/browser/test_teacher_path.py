@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import port_is_free
-from calcnb.serve.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
+from calcnb.serve.cli.process import port_is_free
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
 
 TEACHER = {"en": "teacher/02_wraparound_teacher.ipynb", "pt": "pt/teacher/02_wraparound_teacher.ipynb"}
 LAPTOP = {"width": 1366, "height": 768}

@@ -1,6 +1,6 @@
 """The app's server: Voila, with the two routes Voila answers with an error of its own answering as they should.
 
-``python -m calcnb.serve.voila_app`` takes Voila's command line (:func:`calcnb.serve.commands.voila_command`
+``python -m calcnb.serve.voila.app`` takes Voila's command line (:func:`calcnb.serve.cli.commands.voila_command`
 builds it). Voila's standalone server answers ``GET /logout`` by rendering a page its templates do
 not have, and any address under ``/voila/templates/`` that is not a template's static file
 (``/voila/templates/calcnb/conf.json``) by failing to split it: both were HTTP 500, the answer of
@@ -11,14 +11,14 @@ Every static file it serves (the templates', the widget extensions' under ``/voi
 (``..``, encoded or not, a backslash, a drive) is not found, before any file is looked at. A missing file is
 a plain 404 and one line in the log (Jupyter Server's error page, which needs a setting Voila's own server does
 not have, printed a traceback of 44 lines for each). The server stops when the command that started it is gone
-(:data:`calcnb.serve.process.LAUNCHER_VARIABLE`), even killed outright, and its kernels with it.
+(:data:`calcnb.serve.shared.launcher.LAUNCHER_VARIABLE`), even killed outright, and its kernels with it.
 Its kernel websockets are kept alive by Jupyter Server's ping alone (every 30 s, closed after 90 s
 without an answer): tornado reads Jupyter Server's milliseconds as seconds, so its own ping is left
 off, and the first visit prints no warning about a ping timeout longer than the ping interval.
 The notebooks it serves that are calcnb's own (byte for byte) are signed as trusted when it starts,
 so no visit prints "Notebook … is not trusted". A hub's students' servers take the same websocket fix
-(:class:`ServerKernelWebsocket`, from :mod:`calcnb.serve.hub`). Its pages are behind the caps on
-kernels and the optional class code of :mod:`calcnb.serve.gate` (``--ClassroomGate.max_kernels=N``,
+(:class:`ServerKernelWebsocket`, from :mod:`calcnb.serve.voila.hub`). Its pages are behind the caps on
+kernels and the optional class code of :mod:`calcnb.serve.voila.gate` (``--ClassroomGate.max_kernels=N``,
 ``--ClassroomGate.max_pages_per_device=N``). Its pages say they are in the server's language (``<html lang="pt">``
 for ``calcnb app --lang pt``, :func:`set_page_language`), for screen readers.
 """
@@ -43,10 +43,10 @@ from voila.static_file_handler import AllowListFileHandler, MultiStaticFileHandl
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from calcnb.i18n import get_language
-from calcnb.serve.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate, ReadyHandler
-from calcnb.serve.gate_pages import READY_PATH
-from calcnb.serve.notebooks import notebooks_dir
-from calcnb.serve.process import LauncherWatch
+from calcnb.serve.shared.gate_pages import READY_PATH
+from calcnb.serve.shared.launcher import LauncherWatch
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.voila.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate, ReadyHandler
 
 __all__ = ["AppVoila", "KernelWebsocket", "LogoutToApp", "ServerKernelWebsocket", "TemplateFiles", "TornadoPingOff"]
 __all__ += ["FILE_HANDLERS", "ExtensionFiles", "NotebookFiles", "PlainFiles", "StaticFiles"]
@@ -60,9 +60,10 @@ def _digest(path: Path) -> str:
 def trust_shipped_notebooks(served: Path) -> list[Path]:
     """Sign as trusted the notebooks in ``served`` (a notebook or a folder) that are calcnb's own; return them.
 
-    A notebook is calcnb's own when its bytes are those of a notebook in :func:`~calcnb.serve.notebooks.notebooks_dir`:
-    a copy a teacher changed, or any other notebook, is left as it is. The signature goes to the user's
-    Jupyter signature store, where Jupyter Server checks it when a page opens the notebook.
+    A notebook is calcnb's own when its bytes are those of a notebook in
+    :func:`~calcnb.serve.shared.notebooks.notebooks_dir`: a copy a teacher changed, or any other notebook, is left
+    as it is. The signature goes to the user's Jupyter signature store, where Jupyter Server checks it when a page
+    opens the notebook.
     """
     shipped = {_digest(path) for path in notebooks_dir().rglob("*.ipynb")}
     candidates = [served] if served.is_file() else sorted(served.rglob("*.ipynb"))
@@ -192,7 +193,7 @@ class TornadoPingOff:
 
 
 class KernelWebsocket(TornadoPingOff, VoilaKernelWebsocketHandler):
-    """A page's kernel websocket in the app, pinged by Jupyter Server only (see :mod:`calcnb.serve.voila_app`)."""
+    """A page's kernel websocket in the app, pinged by Jupyter Server only (see :mod:`calcnb.serve.voila.app`)."""
 
 
 class ServerKernelWebsocket(TornadoPingOff, KernelWebsocketHandler):
@@ -224,8 +225,8 @@ def set_page_language(config: Config, language: str | None = None) -> str:
 
 
 class AppVoila(Voila):
-    """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila_app` describes, and its pages
-    behind the caps and the class code (:mod:`calcnb.serve.gate`)."""
+    """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila.app` describes, and its pages
+    behind the caps and the class code (:mod:`calcnb.serve.voila.gate`)."""
 
     classes = [*Voila.classes, ClassroomGate]  # noqa: RUF012  (traitlets reads it as Voila does)
 
@@ -265,7 +266,7 @@ class AppVoila(Voila):
 
     def init_handlers(self) -> list:
         """Voila's routes, with :data:`FILE_HANDLERS` and :class:`LogoutToApp` in place of Voila's own, and
-        ``/readyz`` (:class:`~calcnb.serve.gate.ReadyHandler`)."""
+        ``/readyz`` (:class:`~calcnb.serve.voila.gate.ReadyHandler`)."""
         provider = getattr(self, "identity_provider", None)  # made by Voila with Jupyter Server 2 only
         if provider is not None:
             provider.logout_handler_class = LogoutToApp
@@ -276,7 +277,7 @@ class AppVoila(Voila):
             handler = FILE_HANDLERS.get(handler, handler)
             handler = GATED_HANDLERS.get(handler, handler)
             handlers.append((pattern, handler, *rest))
-        # The address a pupil's page asks to know the server is up (calcnb.serve.gate_pages.server_watch_script).
+        # The address a pupil's page asks to know the server is up (calcnb.serve.shared.gate_pages.server_watch_script).
         return [(url_path_join(self.base_url, READY_PATH), ReadyHandler), *handlers]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from calcnb.i18n import get_language, message
-from calcnb.serve.caps import normal_code
+from calcnb.serve.shared.caps import normal_code
 
 __all__ = [
     "address_page",

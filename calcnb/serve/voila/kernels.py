@@ -5,11 +5,11 @@ student would wait as long as the last one. This manager (Voila's
 ``VoilaConfiguration.multi_kernel_manager_class``) lets at most two kernels per processor core
 warm up at once, in the order the students came; pool refills (``--preheat N``) wait behind every
 student and warm up one at a time. The server culls kernels no page is connected to
-(:func:`calcnb.serve.commands.culling_options`), but not one waiting in Voila's pool, nor one whose page is still
+(:func:`calcnb.serve.cli.commands.culling_options`), but not one waiting in Voila's pool, nor one whose page is still
 loading (:data:`PAGE_LOAD_SECONDS`). Why: ``docs/design.md``; measured: ``docs/performance.md``.
 
 A page that never connects to its kernel (its visitor went away while it loaded) gives it back soon: once
-the gate (:mod:`calcnb.serve.gate`) has sent the page whole (:meth:`~ClassroomKernelManager.page_sent`),
+the gate (:mod:`calcnb.serve.voila.gate`) has sent the page whole (:meth:`~ClassroomKernelManager.page_sent`),
 its kernel is shut down if no page has connected to it within :data:`PAGE_CONNECT_SECONDS`, and at once
 if the page says it is leaving before it connected (:meth:`~ClassroomKernelManager.page_left`: a closed
 or reloaded tab). Before, such a kernel held its place for :data:`PAGE_LOAD_SECONDS` idle and a cull:

@@ -2,8 +2,8 @@
 
 Each runner takes the parsed command line and returns the exit code. It checks what was asked before
 anything is made (the port, the lesson, the class log), builds the server's environment
-(:mod:`calcnb.serve.environments`) and command (:mod:`calcnb.serve.commands`), and runs it in the
-foreground (:func:`calcnb.serve.process.serve`). The lessons are looked up here alone, in
+(:mod:`calcnb.serve.cli.environments`) and command (:mod:`calcnb.serve.cli.commands`), and runs it in the
+foreground (:func:`calcnb.serve.cli.process.serve`). The lessons are looked up here alone, in
 :mod:`calcnb.lessons`, and only when a command needs them.
 """
 
@@ -17,9 +17,8 @@ from typing import Any
 from urllib.parse import quote
 
 from calcnb.i18n import message
-from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE, default_max_kernels
-from calcnb.serve.commands import lab_command, server_environment, solara_command, voila_command
-from calcnb.serve.environments import (
+from calcnb.serve.cli.commands import lab_command, server_environment, solara_command, voila_command
+from calcnb.serve.cli.environments import (
     checkpoint_class_log,
     class_code_environment,
     class_log_environment,
@@ -27,11 +26,12 @@ from calcnb.serve.environments import (
     open_log,
     reveal_environment,
 )
-from calcnb.serve.errors import AppError
-from calcnb.serve.notebooks import default_app_port, existing_path, is_lesson, notebooks_dir, resolve_target
-from calcnb.serve.process import check_can_listen, free_port, serve
-from calcnb.serve.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, DEFAULT_APP_NOTEBOOK, LOCALHOST
-from calcnb.serve.workspace import default_workspace, sync_workspace
+from calcnb.serve.cli.process import check_can_listen, free_port, serve
+from calcnb.serve.cli.workspace import default_workspace, sync_workspace
+from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE, default_max_kernels
+from calcnb.serve.shared.errors import AppError
+from calcnb.serve.shared.notebooks import default_app_port, existing_path, is_lesson, notebooks_dir, resolve_target
+from calcnb.serve.shared.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, DEFAULT_APP_NOTEBOOK, LOCALHOST
 
 __all__ = [
     "caps_note",
@@ -124,7 +124,7 @@ def run_app(arguments: argparse.Namespace) -> int:
 
 def lab_target(arguments: argparse.Namespace) -> Path:
     """What ``lab`` opens: the folder or notebook named, if it exists as typed; else the user's workspace
-    (:mod:`calcnb.serve.workspace`, brought up to date first), or a notebook of it named by its name."""
+    (:mod:`calcnb.serve.cli.workspace`, brought up to date first), or a notebook of it named by its name."""
     typed = existing_path(arguments.path) if arguments.path is not None else None
     if typed is not None:
         return resolve_target(typed)
@@ -162,10 +162,10 @@ def run_lab(arguments: argparse.Namespace) -> int:
 
 def run_lessons(arguments: argparse.Namespace) -> int:
     """``calcnb lessons``: the lessons of :mod:`calcnb.lessons`, with ages, lengths and commands; then which
-    calcnb runs and where the notebooks are (:func:`calcnb.serve.about.version_lines`)."""
+    calcnb runs and where the notebooks are (:func:`calcnb.serve.cli.about.version_lines`)."""
     from calcnb.lessons import lesson_index
-    from calcnb.serve.about import version_lines
-    from calcnb.serve.workspace import default_workspace
+    from calcnb.serve.cli.about import version_lines
+    from calcnb.serve.cli.workspace import default_workspace
 
     print(lesson_index(notebooks=default_workspace().as_posix()))  # where ``calcnb lab`` puts the teacher's copy
     print("\n" + "\n".join(version_lines(note=False)))

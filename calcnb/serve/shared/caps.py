@@ -1,9 +1,9 @@
-"""The caps on a server's pages and its class code, as plain logic (no server): :mod:`calcnb.serve.gate` uses them.
+"""The caps on a server's pages and its class code, as plain logic (no server): both servers' gates adapt them.
 
 :func:`default_max_kernels` says how many kernels the machine's memory holds; :class:`PageCaps`
 counts the pages holding a kernel, overall and by client address; :class:`CodeCheck` checks typed
 class codes, locks out a browser that keeps typing wrong ones and limits guessing per address. The
-command line (:mod:`calcnb.serve.parser`) checks a teacher's code with :func:`code_problem` without
+command line (:mod:`calcnb.serve.cli.parser`) checks a teacher's code with :func:`code_problem` without
 loading the server. Nothing here knows a web framework: any server passes addresses, cookies' values
 and typed text.
 """

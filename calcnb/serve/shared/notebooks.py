@@ -4,7 +4,7 @@ The command line, the app's Voila (which trusts the notebooks shipped here) and 
 all find the notebooks through this module, so none of them depends on the command line. The shipped
 notebooks are package resources (:func:`calcnb.core.resources.notebooks_root`: inside the installed
 package, or the checkout's ``notebooks/``); ``lab`` opens the user's own copy of them instead
-(:mod:`calcnb.serve.workspace`).
+(:mod:`calcnb.serve.cli.workspace`).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 from calcnb.core.resources import notebooks_root
 from calcnb.game.errors import quote as quote_input
 from calcnb.i18n import message
-from calcnb.serve.errors import AppError
-from calcnb.serve.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
+from calcnb.serve.shared.errors import AppError
+from calcnb.serve.shared.settings import DEFAULT_APP_PORT, DEFAULT_LESSON_PORT
 
 __all__ = [
     "SERVED_VARIABLE",
@@ -115,7 +115,7 @@ def default_app_port(target: Path) -> int:
 
 
 #: The environment variable naming what the class server serves, set before Solara imports its page module
-#: (:mod:`calcnb.serve.solara_page`; Solara reads the module's routes once, at start-up).
+#: (:mod:`calcnb.serve.class_server.page`; Solara reads the module's routes once, at start-up).
 SERVED_VARIABLE = "CALCNB_SERVED"
 
 

@@ -1,6 +1,6 @@
 """The command lines and environment that start a server: the app's Voila, JupyterLab, and a hub's options.
 
-Built here as lists of arguments (never run here: :mod:`calcnb.serve.process` starts them), so the
+Built here as lists of arguments (never run here: :mod:`calcnb.serve.cli.process` starts them), so the
 command line, a hub's configuration (``deploy/jupyterhub_config.py``), the browser tests and the
 benchmarks start the very same servers. Secrets (a token, a class code) never go on a command line,
 which any local user can read: they travel in the server's environment (:func:`server_environment`).
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from calcnb.core.settings import LANGUAGE
-from calcnb.serve.settings import (
+from calcnb.serve.shared.settings import (
     CLASSROOM_KERNEL_MANAGER,
     CULL_IDLE_SECONDS,
     CULL_INTERVAL_SECONDS,
@@ -112,10 +112,10 @@ def kernel_options() -> list[str]:
 
 
 def cap_options(max_kernels: int | None = None, pages_per_device: int | None = None) -> list[str]:
-    """Command-line settings of the caps on pages with a kernel (:mod:`calcnb.serve.gate`); None: the default.
+    """Command-line settings of the caps on pages with a kernel (:mod:`calcnb.serve.voila.gate`); None: the default.
 
     ``max_kernels`` caps the pages in all (default: what the machine's memory holds), ``pages_per_device``
-    the pages from one client address (default :data:`calcnb.serve.caps.DEFAULT_PAGES_PER_DEVICE`).
+    the pages from one client address (default :data:`calcnb.serve.shared.caps.DEFAULT_PAGES_PER_DEVICE`).
     """
     options = []
     if max_kernels is not None:
@@ -133,7 +133,7 @@ def preheat_options(pool_size: int) -> list[str]:
         "--VoilaConfiguration.preheat_kernel=True",
         f"--VoilaConfiguration.default_pool_size={pool_size}",
         # A class arrives together: the pool refills once the class has its pages, one kernel at a time behind
-        # any student whose kernel is starting (calcnb.serve.kernels). A student arriving after the pool is spent
+        # any student whose kernel is starting (calcnb.serve.voila.kernels). A student arriving after the pool is spent
         # waits for the refill of the oldest place: at most this delay and one kernel's start.
         f"--VoilaKernelManager.fill_delay={POOL_REFILL_DELAY_SECONDS}",
     ]
@@ -150,11 +150,11 @@ def voila_command(
 ) -> list[str]:
     """The command line that serves ``target`` (a notebook or a folder) with Voila, code hidden.
 
-    The browser is never opened by Voila itself; :func:`calcnb.serve.process.serve` opens it once the
+    The browser is never opened by Voila itself; :func:`calcnb.serve.cli.process.serve` opens it once the
     server answers. Voila hides code cells by default (``strip_sources``). Start it with
-    :func:`calcnb.serve.process.start_server`, which lets Voila find the ``calcnb`` template.
+    :func:`calcnb.serve.cli.process.start_server`, which lets Voila find the ``calcnb`` template.
     ``max_kernels`` and ``pages_per_device`` are the caps (:func:`cap_options`); a class code goes in
-    the server's environment (:func:`calcnb.serve.environments.class_code_environment`).
+    the server's environment (:func:`calcnb.serve.cli.environments.class_code_environment`).
     """
     return [
         sys.executable,
@@ -185,7 +185,7 @@ def solara_command(
 ) -> list[str]:
     """The command line that serves ``target`` (a notebook or a folder) with the class server, code hidden.
 
-    One process for the whole class (:mod:`calcnb.serve.solara_app`): each page is a virtual kernel in it.
+    One process for the whole class (:mod:`calcnb.serve.class_server.app`): each page is a virtual kernel in it.
     ``max_kernels`` and ``pages_per_device`` are the caps on pages, as for :func:`voila_command`; the class
     code, the language and the class log go in the server's environment, as for Voila.
     """

@@ -7,12 +7,12 @@ with a page in the class's language, before any kernel starts. A place is freed 
 ends, and an aborted load holds none: a visitor gone before their kernel started gets none, one gone
 while it started or ran the notebook has it shut down (without rendering the page, if it had not begun),
 and a page sent whole whose visitor never connects gives its kernel back within seconds if it says it
-is leaving (:func:`leaving_script`), else after :data:`calcnb.serve.kernels.PAGE_CONNECT_SECONDS`.
+is leaving (:func:`leaving_script`), else after :data:`calcnb.serve.voila.kernels.PAGE_CONNECT_SECONDS`.
 With a class code, a visitor is asked for it first; the cookie holds an HMAC under this run's key
 (never the code), a browser that types wrong codes is locked out alone and guessing is limited per
-address (:class:`calcnb.serve.caps.CodeCheck`), and the code never reaches a server log. The client
+address (:class:`calcnb.serve.shared.caps.CodeCheck`), and the code never reaches a server log. The client
 address is tornado's ``remote_ip`` (no forwarding header trusted). Details and the reasons behind them:
-docs/design.md, "calcnb.serve.gate".
+docs/design.md, "calcnb.serve.voila.gate".
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
 from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import message
-from calcnb.serve.caps import (
+from calcnb.serve.shared.caps import (
     BROWSER_COOKIE,
     CODE_COOKIE,
     CODE_FIELD,
@@ -41,7 +41,7 @@ from calcnb.serve.caps import (
     Visit,
     default_max_kernels,
 )
-from calcnb.serve.gate_pages import READY_PATH, code_page, refusal_page, server_watch_script
+from calcnb.serve.shared.gate_pages import READY_PATH, code_page, refusal_page, server_watch_script
 
 GATE_SETTING = "calcnb_gate"  # where the server's gate lives in the tornado settings
 LEFT_FIELD = "calcnb_left"  # the field of a page's "I am leaving" beacon: its kernel's id
@@ -148,7 +148,7 @@ class _CodeMixin:
         return False
 
     def browser(self) -> str:
-        """This browser's name (:data:`~calcnb.serve.caps.BROWSER_COOKIE`), given it now if it had none."""
+        """This browser's name (:data:`~calcnb.serve.shared.caps.BROWSER_COOKIE`), given it now if it had none."""
         name = (self.get_cookie(BROWSER_COOKIE) or "")[:64]
         if not name:
             name = secrets.token_urlsafe(16)
@@ -193,7 +193,7 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
 
     def write(self, chunk) -> None:
         """Write as Voila does, with the page's :func:`leaving_script` and the script that tells the pupil when the
-        server is gone (:func:`~calcnb.serve.gate_pages.server_watch_script`) put in its head."""
+        server is gone (:func:`~calcnb.serve.shared.gate_pages.server_watch_script`) put in its head."""
         if self._visit is not None and not self._leaving_written and isinstance(chunk, str) and "<head>" in chunk:
             watch = server_watch_script(url_path_join(self.base_url, READY_PATH))
             chunk = chunk.replace("<head>", f"<head>{leaving_script()}{watch}", 1)
@@ -280,7 +280,7 @@ def replace_routes(router, replacements: dict[type, type]) -> int:
     """Put each handler class of ``replacements`` in place of its key in ``router``'s routes and sub-routers.
 
     Returns how many routes were changed. The hub's servers load Voila as a server extension, whose
-    routes are made by Voila itself: :mod:`calcnb.serve.hub` changes them this way once they exist.
+    routes are made by Voila itself: :mod:`calcnb.serve.voila.hub` changes them this way once they exist.
     """
     changed = 0
     for rule in getattr(router, "rules", ()):

@@ -8,9 +8,9 @@ folder of links that leaves out ``teacher/`` (:func:`student_notebooks`), so the
 are on no student's server at all.
 
 This module is also a Jupyter server extension of a student's server: once Voila has made its routes,
-it puts the caps on pages of :mod:`calcnb.serve.gate` in front of Voila's pages (the same
+it puts the caps on pages of :mod:`calcnb.serve.voila.gate` in front of Voila's pages (the same
 ``--ClassroomGate.*`` settings as the app's), and gives the kernel websockets the app's ping
-(Jupyter Server's alone, :mod:`calcnb.serve.voila_app`).
+(Jupyter Server's alone, :mod:`calcnb.serve.voila.app`).
 
 A student's server holds one student's pages: at most :data:`STUDENT_MAX_KERNELS` with a kernel at once
 unless ``--ClassroomGate.max_kernels=N`` says otherwise (the app's default, what the whole machine's
@@ -37,12 +37,12 @@ from tornado import httputil, web
 from traitlets import List, TraitError, Unicode, validate
 from traitlets.config import LoggingConfigurable
 
-from calcnb.serve.caps import DEFAULT_PAGES_PER_DEVICE
+from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
 
 # Server extensions a student's server loads: Voila only (no JupyterLab, no notebook, no language server).
 STUDENT_EXTENSIONS = {
     "voila": True,
-    "calcnb.serve.hub": True,  # this module: the caps in front of Voila's pages
+    "calcnb.serve.voila.hub": True,  # this module: the caps in front of Voila's pages
     "jupyterlab": False,
     "notebook": False,
     "notebook_shim": False,
@@ -65,7 +65,7 @@ PAGE_MESSAGE_TYPES = (
 # What a Voila page asks of the server beside its own routes: its kernel's state and channels, kernel specs.
 ALLOWED = {("kernels", "read"), ("kernels", "execute"), ("kernelspecs", "read")}
 TEACHER_FOLDER = "teacher"
-STUDENT_AUTHORIZER = "calcnb.serve.hub.StudentAuthorizer"
+STUDENT_AUTHORIZER = "calcnb.serve.voila.hub.StudentAuthorizer"
 # The pages with a kernel a student's server holds at once: one student's (a device's worth, and two more for a
 # phone beside the laptop). ``--ClassroomGate.max_kernels=N`` gives another number (0: what the memory holds).
 STUDENT_MAX_KERNELS = DEFAULT_PAGES_PER_DEVICE + 2
@@ -191,7 +191,7 @@ def _peer(request: httputil.HTTPServerRequest) -> str | None:
 def student_gate(serverapp):
     """A student's server's gate: the ``--ClassroomGate.*`` settings, and :data:`STUDENT_MAX_KERNELS` pages at most
     unless ``--ClassroomGate.max_kernels`` is given."""
-    from calcnb.serve.gate import ClassroomGate
+    from calcnb.serve.voila.gate import ClassroomGate
 
     given = serverapp.config.get("ClassroomGate", {})
     defaults = {} if "max_kernels" in given else {"max_kernels": STUDENT_MAX_KERNELS}
@@ -200,7 +200,7 @@ def student_gate(serverapp):
 
 def _jupyter_server_extension_points() -> list[dict[str, str]]:
     """This module is a Jupyter server extension (the caps on a student's server's pages)."""
-    return [{"module": "calcnb.serve.hub"}]
+    return [{"module": "calcnb.serve.voila.hub"}]
 
 
 def _load_jupyter_server_extension(serverapp) -> None:
@@ -208,9 +208,9 @@ def _load_jupyter_server_extension(serverapp) -> None:
     addresses the hub's proxy saw (:class:`HubProxy`, ``--HubProxy.addresses=...``)."""
     from jupyter_server.utils import url_path_join
 
-    from calcnb.serve.gate import GATE_SETTING, ReadyHandler
-    from calcnb.serve.gate_pages import READY_PATH
-    from calcnb.serve.voila_app import set_page_language
+    from calcnb.serve.shared.gate_pages import READY_PATH
+    from calcnb.serve.voila.app import set_page_language
+    from calcnb.serve.voila.gate import GATE_SETTING, ReadyHandler
 
     serverapp.web_app.settings[GATE_SETTING] = student_gate(serverapp)
     ready = url_path_join(serverapp.web_app.settings.get("base_url", "/"), READY_PATH)
@@ -221,11 +221,11 @@ def _load_jupyter_server_extension(serverapp) -> None:
 
 async def _start_jupyter_server_extension(serverapp) -> None:
     """Once every extension has made its routes (Voila's come after this module's, by name): gate Voila's pages,
-    and give the kernel websockets the app's ping (:class:`calcnb.serve.voila_app.ServerKernelWebsocket`)."""
+    and give the kernel websockets the app's ping (:class:`calcnb.serve.voila.app.ServerKernelWebsocket`)."""
     from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 
-    from calcnb.serve.gate import GATED_HANDLERS, replace_routes
-    from calcnb.serve.voila_app import ServerKernelWebsocket
+    from calcnb.serve.voila.app import ServerKernelWebsocket
+    from calcnb.serve.voila.gate import GATED_HANDLERS, replace_routes
 
     replacements = {**GATED_HANDLERS, KernelWebsocketHandler: ServerKernelWebsocket}
     routers = (serverapp.web_app.default_router, serverapp.web_app.wildcard_router)

@@ -15,7 +15,7 @@ A server in the foreground never outlives the command that started it (its launc
 console window stop it as Ctrl-C does. A launcher killed outright (SIGKILL, or the Task Manager) cannot
 stop anything itself, so its server watches it: on Linux the kernel sends the server SIGTERM when its
 launcher dies (``PR_SET_PDEATHSIG``), and the app's Voila, on every platform, looks for its launcher
-every second and stops when it is gone (:class:`LauncherWatch`, :mod:`calcnb.serve.voila_app`).
+every second and stops when it is gone (:class:`calcnb.serve.shared.launcher.LauncherWatch`).
 Its kernels follow it, as every Jupyter kernel follows its server.
 """
 
@@ -30,27 +30,26 @@ import subprocess
 import sys
 import time
 import webbrowser
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import IO
 
 import psutil
 
 from calcnb.game.errors import quote as quote_input
 from calcnb.i18n import message
-from calcnb.serve.address import (
+from calcnb.serve.cli.address import (
     browser_address,
     class_code_banner,
     network_address,
     print_for_the_class,
     with_class_code,
 )
-from calcnb.serve.commands import server_environment
-from calcnb.serve.errors import AppError
-from calcnb.serve.settings import ALL_INTERFACES, LOCALHOST
+from calcnb.serve.cli.commands import server_environment
+from calcnb.serve.shared.errors import AppError
+from calcnb.serve.shared.launcher import LAUNCHER_VARIABLE
+from calcnb.serve.shared.settings import ALL_INTERFACES, LOCALHOST
 
 __all__ = [
-    "LAUNCHER_VARIABLE",
-    "LauncherWatch",
     "check_can_listen",
     "free_port",
     "on_console_close",
@@ -125,10 +124,6 @@ def session_options() -> dict[str, object]:
     return {"start_new_session": True}
 
 
-#: The variable of a server's environment that names its launcher's process id (:func:`start_server` with
-#: ``tied=True``): a server that reads it (:class:`LauncherWatch`) stops when that process is gone.
-LAUNCHER_VARIABLE = "CALCNB_LAUNCHER_PID"
-
 #: prctl's option that asks the kernel for a signal when the parent dies (``<linux/prctl.h>``).
 PR_SET_PDEATHSIG = 1
 
@@ -171,7 +166,7 @@ def start_server(
     """Start a server command in a session of its own (a terminal's Ctrl-C does not reach it).
 
     ``log`` is a file to receive its output (default: this process's terminal);
-    ``env`` its environment (default: :func:`calcnb.serve.commands.server_environment`).
+    ``env`` its environment (default: :func:`calcnb.serve.cli.commands.server_environment`).
     ``tied``: the server stops when this process dies, even killed outright (see the module's notes);
     :func:`serve` ties its server, the tests' servers are stopped by their fixtures.
     """
@@ -191,36 +186,6 @@ def start_server(
         env=environment,
         **options,
     )
-
-
-class LauncherWatch:
-    """Whether the command that started this server (its launcher) is gone: what a server started with
-    ``tied=True`` looks at every second or so, to stop itself when it is.
-
-    A launcher killed outright stops nothing, so its server watches it, as a Jupyter kernel watches its server.
-    The launcher need not be the parent (on Windows a virtual environment's ``python.exe`` starts the real
-    Python as its own child), but it must have started before this server: a process id is reused once its
-    process is gone, and psutil tells a process from a later one with the same id, on every platform.
-    """
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.launcher: psutil.Process | None = None
-        with contextlib.suppress(psutil.Error):
-            launcher = psutil.Process(pid)
-            if launcher.create_time() <= psutil.Process().create_time():
-                self.launcher = launcher
-
-    @classmethod
-    def from_environment(cls, environ: MutableMapping[str, str] = os.environ) -> LauncherWatch | None:
-        """The watch this server's environment asks for (:data:`LAUNCHER_VARIABLE`), None if none; the variable is
-        taken out of the environment, so that the server's kernels do not inherit it."""
-        text = environ.pop(LAUNCHER_VARIABLE, "")
-        return cls(int(text)) if text.strip().isdigit() else None
-
-    def gone(self) -> bool:
-        """Whether the launcher has exited (or was already gone when this server started)."""
-        return self.launcher is None or not self.launcher.is_running()
 
 
 def wait_until_serving(process: subprocess.Popen, host: str, port: int, timeout: float = 60.0) -> None:

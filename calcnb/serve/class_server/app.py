@@ -1,10 +1,10 @@
 """The class server: one Solara process for the whole class, a virtual kernel (not a process) per pupil's page.
 
-``python -m calcnb.serve.solara_app NOTEBOOK`` serves the notebook (or a folder's notebooks) the way the
+``python -m calcnb.serve.class_server.app NOTEBOOK`` serves the notebook (or a folder's notebooks) the way the
 Voila server does, code hidden, on a classroom laptop: each visit runs the notebook in its own virtual
-kernel (:mod:`calcnb.serve.solara_page`), so a pupil costs megabytes and a fraction of a second, not a
+kernel (:mod:`calcnb.serve.class_server.page`), so a pupil costs megabytes and a fraction of a second, not a
 Python process. In front of Solara sits :class:`ClassGate`, the same class code and caps as the Voila
-server's (:mod:`calcnb.serve.caps`): the code page for a visitor without the code's cookie, the refusal
+server's (:mod:`calcnb.serve.shared.caps`): the code page for a visitor without the code's cookie, the refusal
 pages over a cap, and the same checks on the page's websocket (a pupil cannot skip the page). A visitor's
 address is the connection's own, never a header a browser could send. Solara's assets come from the
 installed ``solara-assets`` (nothing is fetched from outside), and Solara's telemetry is off.
@@ -29,8 +29,8 @@ from urllib.parse import parse_qs
 
 from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import get_language, message
-from calcnb.serve.asset_cache import AssetCache
-from calcnb.serve.caps import (
+from calcnb.serve.class_server.asset_cache import AssetCache
+from calcnb.serve.shared.caps import (
     BROWSER_COOKIE,
     CODE_COOKIE,
     CODE_FIELD,
@@ -40,10 +40,10 @@ from calcnb.serve.caps import (
     Visit,
     default_max_kernels,
 )
-from calcnb.serve.gate_pages import READY_PATH, code_page, missing_page, refusal_page, server_watch_script
-from calcnb.serve.notebooks import SERVED_VARIABLE, Served
-from calcnb.serve.process import LauncherWatch
-from calcnb.serve.settings import LOCALHOST
+from calcnb.serve.shared.gate_pages import READY_PATH, code_page, missing_page, refusal_page, server_watch_script
+from calcnb.serve.shared.launcher import LauncherWatch
+from calcnb.serve.shared.notebooks import SERVED_VARIABLE, Served
+from calcnb.serve.shared.settings import LOCALHOST
 
 __all__ = ["KERNEL_KEEP_SECONDS", "ClassGate", "build_app", "main", "solara_environment"]
 
@@ -78,7 +78,7 @@ _KERNEL_SOCKET = re.compile(r"^/jupyter/api/kernels/(?P<kernel>[^/]+)/")
 def solara_environment(environment: MutableMapping[str, str] | None = None) -> None:
     """Solara's settings for a class server, set in ``environment`` (this process's) before Solara is imported."""
     environment = os.environ if environment is None else environment
-    environment["SOLARA_APP"] = "calcnb.serve.solara_page"
+    environment["SOLARA_APP"] = "calcnb.serve.class_server.page"
     environment["SOLARA_TELEMETRY_MIXPANEL_ENABLE"] = "False"  # nothing leaves the classroom
     environment["SOLARA_KERNEL_CULL_TIMEOUT"] = f"{KERNEL_KEEP_SECONDS}s"
     environment["SOLARA_ASSETS_PROXY"] = "True"  # assets from the installed solara-assets, never a CDN
@@ -103,7 +103,7 @@ def _set_cookie(name: str, value: str) -> tuple[bytes, bytes]:
 
 
 def _browser_name(scope: Scope) -> tuple[str, list[tuple[bytes, bytes]]]:
-    """This browser's name (:data:`~calcnb.serve.caps.BROWSER_COOKIE`) and the header giving it one if it had none."""
+    """This browser's name (:data:`~calcnb.serve.shared.caps.BROWSER_COOKIE`), and the header naming it if new."""
     name = _cookies(scope).get(BROWSER_COOKIE, "")[:64]
     if name:
         return name, []
@@ -295,7 +295,8 @@ def _without_compression(scope: Scope) -> Scope:
 
 def _with_language(send: Send) -> Send:
     """``send`` that marks an HTML page with the server's language (``<html lang="pt">``, for screen readers) and
-    gives it the script that tells the pupil when the server is gone (:func:`.gate_pages.server_watch_script`)."""
+    gives it the script that tells the pupil when the server is gone
+    (:func:`calcnb.serve.shared.gate_pages.server_watch_script`)."""
     state: dict[str, Any] = {"html": False, "start": None}
 
     async def marked(event: MutableMapping[str, Any]) -> None:
@@ -328,7 +329,7 @@ def build_app(target: Path, *, max_pages: int | None = None, pages_per_device: i
     os.environ[SERVED_VARIABLE] = str(target)  # Solara reads the page module's routes as it is imported
     from solara.server import starlette as solara_starlette
 
-    from calcnb.serve.solara_page import serve_target
+    from calcnb.serve.class_server.page import serve_target
 
     serve_target(target)
     code = CLASS_CODE.pop()
@@ -338,10 +339,10 @@ def build_app(target: Path, *, max_pages: int | None = None, pages_per_device: i
 
 
 def main(argv: list[str] | None = None) -> None:
-    """``python -m calcnb.serve.solara_app NOTEBOOK --host H --port P``: serve until stopped."""
+    """``python -m calcnb.serve.class_server.app NOTEBOOK --host H --port P``: serve until stopped."""
     import uvicorn
 
-    parser = argparse.ArgumentParser(prog="python -m calcnb.serve.solara_app")
+    parser = argparse.ArgumentParser(prog="python -m calcnb.serve.class_server.app")
     parser.add_argument("target", type=Path)
     parser.add_argument("--host", default=LOCALHOST)
     parser.add_argument("--port", type=int, required=True)

@@ -3,17 +3,17 @@ JupyterLab, list the lessons, show a class log, print worksheets.
 
 ``calcnb app [NOTEBOOK]`` runs a notebook as a web app: the reader sees the prose, the board and the
 buttons, never the code. ``calcnb lab [PATH]`` opens JupyterLab on the user's own copy of the notebooks
-(:mod:`calcnb.serve.workspace`); ``lessons`` lists the lessons; ``class-view LOG`` shows the teacher a
+(:mod:`calcnb.serve.cli.workspace`); ``lessons`` lists the lessons; ``class-view LOG`` shows the teacher a
 class log; ``worksheets LESSON`` writes a lesson's worksheets; ``--version`` says which calcnb runs.
 Servers print the address to open and stop cleanly on Ctrl-C. ``--host 0.0.0.0`` is for a trusted
 classroom network only (``docs/design.md``). ``calcnb`` is the console script of ``pyproject.toml``.
 
 This module only reads the command line and hands it to a runner; the rest of the command line is
-split by job: the servers' settings (:mod:`calcnb.serve.settings`), the notebooks
-(:mod:`calcnb.serve.notebooks`), the server commands (:mod:`calcnb.serve.commands`) and processes
-(:mod:`calcnb.serve.process`), the class's address (:mod:`calcnb.serve.address`), the kernels'
-environment (:mod:`calcnb.serve.environments`), the parser (:mod:`calcnb.serve.parser`) and the
-runners (:mod:`calcnb.serve.runners`).
+split by job: the servers' settings (:mod:`calcnb.serve.shared.settings`), the notebooks
+(:mod:`calcnb.serve.shared.notebooks`), the server commands (:mod:`calcnb.serve.cli.commands`) and processes
+(:mod:`calcnb.serve.cli.process`), the class's address (:mod:`calcnb.serve.cli.address`), the kernels'
+environment (:mod:`calcnb.serve.cli.environments`), the parser (:mod:`calcnb.serve.cli.parser`) and the
+runners (:mod:`calcnb.serve.cli.runners`).
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from calcnb.i18n import set_language
-from calcnb.serve.about import shadow_note
-from calcnb.serve.errors import AppError
-from calcnb.serve.parser import build_parser, requested_language
-from calcnb.serve.runners import run_app, run_class_view, run_lab, run_lessons, run_worksheets
+from calcnb.serve.cli.about import shadow_note
+from calcnb.serve.cli.parser import build_parser, requested_language
+from calcnb.serve.cli.runners import run_app, run_class_view, run_lab, run_lessons, run_worksheets
+from calcnb.serve.shared.errors import AppError
 
 __all__ = ["RUNNERS", "AppError", "build_parser", "main"]
 

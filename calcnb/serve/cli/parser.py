@@ -2,7 +2,7 @@
 
 Every help text is a message of the catalogue (``app.help.*``), so the language must be known before
 the parser is built: :func:`requested_language` finds ``--lang`` in the command line before parsing,
-and :func:`calcnb.serve.cli.main` sets it first, so ``python -m calcnb lessons --lang pt --help``
+and :func:`calcnb.serve.cli.main.main` sets it first, so ``python -m calcnb lessons --lang pt --help``
 answers in Portuguese. Each option is defined once (:func:`add_language_option`,
 :func:`add_server_options`, :func:`add_cap_options`); which runner a command runs is the CLI's affair.
 """
@@ -19,7 +19,8 @@ from calcnb.core.settings import LANGUAGE
 from calcnb.exercises.worksheet import PAPERS
 from calcnb.game.errors import quote as quote_input
 from calcnb.i18n import message
-from calcnb.serve.caps import (
+from calcnb.serve.cli.workspace import default_workspace
+from calcnb.serve.shared.caps import (
     DEFAULT_PAGES_PER_DEVICE,
     KERNEL_MEGABYTES,
     MAX_CODE_LENGTH,
@@ -27,7 +28,7 @@ from calcnb.serve.caps import (
     code_problem,
     default_max_kernels,
 )
-from calcnb.serve.settings import (
+from calcnb.serve.shared.settings import (
     APP_SERVERS,
     DEFAULT_APP_NOTEBOOK,
     DEFAULT_APP_PORT,
@@ -39,7 +40,6 @@ from calcnb.serve.settings import (
     MAX_PREHEAT,
     PORT_RANGE,
 )
-from calcnb.serve.workspace import default_workspace
 
 __all__ = [
     "MAX_STUDENTS",
@@ -203,7 +203,7 @@ def add_server_options(command: argparse.ArgumentParser, default_port: int | Non
     """The options every serving command takes: port, host, browser, language.
 
     ``default_port`` None: the command chooses by what it serves (``app``:
-    :func:`calcnb.serve.notebooks.default_app_port`).
+    :func:`calcnb.serve.shared.notebooks.default_app_port`).
     """
     said = message("app.help.app_port", lesson=DEFAULT_LESSON_PORT, app=DEFAULT_APP_PORT)
     command.add_argument(
@@ -220,7 +220,7 @@ def add_server_options(command: argparse.ArgumentParser, default_port: int | Non
 
 
 def add_cap_options(command: argparse.ArgumentParser) -> None:
-    """The options of the caps on pages with a kernel (see :func:`calcnb.serve.commands.cap_options`)."""
+    """The options of the caps on pages with a kernel (see :func:`calcnb.serve.cli.commands.cap_options`)."""
     command.add_argument(
         "--max-kernels",
         metavar="N",
@@ -332,7 +332,7 @@ class VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        from calcnb.serve.about import version_lines
+        from calcnb.serve.cli.about import version_lines
 
         print("\n".join(version_lines()))
         parser.exit()

@@ -69,12 +69,12 @@ IOPUB_OUTPUT_SECONDS: Final[int] = 60  # how long Voila waits for a finished cel
 #: The servers ``calcnb app --server`` runs, the default first: Solara (one process for the whole class, a
 #: virtual kernel per page) and Voila (a kernel process per page).
 APP_SERVERS: Final[tuple[str, ...]] = ("solara", "voila")
-SOLARA_MODULE: Final[str] = "calcnb.serve.solara_app"
+SOLARA_MODULE: Final[str] = "calcnb.serve.class_server.app"
 
 # ------------------------------------------------------------ the app's Voila
 
-CLASSROOM_KERNEL_MANAGER: Final[str] = "calcnb.serve.kernels.ClassroomKernelManager"
-VOILA_MODULE: Final[str] = "calcnb.serve.voila_app"  # Voila, with /logout and /voila/templates/ answering right
+CLASSROOM_KERNEL_MANAGER: Final[str] = "calcnb.serve.voila.kernels.ClassroomKernelManager"
+VOILA_MODULE: Final[str] = "calcnb.serve.voila.app"  # Voila, with /logout and /voila/templates/ answering right
 # The Voila template of the app (Voila's "lab" page, nothing fetched from outside) and where Jupyter finds it.
 VOILA_TEMPLATE: Final[str] = "calcnb"
 JUPYTER_DATA_DIR: Final[Path] = share_dir()

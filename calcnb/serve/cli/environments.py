@@ -14,8 +14,8 @@ from typing import Any
 
 from calcnb.core.settings import CLASS_CODE, CLASS_LOG, CLASS_VIEW, CLASS_VIEW_LESSON, NO_REVEAL
 from calcnb.i18n import message
-from calcnb.serve.caps import normal_code
-from calcnb.serve.errors import AppError
+from calcnb.serve.shared.caps import normal_code
+from calcnb.serve.shared.errors import AppError
 
 __all__ = [
     "checkpoint_class_log",

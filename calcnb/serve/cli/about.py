@@ -12,7 +12,7 @@ import platform
 
 from calcnb.core.resources import installed_version, notebooks_root, package_root, shadowed_install
 from calcnb.i18n import message
-from calcnb.serve.workspace import default_workspace
+from calcnb.serve.cli.workspace import default_workspace
 
 __all__ = ["shadow_note", "version_lines"]
 

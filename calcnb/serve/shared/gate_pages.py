@@ -1,7 +1,8 @@
 """The class servers' own small pages: the class code's page, the refusals over a cap, the page not found.
 
-Both servers (Voila's gate, :mod:`calcnb.serve.gate`, and the class server's, :mod:`calcnb.serve.solara_app`)
-send these, in the class's language, with nothing fetched from outside; this module imports no server.
+Both servers' gates (Voila's, :mod:`calcnb.serve.voila.gate`, and the class server's,
+:mod:`calcnb.serve.class_server.gate`) send these, in the class's language, with nothing fetched from outside;
+this module imports no server.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import html
 import json
 
 from calcnb.i18n import get_language, message
-from calcnb.serve.caps import CODE_FIELD, MAX_CODE_LENGTH
+from calcnb.serve.shared.caps import CODE_FIELD, MAX_CODE_LENGTH
 
 __all__ = ["READY_PATH", "code_page", "missing_page", "refusal_page", "server_watch_script"]
 

@@ -20,9 +20,9 @@ from solara.server import kernel_context
 
 from calcnb.core.visits import use_visit_scope
 from calcnb.i18n import message
-from calcnb.serve.notebooks import SERVED_VARIABLE, Served
-from calcnb.serve.pages import notebook_page, warm_up
-from calcnb.serve.turns import TakingTurns
+from calcnb.serve.class_server.notebook_widgets import notebook_page, warm_up
+from calcnb.serve.class_server.turns import TakingTurns
+from calcnb.serve.shared.notebooks import SERVED_VARIABLE, Served
 
 __all__ = ["PAGE_STYLE", "PAGE_TURNS", "Page", "Served", "page_for", "routes", "serve_target"]
 __all__ += ["visit_values"]
