@@ -2,215 +2,129 @@
 
 The rules engine is exact and light: :class:`Game` (a game in progress),
 :class:`State` (an immutable position), :class:`Move` and :class:`Card`, and
-the modular arithmetic of the four foundation orders.
+the modular arithmetic of the four foundation orders. A Game or a State shows
+itself as its board in a notebook (``_repr_png_``).
 """
 
-import sys
-from collections.abc import Callable
-from types import ModuleType
+from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
+from calcnb.core.pictures import use_painter
 from calcnb.game.cards import Card, foundation_order, modular_inverse, next_rank, position_in_order, rank_name
 from calcnb.game.engine import IllegalMove, InvalidMove, Move, State
 from calcnb.game.errors import CalcnbError
 from calcnb.game.game import Game
 from calcnb.i18n import get_language, set_language
 
-# The drawing and widget layers load on first use, so ``import calcnb`` stays free of matplotlib and ipywidgets;
-# players, solver and studies build on the engine only, but load on first use too. Each lazy name has a loader
-# below, a plain relative import inside a function, so the import graph (read from the source) shows every edge.
+if TYPE_CHECKING:  # what the lazy names are, for type checkers, editors and autodoc; the same homes as _LAZY
+    from calcnb.exercises import examples
+    from calcnb.players.advice import advise, hint
+    from calcnb.players.blind import Determinized
+    from calcnb.players.coach import analyse, review
+    from calcnb.players.ladder import FirstFit, KingsApart, MonteCarlo, RandomPlayer, ReverseNeed
+    from calcnb.players.player import Player
+    from calcnb.players.table import PlayerView
+    from calcnb.solver import solve
+    from calcnb.stats import wilson_interval
+    from calcnb.studies.measure import StudyResult, study
+    from calcnb.ui.board import draw
+    from calcnb.ui.coach import CoachedBoard
+    from calcnb.ui.explorer import OrderExplorer
+    from calcnb.ui.play import PlayBoard, Stepper
 
+__all__ = [
+    "CalcnbError",
+    "Card",
+    "CoachedBoard",
+    "Determinized",
+    "FirstFit",
+    "Game",
+    "IllegalMove",
+    "InvalidMove",
+    "KingsApart",
+    "MonteCarlo",
+    "Move",
+    "OrderExplorer",
+    "PlayBoard",
+    "Player",
+    "PlayerView",
+    "RandomPlayer",
+    "ReverseNeed",
+    "State",
+    "Stepper",
+    "StudyResult",
+    "advise",
+    "analyse",
+    "draw",
+    "examples",
+    "foundation_order",
+    "get_language",
+    "hint",
+    "modular_inverse",
+    "next_rank",
+    "position_in_order",
+    "rank_name",
+    "review",
+    "set_language",
+    "solve",
+    "study",
+    "wilson_interval",
+]
 
-def _play_board() -> type:
-    from .ui.play import PlayBoard
-
-    return PlayBoard
-
-
-def _stepper() -> type:
-    from .ui.play import Stepper
-
-    return Stepper
-
-
-def _coached_board() -> type:
-    from .ui.coach import CoachedBoard
-
-    return CoachedBoard
-
-
-def _order_explorer() -> type:
-    from .ui.explorer import OrderExplorer
-
-    return OrderExplorer
-
-
-def _draw() -> Callable:
-    from .ui.board import draw
-
-    return draw
-
-
-def _examples() -> ModuleType:
-    from .exercises import examples
-
-    return examples
-
-
-def _advise() -> Callable:
-    from .players.advice import advise
-
-    return advise
-
-
-def _hint() -> Callable:
-    from .players.advice import hint
-
-    return hint
-
-
-def _player() -> type:
-    from .players.player import Player
-
-    return Player
-
-
-def _player_view() -> type:
-    from .players.table import PlayerView
-
-    return PlayerView
-
-
-def _solve() -> Callable:
-    from .solver import solve
-
-    return solve
-
-
-def _analyse() -> Callable:
-    from .players.coach import analyse
-
-    return analyse
-
-
-def _review() -> Callable:
-    from .players.coach import review
-
-    return review
-
-
-def _study() -> Callable:
-    from .studies.measure import study
-
-    return study
-
-
-def _study_result() -> type:
-    from .studies.measure import StudyResult
-
-    return StudyResult
-
-
-def _wilson_interval() -> Callable:
-    from .stats import wilson_interval
-
-    return wilson_interval
-
-
-_LAZY: dict[str, Callable[[], object]] = {
-    "PlayBoard": _play_board,
-    "Stepper": _stepper,
-    "CoachedBoard": _coached_board,
-    "OrderExplorer": _order_explorer,
-    "draw": _draw,
-    "examples": _examples,
-    "advise": _advise,
-    "hint": _hint,
-    "Player": _player,
-    "PlayerView": _player_view,
-    "solve": _solve,
-    "analyse": _analyse,
-    "review": _review,
-    "study": _study,
-    "StudyResult": _study_result,
-    "wilson_interval": _wilson_interval,
+# Loaded on first use, so ``import calcnb`` stays free of matplotlib, ipywidgets, the players and the solver:
+# each name and its home, "module:attribute" (a module alone for a module). The players are the ladder of
+# calcnb.players.registry; tests/test_exports.py checks this table against it and against the imports above.
+_LAZY: dict[str, str] = {
+    "PlayBoard": "calcnb.ui.play:PlayBoard",
+    "Stepper": "calcnb.ui.play:Stepper",
+    "CoachedBoard": "calcnb.ui.coach:CoachedBoard",
+    "OrderExplorer": "calcnb.ui.explorer:OrderExplorer",
+    "draw": "calcnb.ui.board:draw",
+    "examples": "calcnb.exercises.examples",
+    "advise": "calcnb.players.advice:advise",
+    "hint": "calcnb.players.advice:hint",
+    "Player": "calcnb.players.player:Player",
+    "PlayerView": "calcnb.players.table:PlayerView",
+    "RandomPlayer": "calcnb.players.ladder:RandomPlayer",
+    "FirstFit": "calcnb.players.ladder:FirstFit",
+    "ReverseNeed": "calcnb.players.ladder:ReverseNeed",
+    "KingsApart": "calcnb.players.ladder:KingsApart",
+    "MonteCarlo": "calcnb.players.ladder:MonteCarlo",
+    "Determinized": "calcnb.players.blind:Determinized",
+    "solve": "calcnb.solver:solve",
+    "analyse": "calcnb.players.coach:analyse",
+    "review": "calcnb.players.coach:review",
+    "study": "calcnb.studies.measure:study",
+    "StudyResult": "calcnb.studies.measure:StudyResult",
+    "wilson_interval": "calcnb.stats:wilson_interval",
 }
-"""The names loaded on first use, each with its loader. The players of the ladder load on first use too, from
-their registry (:mod:`calcnb.players.registry`), by class name."""
-
-
-def _player_names() -> list[str]:
-    """The class names of the registry's ladder (loading the players)."""
-    from .players.registry import LADDER
-
-    return [cls.__name__ for cls in LADDER]
 
 
 def __getattr__(name: str) -> object:
-    if name == "__all__":
-        return sorted([*_EAGER, *_LAZY, *_player_names()])
-    if name in _LAZY:
-        value = _LAZY[name]()
-    else:
-        from .players.registry import player_class
-
-        value = player_class(name)
-        if value is None:
-            raise AttributeError(f"module 'calcnb' has no attribute {name!r}")
+    """A name of :data:`_LAZY`, imported from its home the first time it is asked for, then kept."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'calcnb' has no attribute {name!r}")
+    module, _, attribute = _LAZY[name].partition(":")
+    value = importlib.import_module(module)
+    if attribute:
+        value = getattr(value, attribute)
     globals()[name] = value
     return value
 
 
-def _board_png(game_or_state: Game | State) -> bytes:
-    """The board as PNG bytes: how a Game or a State shows itself in a notebook."""
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+def _board_png(game_or_state: object) -> bytes:
+    """The board as PNG bytes (:func:`calcnb.ui.board.to_png`): loads the drawing layer when a game is first shown."""
     from calcnb.ui.board import to_png
 
     return to_png(game_or_state)
 
 
-def show_boards_in(shell: object | None = None) -> bool:
-    """Make IPython show every :class:`Game` and :class:`State` as its board (a PNG); True when it did.
-
-    Called when calcnb is imported inside IPython or Jupyter, with the running shell; the
-    engine and session know nothing of the board: the wiring is done here, from above.
-    Without a shell (plain Python), or in a shell with no display formatters (a Solara server's
-    virtual kernels), nothing is registered and the board is never imported.
-    """
-    if shell is None:
-        ipython = sys.modules.get("IPython")
-        shell = ipython.get_ipython() if ipython is not None else None
-        if shell is None:
-            return False
-    formatter = getattr(shell, "display_formatter", None)
-    if formatter is None:
-        return False
-    png = formatter.formatters["image/png"]
-    png.for_type(State, _board_png)
-    png.for_type(Game, _board_png)
-    return True
-
-
-show_boards_in()
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | set(_player_names()))
-
-
-# The names ``import calcnb`` loads at once; ``calcnb.__all__`` adds the lazy ones and the registry's players.
-_EAGER = [
-    "CalcnbError",
-    "Card",
-    "Game",
-    "IllegalMove",
-    "InvalidMove",
-    "Move",
-    "State",
-    "foundation_order",
-    "get_language",
-    "modular_inverse",
-    "next_rank",
-    "position_in_order",
-    "rank_name",
-    "set_language",
-    "show_boards_in",
-]
+# The engine may not import the board, which sits far above it; its _repr_png_ asks calcnb.core.pictures,
+# and the drawing is named here, from above. Nothing is drawn or imported until a game is shown.
+use_painter(_board_png)

@@ -285,16 +285,12 @@ def test_board_messages_exist_in_both_languages() -> None:
 
 
 def _shown_by_ipython(value: object) -> bytes:
-    """The PNG an IPython display formatter wired by ``calcnb.show_boards_in`` makes of ``value``."""
-    from types import SimpleNamespace
-
+    """The PNG IPython's display formatter makes of ``value``: its own ``_repr_png_``, nothing registered."""
     from IPython.core.formatters import DisplayFormatter
 
-    import calcnb
-
-    shell = SimpleNamespace(display_formatter=DisplayFormatter())
-    assert calcnb.show_boards_in(shell)
-    data, _ = shell.display_formatter.format(value)
+    formatter = DisplayFormatter()
+    assert not formatter.formatters["image/png"].type_printers
+    data, _ = formatter.format(value)
     return data["image/png"]
 
 

@@ -1,10 +1,12 @@
 """The package's top-level names: each is what it says (the right kind of object, from its home module), and the
 lazy ones stay lazy until used."""
 
+import ast
 import importlib
 import inspect
 import subprocess
 import sys
+from pathlib import Path
 from types import ModuleType
 
 import ipywidgets
@@ -26,7 +28,6 @@ FUNCTIONS = {
     "rank_name",
     "review",
     "set_language",
-    "show_boards_in",
     "solve",
     "study",
     "wilson_interval",
@@ -64,6 +65,36 @@ def test_every_exported_name_has_a_kind_here():
     assert sum(len(kind) for kind in kinds) == len(set().union(*kinds)), "a name is listed under two kinds"
     assert sorted(calcnb.__all__) == sorted(set().union(*kinds))
     assert set(calcnb.__all__) >= set(LAZY_HOMES)
+
+
+def _front_door() -> ast.Module:
+    return ast.parse(Path(calcnb.__file__).read_text(encoding="utf-8"))
+
+
+def test_all_is_a_literal_and_computes_nothing():
+    """``__all__`` is written out, so type checkers, editors and autodoc read it without running calcnb."""
+    (assigned,) = [
+        node.value
+        for node in _front_door().body
+        if isinstance(node, ast.Assign) and any(getattr(target, "id", "") == "__all__" for target in node.targets)
+    ]
+    assert ast.literal_eval(assigned) == calcnb.__all__ == sorted(set(calcnb.__all__))
+
+
+def test_the_lazy_table_names_the_homes_the_type_checkers_see():
+    """Each lazy name's home in the table is where the ``if TYPE_CHECKING:`` block imports it from, and the
+    ladder's players are all in it."""
+    (block,) = [
+        node for node in _front_door().body if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+    ]
+    seen = {}
+    for node in block.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                home = f"{node.module}.{alias.name}" if alias.name in MODULES else f"{node.module}:{alias.name}"
+                seen[alias.name] = home
+    assert seen == calcnb._LAZY
+    assert set(calcnb._LAZY) == set(LAZY_HOMES) | PLAYERS | set(MODULES)
 
 
 def test_functions_are_functions_under_their_own_names():
@@ -136,6 +167,24 @@ def test_importing_calcnb_loads_no_strategies_solver_or_drawing():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_game_shows_as_its_board_drawn_only_when_first_shown_and_nothing_is_registered_with_ipython():
+    code = (
+        "import sys\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "shell = InteractiveShell.instance()\n"
+        "png = shell.display_formatter.formatters['image/png']\n"
+        "printers = (dict(png.type_printers), dict(png.deferred_printers))\n"
+        "import calcnb.game\n"
+        "from calcnb.game.game import Game\n"
+        "assert 'matplotlib' not in sys.modules and 'calcnb.ui.board' not in sys.modules\n"
+        "assert (png.type_printers, png.deferred_printers) == printers\n"
+        "data, _ = shell.display_formatter.format(Game.new(3))\n"
+        "print(data['image/png'][:8] == b'\\x89PNG\\r\\n\\x1a\\n', 'matplotlib' in sys.modules, 'text/plain' in data)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "True"]
 
 
 def test_an_unknown_name_is_an_attribute_error():

@@ -36,6 +36,7 @@ LEVEL = {name: level for level, name in enumerate(LAYERS)} | {FRONT_DOOR: len(LA
 
 # Imports by a string that are allowed, by module: the i18n package finds its own catalogues by name.
 KNOWN_STRING_IMPORTS = {
+    "calcnb": "the front door's lazy table: it stands above every layer, and its TYPE_CHECKING imports name each home",
     "calcnb.i18n": "finds its language catalogues, and the words folder a package names when it calls add_words",
     "calcnb.i18n.__main__": "the translator's listing imports every package with a words folder, found on disk",
     "calcnb.lessons": "finds its lesson folders, its own packages, by name",

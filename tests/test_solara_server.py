@@ -8,8 +8,8 @@ opens it (``/jupyter/api/kernels/<id>/channels?session_id=<id>``): it holds a pl
 Several devices are played by several loopback addresses (127.0.0.2 ..., Linux's whole 127/8 is this machine).
 
 In this process, without a server (the fast tier): a notebook run into one visit's page of widgets
-(:func:`calcnb.serve.pages.notebook_page`), boards not wired into a shell without display formatters (a Solara
-virtual kernel's), and two visits' languages kept apart (:func:`calcnb.core.visits.use_visit_scope`).
+(:func:`calcnb.serve.pages.notebook_page`) and two visits' languages kept apart
+(:func:`calcnb.core.visits.use_visit_scope`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ import subprocess
 import sys
 import threading
 import time
-import types
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -35,7 +34,6 @@ import ipywidgets as widgets
 import nbformat
 import pytest
 
-import calcnb
 from calcnb import i18n
 from calcnb.i18n import get_language, message, set_language
 from calcnb.serve.class_server.notebook_widgets import PAGE_CLASS, notebook_page
@@ -556,18 +554,7 @@ def test_two_visits_run_at_once_never_mix_their_printed_text(tmp_path):
         assert text.rstrip().endswith(f"done {name}</pre>")
 
 
-# ------------------------------------------------------------ a virtual kernel's shell, a visit's language
-
-
-def test_boards_are_not_wired_into_a_shell_without_display_formatters():
-    assert calcnb.show_boards_in(types.SimpleNamespace()) is False  # Solara's virtual kernels' shell
-    assert calcnb.show_boards_in(types.SimpleNamespace(display_formatter=None)) is False
-
-    registered = []
-    png = types.SimpleNamespace(for_type=lambda kind, function: registered.append(kind))
-    shell = types.SimpleNamespace(display_formatter=types.SimpleNamespace(formatters={"image/png": png}))
-    assert calcnb.show_boards_in(shell) is True
-    assert registered == [calcnb.State, calcnb.Game]
+# ------------------------------------------------------------ a visit's language
 
 
 def test_two_visits_languages_are_kept_apart(visits):

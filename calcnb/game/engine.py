@@ -24,6 +24,7 @@ import itertools
 from collections.abc import Iterable, Sized
 from typing import ClassVar, NamedTuple, Protocol
 
+from calcnb.core.pictures import picture
 from calcnb.game.cards import Card, check_each_card_once, parse_cards, rank_name
 from calcnb.game.deals import parse_deal
 from calcnb.game.errors import ASCII_SPACE, CalcnbError, InvalidPosition, ascii_upper, quote
@@ -489,6 +490,11 @@ class State(NamedTuple):
 
     def __str__(self) -> str:
         return render_text(self)
+
+    def _repr_png_(self) -> bytes | None:
+        """The board as PNG bytes, how a notebook shows a State; drawn by the painter a layer above gives
+        (:mod:`calcnb.core.pictures`), so the engine never imports the drawing. None (text only) without one."""
+        return picture(self)
 
 
 def _read_pile(pile: object, kind: str, number: int | None = None) -> tuple[Card, ...]:

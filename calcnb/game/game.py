@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from inspect import signature
 from typing import Any
 
+from calcnb.core.pictures import picture
 from calcnb.game.cards import Card, parse_cards
 from calcnb.game.deals import Seed, check_seed, deal, format_deal, new_seed, parse_deal
 from calcnb.game.engine import IllegalMove, InvalidMove, Move, State, render_text
@@ -301,6 +302,11 @@ class Game:
 
     def __str__(self) -> str:
         return render_text(self.state)
+
+    def _repr_png_(self) -> bytes | None:
+        """The board as PNG bytes, how a notebook shows a Game (its last move marked); drawn by the painter a
+        layer above gives (:mod:`calcnb.core.pictures`). None (text only) without one."""
+        return picture(self)
 
     def __repr__(self) -> str:
         where = f"seed={self.seed!r}" if self.seed is not None else f"deal_code={self.deal_code!r}"

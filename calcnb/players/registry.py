@@ -1,7 +1,8 @@
 """One registry of players: the ladder, weakest first, that Watch offers and calcnb exports by name.
 
 To add a player, write its class (a :class:`~calcnb.players.player.Player`) and list it in
-:data:`LADDER`: Watch, ``calcnb.<ClassName>`` and the studies' tables all read it from here.
+:data:`LADDER`: Watch and the studies' tables read it from here; ``calcnb.<ClassName>`` is a line of the front
+door's lazy table (``calcnb/__init__.py``), which ``tests/test_exports.py`` checks against the ladder.
 Its ``name`` is its key (the same in every language); the catalogues word it as ``coach.player.<name>``.
 """
 
