@@ -29,7 +29,7 @@ LAYERS: tuple[str, ...] = (
     "ui",  # the board, the widgets, one palette
     "classroom",  # the class log's pages (widgets): the students' recorder and the teacher's class view
     "lessons",  # the Lesson record and its discovery; one folder per lesson
-    "serve",  # the command line, the servers, the kernel manager
+    "serve",  # the command line, the class server, Voila and the hub, and what they share (tests/test_serve_rooms.py)
 )
 FRONT_DOOR = "calcnb"  # calcnb/__init__.py and __main__.py: above every layer
 LEVEL = {name: level for level, name in enumerate(LAYERS)} | {FRONT_DOOR: len(LAYERS)}
