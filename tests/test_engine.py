@@ -407,6 +407,29 @@ def test_states_moves_and_refusals_survive_pickling_and_copying():
     assert str(invalid) == "'X' is not a move"
 
 
+def test_an_error_holds_its_reason_and_values_and_is_worded_when_read():
+    """Raised in English, read in Portuguese: the words are chosen where the error is shown."""
+    state = position(**WORKED_EXAMPLE)
+    with pytest.raises(IllegalMove) as caught:
+        state.apply("S>F1")
+    with pytest.raises(InvalidMove) as bad:
+        Move.parse("W1>W2")
+    error, refusal = caught.value, state.refusal("S>F1")
+    assert error.key == "illegal.prefix" and error.values["move"] == Move.parse("S>F1")
+    assert error.values["reason"].key == f"illegal.{refusal.code}" and error.values["reason"].values == refusal.values
+    assert (bad.value.key, bad.value.values) == ("move.waste_to_waste", {"text": "'W1>W2'"})
+    english, english_bad = str(error), str(bad.value)
+    revived = pickle.loads(pickle.dumps(error))
+    set_language("pt")
+    try:
+        portuguese = message("illegal.prefix", move="S>F1", reason=message(f"illegal.{refusal.code}", **refusal.values))
+        assert str(error) == str(revived) == portuguese != english
+        assert error.reason == state.why_illegal("S>F1") and str(bad.value) != english_bad
+    finally:
+        set_language("en")
+    assert str(error) == english and str(bad.value) == english_bad
+
+
 # ------------------------------------------------------------------ outcome and score
 
 

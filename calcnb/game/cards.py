@@ -29,7 +29,7 @@ from calcnb.game.errors import (
     quote,
 )
 from calcnb.game.rules import RANK_COUNT, order_of, step_after
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 
 SUITS = ("♣", "♦", "♥", "♠")
 SUIT_LETTERS = ("C", "D", "H", "S")
@@ -74,11 +74,11 @@ class Card:
             except (KeyError, TypeError):
                 pass
         if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
-            raise InvalidCard(message("card.bad_rank", rank=quote(rank)))
+            raise InvalidCard(Words("card.bad_rank", rank=quote(rank)))
         rank = int(rank)
         symbol = _SUIT_ALIASES.get(ascii_upper(suit)) if isinstance(suit, str) else None
         if symbol is None:
-            raise InvalidCard(message("card.bad_suit", suit=quote(suit)))
+            raise InvalidCard(Words("card.bad_suit", suit=quote(suit)))
         if (rank, symbol) in cls._interned:
             return cls._interned[rank, symbol]
         card = object.__new__(cls)
@@ -103,12 +103,12 @@ class Card:
         if known is not None:
             return known
         if not isinstance(text, str) or len(text) > _LONGEST_CARD_TEXT:
-            raise InvalidCard(message("card.bad", text=quote(text)))
+            raise InvalidCard(Words("card.bad", text=quote(text)))
         cleaned = ascii_upper(text.strip(ASCII_SPACE))
         rank = _RANK_ALIASES.get(cleaned[:-1])
         suit = _SUIT_ALIASES.get(cleaned[-1:]) if cleaned else None
         if rank is None or suit is None:
-            raise InvalidCard(message("card.bad", text=quote(text)))
+            raise InvalidCard(Words("card.bad", text=quote(text)))
         return cls(rank, suit)
 
     @property
@@ -177,9 +177,9 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
     elif isinstance(text_or_cards, Iterable):
         items = list(itertools.islice(text_or_cards, _PACK_SIZE + 1))  # a pack's worth, and one to tell
     else:
-        raise InvalidCard(message("card.bad", text=quote(text_or_cards)))
+        raise InvalidCard(Words("card.bad", text=quote(text_or_cards)))
     if len(items) > _PACK_SIZE:
-        raise InvalidCard(message("input.too_many_cards", limit=_PACK_SIZE))
+        raise InvalidCard(Words("input.too_many_cards", limit=_PACK_SIZE))
     return tuple(Card.parse(item) for item in items)
 
 
@@ -188,9 +188,9 @@ def parse_cards(text_or_cards: str | object) -> tuple[Card, ...]:
 
 def _check_step(step: int, modulus: int) -> None:
     if not isinstance(step, int) or isinstance(step, bool) or step < 1:
-        raise CalcnbError(message("arithmetic.bad_step", step=quote(step)))
+        raise CalcnbError(Words("arithmetic.bad_step", step=quote(step)))
     if not isinstance(modulus, int) or isinstance(modulus, bool) or modulus < 2:
-        raise CalcnbError(message("arithmetic.bad_modulus", modulus=quote(modulus)))
+        raise CalcnbError(Words("arithmetic.bad_modulus", modulus=quote(modulus)))
 
 
 def next_rank(top: int, step: int, modulus: int = RANK_COUNT) -> int:
@@ -220,7 +220,7 @@ def modular_inverse(value: int, modulus: int = RANK_COUNT) -> int:
     try:
         return pow(value, -1, modulus)
     except ValueError:
-        raise CalcnbError(message("arithmetic.no_inverse", value=quote(value), modulus=quote(modulus))) from None
+        raise CalcnbError(Words("arithmetic.no_inverse", value=quote(value), modulus=quote(modulus))) from None
 
 
 def position_in_order(rank: int, step: int) -> int:
@@ -230,7 +230,7 @@ def position_in_order(rank: int, step: int) -> int:
     7
     """
     if not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= RANK_COUNT:
-        raise InvalidCard(message("card.bad_rank", rank=quote(rank)))
+        raise InvalidCard(Words("card.bad_rank", rank=quote(rank)))
     _check_step(step, RANK_COUNT)
     # The arithmetic, not the rules core's POSITION table: lessons check one against the other.
     return (rank * modular_inverse(step)) % RANK_COUNT or RANK_COUNT
@@ -241,8 +241,8 @@ def check_each_card_once(cards: Iterable[Card], error: type[InvalidPosition] = I
     seen: set[Card] = set()
     for card in cards:
         if card in seen:
-            raise error(message("deal.duplicate", card=card))
+            raise error(Words("deal.duplicate", card=card))
         seen.add(card)
     missing = [card for card in DECK if card not in seen]
     if missing:
-        raise error(message("deal.missing", cards=" ".join(map(str, missing))))
+        raise error(Words("deal.missing", cards=" ".join(map(str, missing))))

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from calcnb.game.cards import DECK, SUITS, Card, check_each_card_once, parse_cards, rank_name
 from calcnb.game.errors import MAX_DEAL_CHARS, MAX_SEED_CHARS, InvalidDeal, InvalidSeed, check_length, quote
 from calcnb.game.rules import STARTER_RANKS, STOCK_SIZE
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 
 Seed = int | str
 
@@ -61,7 +61,7 @@ def check_seed(seed: object) -> Seed:
     fits in :data:`~calcnb.game.errors.MAX_SEED_CHARS` characters (checked before it is read) and
     can be written as UTF-8 (no lone surrogate)."""
     if isinstance(seed, bool) or not isinstance(seed, (int, str)):
-        raise InvalidSeed(message("seed.bad", value=quote(seed)))
+        raise InvalidSeed(Words("seed.bad", value=quote(seed)))
     if isinstance(seed, int):
         if seed.bit_length() > MAX_SEED_CHARS * 3.3:  # 3.32 bits a digit: too many digits to print
             digits = int(seed.bit_length() * 0.30103) + 1
@@ -73,7 +73,7 @@ def check_seed(seed: object) -> Seed:
     try:
         seed.encode()
     except UnicodeEncodeError:
-        raise InvalidSeed(message("seed.unwritable", value=quote(seed))) from None
+        raise InvalidSeed(Words("seed.unwritable", value=quote(seed))) from None
     return seed
 
 
@@ -101,10 +101,10 @@ def deal(seed: Seed, starters: Sequence[Card | str] | str | None = None) -> tupl
 def check_starters(starters: Sequence[Card]) -> tuple[Card, ...]:
     """The starters unchanged, or ValueError unless they are an A, 2, 3 and 4 in that order."""
     if len(starters) != len(STARTER_RANKS):
-        raise InvalidDeal(message("deal.starter_count", count=len(starters)))
+        raise InvalidDeal(Words("deal.starter_count", count=len(starters)))
     for index, (card, rank) in enumerate(zip(starters, STARTER_RANKS), start=1):
         if card.rank != rank:
-            raise InvalidDeal(message("deal.starter_rank", index=index, need=rank_name(rank), card=card))
+            raise InvalidDeal(Words("deal.starter_rank", index=index, need=rank_name(rank), card=card))
     return tuple(starters)
 
 
@@ -121,7 +121,7 @@ def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     """
     check_length(code, MAX_DEAL_CHARS, "input.deal_code", InvalidDeal)
     if not isinstance(code, str) or "|" not in code:
-        raise InvalidDeal(message("deal.no_bar", text=quote(code)))
+        raise InvalidDeal(Words("deal.no_bar", text=quote(code)))
     starter_text, _, stock_text = code.partition("|")
     starters = check_starters(parse_cards(starter_text))
     stock = parse_cards(stock_text.replace("|", " "))
@@ -129,7 +129,7 @@ def parse_deal(code: str) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
     if len(set(cards)) == len(cards) and len(stock) != STOCK_SIZE:
         # No card twice, so the count is the fault: say so, and name the cards left out.
         missing = " ".join(str(card) for card in DECK if card not in cards)
-        raise InvalidDeal(message("deal.stock_count", count=len(stock)) + "; " + message("deal.missing", cards=missing))
+        raise InvalidDeal(Words("deal.stock_count", count=len(stock)) + "; " + Words("deal.missing", cards=missing))
     check_each_card_once(cards, InvalidDeal)
     return starters, stock
 

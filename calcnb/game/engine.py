@@ -44,7 +44,7 @@ from calcnb.game.rules import (
     Status,
     is_complete,
 )
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 
 _PLAYING, _WON, _LOST = Status.PLAYING, Status.WON, Status.LOST  # bound once: reading a member off its class costs more
 
@@ -56,14 +56,19 @@ class InvalidMove(CalcnbError):
 class IllegalMove(CalcnbError):
     """A well-formed move that the rules forbid in this position; nothing was changed."""
 
-    def __init__(self, move: Move, reason: str) -> None:
-        super().__init__(message("illegal.prefix", move=move, reason=reason))
+    def __init__(self, move: Move, reason: str | Words) -> None:
+        # the reason stays unworded (a refusal's key and values): worded in the reader's language when shown
+        super().__init__(Words("illegal.prefix", move=move, reason=reason))
         self.move = move
-        self.reason = reason
 
-    def __reduce__(self) -> tuple[type[IllegalMove], tuple[Move, str]]:
+    @property
+    def reason(self) -> str:
+        """Why the rules forbid the move, in the language in use ("waste 2 is empty")."""
+        return str(self.values["reason"])
+
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[Move, str | Words]]:
         # pickled by its parts, so it crosses process boundaries (parallel studies) intact
-        return (IllegalMove, (self.move, self.reason))
+        return (IllegalMove, (self.move, self.values["reason"]))
 
 
 class Refusal(NamedTuple):
@@ -144,7 +149,7 @@ class Move:
         if known is not None:
             return known
         if not isinstance(text, str) or len(text) > _LONGEST_MOVE_TEXT:
-            raise InvalidMove(message("move.bad", text=quote(text)))
+            raise InvalidMove(Words("move.bad", text=quote(text)))
         cleaned = ascii_upper(text.translate(_NO_SPACE))
         known = cls._by_text.get(cleaned)
         if known is not None:
@@ -182,25 +187,25 @@ _NO_SPACE = str.maketrans(dict.fromkeys(ASCII_SPACE))
 _PILE_NUMBERS = {"W": tuple(map(str, range(1, WASTES + 1))), "F": tuple(map(str, range(1, FOUNDATIONS + 1)))}
 
 
-def _why_not_a_move(text: str, cleaned: str) -> str:
+def _why_not_a_move(text: str, cleaned: str) -> Words:
     """The reason ``cleaned`` (upper-cased, spaces gone) is no move; ``text`` is the input, quoted."""
     parts = cleaned.split(">")
     if len(parts) != 2 or not parts[0] or not parts[1]:
-        return message("move.bad", text=text)
+        return Words("move.bad", text=text)
     source, target = parts
     kinds = {"S", "W", "F", "T"}
     if source[0] not in kinds or target[0] not in kinds:
-        return message("move.bad", text=text)
+        return Words("move.bad", text=text)
     if source[0] == "F":
-        return message("move.from_foundation", text=text)
+        return Words("move.from_foundation", text=text)
     if target[0] in ("S", "T"):
-        return message("move.to_stock", text=text)
+        return Words("move.to_stock", text=text)
     if source[0] == "W" and target[0] == "W":
-        return message("move.waste_to_waste", text=text)
+        return Words("move.waste_to_waste", text=text)
     for pile in (source, target):
         if pile[0] in ("W", "F") and pile[1:] not in _PILE_NUMBERS[pile[0]]:
-            return message("move.bad_waste" if pile[0] == "W" else "move.bad_foundation", text=text)
-    return message("move.bad", text=text)
+            return Words("move.bad_waste" if pile[0] == "W" else "move.bad_foundation", text=text)
+    return Words("move.bad", text=text)
 
 
 ALL_MOVES: tuple[Move, ...] = tuple(Move._make(move_id) for move_id in MoveId)
@@ -268,28 +273,26 @@ class State(NamedTuple):
         waste_piles = _read_piles(wastes, "waste")
         if len(foundation_piles) != FOUNDATIONS:
             raise InvalidPosition(
-                message("position.piles", what=message("position.what_foundations"), count=len(foundation_piles))
+                Words("position.piles", what=Words("position.what_foundations"), count=len(foundation_piles))
             )
         if len(waste_piles) != WASTES:
-            raise InvalidPosition(
-                message("position.piles", what=message("position.what_wastes"), count=len(waste_piles))
-            )
+            raise InvalidPosition(Words("position.piles", what=Words("position.what_wastes"), count=len(waste_piles)))
         stock_cards = _read_pile(stock, "stock")
         pending_card = None if pending is None else Card.parse(pending)
         for number, pile in enumerate(foundation_piles, start=1):
             if not pile:
-                raise InvalidPosition(message("position.empty_foundation", foundation=number, need=rank_name(number)))
+                raise InvalidPosition(Words("position.empty_foundation", foundation=number, need=rank_name(number)))
             if pile[0].rank != number:
                 raise InvalidPosition(
-                    message("position.foundation_start", foundation=number, need=rank_name(number), card=pile[0])
+                    Words("position.foundation_start", foundation=number, need=rank_name(number), card=pile[0])
                 )
             if len(pile) > COMPLETE:
-                raise InvalidPosition(message("position.foundation_full", foundation=number, card=pile[COMPLETE]))
+                raise InvalidPosition(Words("position.foundation_full", foundation=number, card=pile[COMPLETE]))
             for below, card in itertools.pairwise(pile):
                 need = NEXT[number - 1][below.rank]
                 if card.rank != need:
                     raise InvalidPosition(
-                        message(
+                        Words(
                             "position.foundation_order",
                             foundation=number,
                             card=card,
@@ -411,7 +414,8 @@ class State(NamedTuple):
                     new_wastes = list(wastes)
                     new_wastes[w] = pile[:-1]
                     return _new_tuple(State, (tuple(new_foundations), tuple(new_wastes), stock, pending))
-        raise IllegalMove(move, self.why_illegal(move))
+        refusal = self.refusal(move)
+        raise IllegalMove(move, Words("illegal." + refusal.code, **refusal.values))
 
     def _apply_legal(self, move: Move) -> State:
         """The state after a move already known to be legal (the hot path of search)."""
@@ -475,9 +479,9 @@ class State(NamedTuple):
     def explain(self, move: Move | str) -> str:
         """One teaching sentence on what ``move`` does here, in arithmetic terms."""
         move = Move.parse(move)
-        reason = self.why_illegal(move)
-        if reason is not None:
-            raise IllegalMove(move, reason)
+        refusal = self.refusal(move)
+        if refusal is not None:
+            raise IllegalMove(move, Words("illegal." + refusal.code, **refusal.values))
         card = self.card_moved_by(move)
         if move.kind == MoveKind.TURN:
             return message("explain.turn", card=card, left=len(self.stock) - 1)
@@ -504,20 +508,20 @@ def _read_pile(pile: object, kind: str, number: int | None = None) -> tuple[Card
     """
     if pile.__class__ not in (tuple, list, str) and pile is not None and not isinstance(pile, (Card, Iterable)):
         name = message(f"position.pile_{kind}", number=number)
-        raise InvalidPosition(message("position.not_pile", pile=name, value=quote(pile)))
+        raise InvalidPosition(Words("position.not_pile", pile=name, value=quote(pile)))
     return parse_cards(pile)
 
 
 def _read_piles(piles: object, kind: str) -> tuple[tuple[Card, ...], ...]:
     """The piles of ``kind`` (``"foundation"`` or ``"waste"``), each read by :func:`_read_pile`."""
     if isinstance(piles, (str, Card)) or not isinstance(piles, Iterable):
-        raise InvalidPosition(message("position.not_pile", pile=message(f"position.pile_{kind}s"), value=quote(piles)))
+        raise InvalidPosition(Words("position.not_pile", pile=Words(f"position.pile_{kind}s"), value=quote(piles)))
     wanted = FOUNDATIONS if kind == "foundation" else WASTES
     # the piles, and one more to tell there are too many: an endless iterable is not read to its end
     read = tuple(itertools.islice(piles, wanted + 1))
     if len(read) > wanted:
         found = len(piles) if isinstance(piles, Sized) else f"{wanted + 1}+"
-        raise InvalidPosition(message("position.piles", what=message(f"position.what_{kind}s"), count=found))
+        raise InvalidPosition(Words("position.piles", what=Words(f"position.what_{kind}s"), count=found))
     return tuple(_read_pile(pile, kind, number) for number, pile in enumerate(read, 1))
 
 

@@ -14,7 +14,7 @@ point is folded (``ſ``, U+017F, upper-cases to ``S`` in Python and is refused h
 from __future__ import annotations
 
 from calcnb.core.errors import CalcnbError
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 
 QUOTE_LIMIT = 80
 """The most characters of refused input a message repeats."""
@@ -95,4 +95,4 @@ def check_length(text: object, limit: int, what: str, error: type[CalcnbError]) 
     ``what`` is the catalogue key naming the input (``"input.deal_code"``).
     """
     if isinstance(text, (str, bytes, bytearray)) and len(text) > limit:
-        raise error(message("input.too_long", what=message(what), length=len(text), limit=limit))
+        raise error(Words("input.too_long", what=Words(what), length=len(text), limit=limit))

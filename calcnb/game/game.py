@@ -23,7 +23,7 @@ from calcnb.game.deals import Seed, check_seed, deal, format_deal, new_seed, par
 from calcnb.game.engine import IllegalMove, InvalidMove, Move, State, render_text
 from calcnb.game.errors import ASCII_SPACE, MAX_SAVE_CHARS, CalcnbError, InvalidSave, check_length, quote
 from calcnb.game.rules import Status
-from calcnb.i18n import message
+from calcnb.i18n import Words, has_message, message
 
 SAVE_FORMAT = "calcnb-save"
 SAVE_VERSION = 1
@@ -248,24 +248,24 @@ class Game:
         try:
             data = json.loads(text)
         except (TypeError, ValueError, RecursionError) as error:  # RecursionError: absurdly deep nesting
-            raise InvalidSave(message("save.bad_json", detail=_json_fault(error, text))) from None
+            raise InvalidSave(Words("save.bad_json", detail=_json_fault(error, text))) from None
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            detail = message("save.detail_format", field=save_field("format"), format=repr(SAVE_FORMAT))
-            raise InvalidSave(message("save.bad_field", detail=detail))
+            detail = Words("save.detail_format", field=_field("format"), format=repr(SAVE_FORMAT))
+            raise InvalidSave(Words("save.bad_field", detail=detail))
         if "version" not in data:
-            raise InvalidSave(message("save.no_version", supported=SAVE_VERSION))
+            raise InvalidSave(Words("save.no_version", supported=SAVE_VERSION))
         if type(data["version"]) is not int or data["version"] != SAVE_VERSION:  # JSON true is no version
-            raise InvalidSave(message("save.version", version=quote(data["version"]), supported=SAVE_VERSION))
+            raise InvalidSave(Words("save.version", version=quote(data["version"]), supported=SAVE_VERSION))
         moves = data.get("moves")
         if not isinstance(moves, list):
-            raise InvalidSave(message("save.bad_field", detail=message("save.detail_moves", field=save_field("moves"))))
+            raise InvalidSave(Words("save.bad_field", detail=Words("save.detail_moves", field=_field("moves"))))
         game = cls._start_of_save(data)
         for number, move in enumerate(moves, start=1):
             try:
                 game.play(move)
             except (InvalidMove, IllegalMove) as error:
-                reason = error.reason if isinstance(error, IllegalMove) else str(error)
-                raise InvalidSave(message("save.bad_move", number=number, move=quote(move), reason=reason)) from None
+                reason = error.values["reason"] if isinstance(error, IllegalMove) else error
+                raise InvalidSave(Words("save.bad_move", number=number, move=quote(move), reason=reason)) from None
         return game
 
     @classmethod
@@ -275,19 +275,19 @@ class Game:
             try:
                 game = cls.from_deal(data["deal"])
             except CalcnbError as error:
-                raise InvalidSave(message("save.bad_deal", reason=error)) from None
+                raise InvalidSave(Words("save.bad_deal", reason=error)) from None
             if data.get("seed") is not None:
                 game.seed = _seed_of_save(data["seed"], game.deal_code)
             return game
         if not isinstance(data.get("position"), dict):
-            detail = message("save.detail_no_start", deal=save_field("deal"), position=save_field("position"))
-            raise InvalidSave(message("save.bad_field", detail=detail))
+            detail = Words("save.detail_no_start", deal=_field("deal"), position=_field("position"))
+            raise InvalidSave(Words("save.bad_field", detail=detail))
         position = data["position"]
         missing = [key for key in ("foundations", "wastes", "stock", "pending") if key not in position]
         if missing:
-            field = save_field(missing[0])
-            detail = message("save.detail_position_missing", position=save_field("position"), field=field)
-            raise InvalidSave(message("save.bad_field", detail=detail))
+            field = _field(missing[0])
+            detail = Words("save.detail_position_missing", position=_field("position"), field=field)
+            raise InvalidSave(Words("save.bad_field", detail=detail))
         try:
             return cls.from_position(
                 foundations=position["foundations"],
@@ -296,7 +296,7 @@ class Game:
                 pending=position["pending"],
             )
         except CalcnbError as error:
-            raise InvalidSave(message("save.bad_position", reason=error)) from None
+            raise InvalidSave(Words("save.bad_position", reason=error)) from None
 
     # ------------------------------------------------------------ display
 
@@ -323,14 +323,14 @@ def _seed_of_save(seed: object, deal_code: str) -> Seed:
     try:
         check_seed(seed)
     except CalcnbError as error:
-        raise InvalidSave(message("save.bad_seed", reason=error)) from None
+        raise InvalidSave(Words("save.bad_seed", reason=error)) from None
     saved_starters, saved_stock = parse_deal(deal_code)
     starters, stock = deal(seed)
     if starters != saved_starters:  # a game dealt with chosen starters shuffles the rest from the same seed
         starters, stock = deal(seed, saved_starters)
     for index, (saved, dealt) in enumerate(zip(saved_stock, stock), start=1):
         if saved != dealt:
-            raise InvalidSave(message("save.seed_mismatch", seed=quote(seed), index=index, saved=saved, dealt=dealt))
+            raise InvalidSave(Words("save.seed_mismatch", seed=quote(seed), index=index, saved=saved, dealt=dealt))
     return seed
 
 
@@ -343,21 +343,26 @@ def save_field(key: object) -> str:
         return quote(key)
 
 
-def _json_fault(error: Exception, text: object) -> str:
-    """What keeps ``text`` from being read as JSON, in the language in use (Python's own words are English)."""
+def _field(key: str) -> Words | str:
+    """A save's field for an error: :func:`save_field`, worded when the error is shown."""
+    return Words(f"save.field_{key}") if has_message(f"save.field_{key}") else quote(key)
+
+
+def _json_fault(error: Exception, text: object) -> Words:
+    """What keeps ``text`` from being read as JSON, worded when shown (Python's own words are English)."""
     if isinstance(error, json.JSONDecodeError):
         if not error.doc.strip(ASCII_SPACE):
-            return message("save.detail_empty")
+            return Words("save.detail_empty")
         if not error.doc[error.pos :].strip(ASCII_SPACE):
-            return message("save.detail_json_end", line=error.lineno, column=error.colno)
+            return Words("save.detail_json_end", line=error.lineno, column=error.colno)
         rest = error.doc[error.pos :]
         near = quote(rest[:_NEAR], limit=_NEAR) + ("…" if len(rest) > _NEAR else "")
-        return message("save.detail_json_at", line=error.lineno, column=error.colno, near=near)
+        return Words("save.detail_json_at", line=error.lineno, column=error.colno, near=near)
     if isinstance(error, UnicodeDecodeError):
-        return message("save.detail_not_unicode")
+        return Words("save.detail_not_unicode")
     if isinstance(error, RecursionError):
-        return message("save.detail_too_deep")
-    return message("save.detail_not_text", value=quote(text))
+        return Words("save.detail_too_deep")
+    return Words("save.detail_not_text", value=quote(text))
 
 
 _NEAR = 24  # how much of the text a JSON fault quotes, from where reading stopped

@@ -225,3 +225,89 @@ def message(key: str, /, **values: object) -> str:
     if template is None:
         template = _CATALOGUE[REFERENCE][key]
     return template.format(**values) if values else template
+
+
+class Words:
+    """A message not yet worded: its ``key`` and ``values``, put into words each time it is shown.
+
+    An error holds one (``raise InvalidCard(Words("card.bad", text=...))``) so that it says why in the
+    language of whoever reads it, not of whoever raised it: ``str()`` and ``format()`` word it then, and a
+    value that is itself a :class:`Words` (or an error holding one) is worded with it.
+
+    >>> said = Words("status.won")
+    >>> str(said), said.key, f"{said:>6}"
+    ('won', 'status.won', '   won')
+    """
+
+    __slots__ = ("key", "values")
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key = key
+        self.values = values
+
+    def __str__(self) -> str:
+        return message(self.key, **self.values)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        values = "".join(f", {name}={value!r}" for name, value in self.values.items())
+        return f"Words({self.key!r}{values})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Words) and (self.key, self.values) == (other.key, other.values)
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickled by its key and values (a refusal crossing to a worker process), worded where it lands
+        return (_words, (self.key, self.values))
+
+    def __add__(self, other: object) -> Joined:
+        return Joined((self, other))
+
+    def __radd__(self, other: object) -> Joined:
+        return Joined((other, self))
+
+
+def _words(key: str, values: dict[str, object]) -> Words:
+    return Words(key, **values)
+
+
+class Joined:
+    """Messages and plain text said one after another (``Words(...) + "; " + Words(...)``), each worded when shown.
+
+    Its :attr:`key` and :attr:`values` are those of its first message: the reason an error gives first.
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[object, ...]) -> None:
+        self.parts = parts
+
+    @property
+    def key(self) -> str | None:
+        """The key of the first message said."""
+        return next((part.key for part in self.parts if isinstance(part, Words)), None)
+
+    @property
+    def values(self) -> dict[str, object]:
+        """The values of the first message said."""
+        return next((part.values for part in self.parts if isinstance(part, Words)), {})
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.parts))
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return " + ".join(map(repr, self.parts))
+
+    def __add__(self, other: object) -> Joined:
+        return Joined((*self.parts, other))
+
+    def __radd__(self, other: object) -> Joined:
+        return Joined((other, *self.parts))
