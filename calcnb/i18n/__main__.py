@@ -2,8 +2,9 @@
 
 Words sit beside their owners (each package's ``lang/`` folder, see :func:`calcnb.i18n.add_words`), so
 a translator needs one place that gathers them: this imports every calcnb package with a words folder
-and prints each key with the package that gives it and its text, as tab-separated lines or CSV. With
-``--missing`` it lists only the keys the language has no text for, with the English to translate.
+and prints each key with the package that gives it and its text, one tab-separated line a key (a
+newline or tab inside a text written ``\\n``, ``\\t``) or CSV. With ``--missing`` it lists only the
+keys the language has no text for, with the English to translate.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from collections.abc import Sequence
 from importlib import import_module
 from pathlib import Path
 
-from calcnb.i18n import LANGUAGES, REFERENCE, WORDS_FOLDER, add_words, catalogue, missing_keys, owner_of
+import calcnb.i18n as i18n  # LANGUAGES read when asked: a draft language may have been added since import
+from calcnb.i18n import REFERENCE, WORDS_FOLDER, add_words, catalogue, missing_keys, owner_of
 
 PACKAGE = Path(__file__).resolve().parent.parent  # calcnb/, whose folders are found on disk, not imported by name
 
@@ -46,16 +48,21 @@ def rows(language: str, *, missing: bool = False) -> list[tuple[str, str, str, s
     return [(key, owner_of(key), reference[key], said.get(key, "")) for key in keys]
 
 
+def _one_line(text: str) -> str:
+    """``text`` on one line: backslashes, newlines and tabs escaped, so each key keeps one line."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\t", "\\t")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """List one language's words; returns the exit status (1 with ``--missing`` when a key lacks a text)."""
     parser = argparse.ArgumentParser(prog="python -m calcnb.i18n", description=__doc__.split("\n")[0])
-    parser.add_argument("language", help=f"a language code: {', '.join(LANGUAGES)}")
+    parser.add_argument("language", help=f"a language code: {', '.join(i18n.LANGUAGES)}")
     parser.add_argument("--missing", action="store_true", help="only the keys the language has no text for")
     parser.add_argument("--csv", action="store_true", help="CSV (key, owner, English, text) instead of tab-separated")
     arguments = parser.parse_args(argv)
     import_owners()
-    if arguments.language not in LANGUAGES:
-        parser.error(f"unknown language {arguments.language!r}; calcnb speaks {', '.join(LANGUAGES)}")
+    if arguments.language not in i18n.LANGUAGES:
+        parser.error(f"unknown language {arguments.language!r}; calcnb speaks {', '.join(i18n.LANGUAGES)}")
     found = rows(arguments.language, missing=arguments.missing)
     if arguments.csv:
         writer = csv.writer(sys.stdout)
@@ -63,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         writer.writerows(found)
     else:
         for key, owner, english, text in found:
-            sys.stdout.write(f"{key}\t{owner}\t{english if arguments.missing else text}\n")
+            sys.stdout.write(f"{key}\t{owner}\t{_one_line(english if arguments.missing else text)}\n")
     return 1 if arguments.missing and found else 0
 
 
