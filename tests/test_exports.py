@@ -187,6 +187,18 @@ def test_a_game_shows_as_its_board_drawn_only_when_first_shown_and_nothing_is_re
     assert out.split() == ["True", "True", "True"]
 
 
+def test_without_a_painter_a_game_shows_as_its_text_only():
+    from calcnb.core.pictures import use_painter
+
+    game = calcnb.Game.new(3)
+    previous = use_painter(None)
+    try:
+        assert game._repr_png_() is None and game.state._repr_png_() is None
+    finally:
+        use_painter(previous)
+    assert game._repr_png_().startswith(b"\x89PNG") and game.state._repr_png_().startswith(b"\x89PNG")
+
+
 def test_an_unknown_name_is_an_attribute_error():
     try:
         calcnb.no_such_thing  # noqa: B018

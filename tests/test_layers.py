@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "calcnb"
 
 # Lowest first: a module may import from its own subpackage or any subpackage below it, never above.
 LAYERS: tuple[str, ...] = (
-    "core",  # the base error, text enums, the settings every process reads
+    "core",  # the base error, text enums, the settings every process reads, the hook a game's picture is drawn by
     "i18n",  # the lookup and one catalogue per language
     "game",  # the rules core, cards, deals, engine, the game in progress, errors
     "stats",  # intervals and percentiles
