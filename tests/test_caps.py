@@ -90,6 +90,52 @@ def test_wrong_codes_lock_out_the_browser_that_typed_them_and_it_is_not_even_com
     assert check.locked_seconds("10.0.0.66", "guesser") == 0 and check.check("10.0.0.66", "4821", "guesser") == "right"
 
 
+def test_the_door_answers_a_typed_code_as_both_gates_write_it():
+    door = caps.ClassDoor(caps.PageCaps(30, 4), caps.CodeCheck("4821", clock=Clock()))
+    right = door.answer_code("10.0.0.9", "48-21", "pupil")
+    assert (right.verdict, right.status, right.note) == ("right", 303, "")
+    assert door.admitted(right.cookie) and not door.admitted(None) and not door.admitted("4821")
+    wrong = door.answer_code("10.0.0.9", "1234", "pupil")
+    assert (wrong.verdict, wrong.status, wrong.cookie) == ("wrong", 403, None) and wrong.note
+    for guess in range(caps.CODE_TRIES):
+        door.answer_code("10.0.0.66", f"{guess:04d}", "guesser")
+    locked = door.answer_code("10.0.0.66", "4821", "guesser")
+    assert (locked.verdict, locked.status, locked.cookie) == ("locked", 429, None)
+    assert "10 min" in locked.note  # CODE_TRY_SECONDS, said in whole minutes
+    assert caps.ClassDoor(caps.PageCaps(30, 4)).admitted(None)  # no class code: everyone may go on
+
+
+def test_a_refusal_says_its_reason_its_cap_and_its_status():
+    door = caps.ClassDoor(caps.PageCaps(max_kernels=3, max_per_address=2))
+    places = [door.place(address, ()) for address in ("a", "a", "a", "b", "c")]
+    assert [type(place).__name__ for place in places] == ["Visit", "Visit", "Refusal", "Visit", "Refusal"]
+    assert places[2] == caps.Refusal("device", 2) and places[2].status == 429
+    assert places[4] == caps.Refusal("full", 3) and places[4].status == 503
+
+
+def test_a_browser_keeps_its_name_and_a_browser_without_one_gets_a_new_one():
+    assert caps.browser_name("abc") == ("abc", False)
+    assert caps.browser_name("x" * 100) == ("x" * caps.BROWSER_NAME_LENGTH, False)
+    first, second = caps.browser_name(None), caps.browser_name("")
+    assert first[1] and second[1] and first[0] != second[0]
+
+
+def test_a_page_sent_holds_its_place_for_its_connection_and_frees_it_when_the_connection_closes():
+    clock = Clock()
+    places = caps.ConnectedPlaces(caps.PageCaps(30, 2), reserve_seconds=30, clock=clock)
+    assert isinstance(places.page_sent("p"), caps.Visit) and isinstance(places.page_sent("p"), caps.Visit)
+    assert places.page_sent("p") == caps.Refusal("device", 2)  # two pages sent, awaiting their connections
+    first = places.connected("socket 1", "p", "kernel 1")
+    assert isinstance(first, caps.Visit) and first.kernel_id == "kernel 1" and len(places.reserved) == 1
+    clock.now += 31  # the second page never connected: its place is free again
+    assert isinstance(places.page_sent("p"), caps.Visit)
+    assert places.page_sent("p") == caps.Refusal("device", 2)
+    places.closed("socket 1")  # a closed tab frees its place at once
+    assert isinstance(places.connected("socket 2", "p", "kernel 2"), caps.Visit)
+    assert isinstance(places.connected("socket 3", "p", "kernel 3"), caps.Visit)  # a page reconnecting
+    assert places.connected("socket 4", "p", "kernel 4") == caps.Refusal("device", 2)
+
+
 def _one_character_changed(value: str) -> str:
     """``value`` with its last character replaced by another (never by itself: a changed cookie is changed)."""
     return value[:-1] + ("1" if value.endswith("0") else "0")

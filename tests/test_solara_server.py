@@ -8,7 +8,7 @@ opens it (``/jupyter/api/kernels/<id>/channels?session_id=<id>``): it holds a pl
 Several devices are played by several loopback addresses (127.0.0.2 ..., Linux's whole 127/8 is this machine).
 
 In this process, without a server (the fast tier): a notebook run into one visit's page of widgets
-(:func:`calcnb.serve.pages.notebook_page`) and two visits' languages kept apart
+(:func:`calcnb.serve.class_server.notebook_widgets.notebook_page`) and two visits' languages kept apart
 (:func:`calcnb.core.visits.use_visit_scope`).
 """
 
@@ -606,8 +606,8 @@ def _gate_answers(requests: list[tuple[str, str]], *, per_device: int = 2, later
     ``later`` seconds passing."""
     from loop_thread import LoopThread
 
-    from calcnb.serve.class_server.app import ClassGate
-    from calcnb.serve.shared.caps import PageCaps
+    from calcnb.serve.class_server.gate import ClassGate
+    from calcnb.serve.shared.caps import ClassDoor, PageCaps
 
     async def app(scope, receive, send) -> None:
         if scope["type"] == "http":
@@ -618,9 +618,8 @@ def _gate_answers(requests: list[tuple[str, str]], *, per_device: int = 2, later
             await send({"type": "websocket.accept"})
             await receive()  # open until the page closes it (never, here)
 
-    gate = ClassGate(app, caps=PageCaps(30, per_device), code=None)
     now = [1000.0]
-    gate.clock = lambda: now[0]
+    gate = ClassGate(app, ClassDoor(PageCaps(30, per_device)), clock=lambda: now[0])
 
     open_sockets = []
 

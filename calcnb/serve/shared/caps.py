@@ -2,10 +2,14 @@
 
 :func:`default_max_kernels` says how many kernels the machine's memory holds; :class:`PageCaps`
 counts the pages holding a kernel, overall and by client address; :class:`CodeCheck` checks typed
-class codes, locks out a browser that keeps typing wrong ones and limits guessing per address. The
-command line (:mod:`calcnb.serve.cli.parser`) checks a teacher's code with :func:`code_problem` without
-loading the server. Nothing here knows a web framework: any server passes addresses, cookies' values
-and typed text.
+class codes, locks out a browser that keeps typing wrong ones and limits guessing per address.
+:class:`ClassDoor` holds one server's caps and code and gives its answers (a place or a :class:`Refusal`,
+a :class:`CodeAnswer` to a typed code, a browser's name); :class:`ConnectedPlaces` keeps the places of a
+server whose pages hold a connection rather than a kernel process (the class server). Each server's gate
+(:mod:`calcnb.serve.voila.gate`, :mod:`calcnb.serve.class_server.gate`) only reads its request, asks here,
+and writes the answer as its framework does. The command line (:mod:`calcnb.serve.cli.parser`) checks a
+teacher's code with :func:`code_problem` without loading a server. Nothing here knows a web framework: a
+server passes addresses, cookies' values and typed text.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import contextlib
 import hashlib
 import hmac
 import ipaddress
+import math
 import os
 import secrets
 import threading
@@ -24,6 +29,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from calcnb.core.settings import CLASS_CODE
 from calcnb.i18n import message
 
 KERNEL_MEGABYTES = 90  # a kernel running a calcnb notebook, measured (issue 35)
@@ -43,6 +49,11 @@ _ROUNDING = 1e-9
 MIN_CODE_LENGTH = 4
 MAX_CODE_LENGTH = 32
 CGROUP_MEMORY_FILES = ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+BROWSER_NAME_LENGTH = 64  # the most of a browser's cookie read as its name (a new name is 22 characters)
+#: How long a page's place is kept for its connection after the page was sent (:class:`ConnectedPlaces`): a tab
+#: opened over a cap is told so at once by a refusal page (not left loading for ever), and a tab closed before it
+#: connected frees its place within this time. Long enough for a page's scripts to load on a busy class's laptop.
+RESERVED_SECONDS = 30.0
 
 
 # ------------------------------------------------------------ how many kernels the machine holds
@@ -128,6 +139,32 @@ class PageCaps:
         """Free ``visit``'s place (its page got no kernel)."""
         with contextlib.suppress(ValueError):
             self.visits.remove(visit)
+
+    def refused(self, reason: str) -> Refusal:
+        """The :class:`Refusal` for ``reason`` (``"full"``, ``"device"``), with the cap it hit."""
+        return Refusal(reason, self.max_kernels if reason == "full" else self.max_per_address)
+
+    def place(self, address: str, live_kernels: Iterable[str]) -> Visit | Refusal:
+        """:meth:`admit`, with a refusal said as a :class:`Refusal` (the cap and the HTTP status)."""
+        answer = self.admit(address, live_kernels)
+        return self.refused(answer) if isinstance(answer, str) else answer
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A page refused over a cap: why (``"full"``: the class's cap; ``"device"``: one address's) and the cap.
+
+    >>> Refusal("full", 30).status, Refusal("device", 4).status
+    (503, 429)
+    """
+
+    reason: str
+    most: int
+
+    @property
+    def status(self) -> int:
+        """The HTTP status: 503 (the server is full for now), or 429 (this device has too many pages)."""
+        return 503 if self.reason == "full" else 429
 
 
 # ------------------------------------------------------------ the class code
@@ -322,3 +359,123 @@ class CodeCheck:
     def cookie_ok(self, value: str | None) -> bool:
         """Whether ``value`` is the cookie :meth:`cookie_value` gives."""
         return value is not None and hmac.compare_digest(value.encode(), self.cookie_value().encode())
+
+
+def browser_name(sent: str | None) -> tuple[str, bool]:
+    """This browser's name: the :data:`BROWSER_COOKIE` it sent (cut to :data:`BROWSER_NAME_LENGTH`), or a new one;
+    and whether it is new (the gate then gives the browser the cookie)."""
+    name = (sent or "")[:BROWSER_NAME_LENGTH]
+    return (name, False) if name else (secrets.token_urlsafe(16), True)
+
+
+@dataclass(frozen=True)
+class CodeAnswer:
+    """What a gate answers a typed class code: the verdict (:meth:`CodeCheck.check`), the HTTP status, the code
+    page's note (the right code has none: the visitor is sent back to the page), and the code's cookie to set."""
+
+    verdict: str
+    status: int
+    note: str = ""
+    cookie: str | None = None  # the value of CODE_COOKIE, given for the right code only
+
+
+class ClassDoor:
+    """The caps on one server's pages and its class code, as the answers its gate gives (no server here).
+
+    A gate reads the request (the visitor's address, cookies, typed code), asks its door, and writes the
+    answer as its framework does: both servers answer the same visitor the same way.
+    """
+
+    def __init__(self, caps: PageCaps, code: CodeCheck | None = None) -> None:
+        self.caps = caps
+        self.code = code
+
+    @classmethod
+    def from_settings(cls, max_pages: int | None = None, pages_per_device: int | None = None) -> ClassDoor:
+        """The door of a server started with these caps (None or 0: what the memory holds; the default per device).
+
+        The class code is read once from the environment (:data:`calcnb.core.settings.CLASS_CODE`) and taken out
+        of it, so the kernels a server starts later never see it.
+        """
+        code = CLASS_CODE.pop()
+        caps = PageCaps(max_pages or default_max_kernels(), max(1, pages_per_device or DEFAULT_PAGES_PER_DEVICE))
+        return cls(caps, CodeCheck(code) if code else None)
+
+    def admitted(self, cookie: str | None) -> bool:
+        """Whether a visitor whose :data:`CODE_COOKIE` is ``cookie`` may go on: no class code, or the right one's."""
+        return self.code is None or self.code.cookie_ok(cookie)
+
+    def place(self, address: str, live_kernels: Iterable[str]) -> Visit | Refusal:
+        """A place for a page from ``address`` (:meth:`PageCaps.place`)."""
+        return self.caps.place(address, live_kernels)
+
+    def answer_code(self, address: str, typed: str, browser: str | None) -> CodeAnswer:
+        """The answer to ``typed`` from ``browser`` at ``address``: the right code's cookie (303 back to the page),
+        a wrong code (403), or a browser or an address that must wait, for so many minutes (429)."""
+        if self.code is None:
+            raise ValueError("this server asks for no class code")
+        verdict = self.code.check(address, typed, browser)
+        if verdict == "right":
+            return CodeAnswer(verdict, 303, cookie=self.code.cookie_value())
+        if verdict in ("locked", "busy"):  # this browser guessed too often; this address's credit is spent
+            minutes = max(1, math.ceil(self.code.locked_seconds(address, browser) / 60))
+            return CodeAnswer(verdict, 429, message(f"gate.code_{verdict}", minutes=minutes))
+        return CodeAnswer(verdict, 403, message("gate.code_wrong"))
+
+
+class ConnectedPlaces:
+    """The places of a server whose pages hold a connection (a websocket), not a kernel process of their own.
+
+    Sending a page takes a place (:meth:`page_sent`), kept :data:`RESERVED_SECONDS` for the page's connection, so
+    a tab over a cap gets a refusal page, not a page that never loads. The connection claims it
+    (:meth:`connected`) and holds it while open; the place is free the moment it closes (:meth:`closed`: a closed
+    tab, a reload), or once its time runs out unclaimed (a tab closed while loading), so abandoned pages never
+    fill the class.
+    """
+
+    def __init__(
+        self, caps: PageCaps, *, reserve_seconds: float = RESERVED_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.caps = caps
+        self.reserve_seconds = reserve_seconds
+        self.clock = clock
+        self.reserved: list[tuple[float, Visit]] = []  # (when, place) of the pages sent, awaiting their connection
+        self.open: dict[object, Visit] = {}  # by connection
+
+    def _drop_unclaimed(self) -> None:
+        oldest = self.clock() - self.reserve_seconds
+        for when, visit in [entry for entry in self.reserved if entry[0] < oldest]:
+            self.reserved.remove((when, visit))
+            self.caps.release(visit)
+
+    def _live(self) -> list[str]:
+        return [visit.kernel_id for visit in self.open.values() if visit.kernel_id]
+
+    def page_sent(self, address: str) -> Visit | Refusal:
+        """A place for a page about to be sent to ``address``, kept for its connection; or why there is none."""
+        self._drop_unclaimed()
+        place = self.caps.place(address, self._live())
+        if isinstance(place, Visit):
+            self.reserved.append((self.clock(), place))
+        return place
+
+    def connected(self, connection: object, address: str, kernel_id: str) -> Visit | Refusal:
+        """``connection`` (a page's, from ``address``, to ``kernel_id``) claims the place its page was given, or a new
+        one (a page reconnecting); or why there is none."""
+        self._drop_unclaimed()
+        claimed = next((entry for entry in self.reserved if entry[1].address == address), None)
+        if claimed is not None:
+            self.reserved.remove(claimed)
+            place: Visit | Refusal = claimed[1]
+        else:
+            place = self.caps.place(address, self._live())
+        if isinstance(place, Visit):
+            place.kernel_id = kernel_id
+            self.open[connection] = place
+        return place
+
+    def closed(self, connection: object) -> None:
+        """``connection`` has closed: its place is free."""
+        visit = self.open.pop(connection, None)
+        if visit is not None:
+            self.caps.release(visit)

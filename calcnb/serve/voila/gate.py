@@ -1,9 +1,12 @@
 """Who may open a page of the app: caps on kernels (overall and per client address) and an optional class code.
 
-Every page starts a kernel of its own, so one client reloading could fill the machine. The page
-handler (:class:`GatedVoilaHandler`, in place of Voila's) counts the pages holding a kernel and
-refuses a visit over :data:`~ClassroomGate.max_kernels` or :data:`~ClassroomGate.max_pages_per_device`
-with a page in the class's language, before any kernel starts. A place is freed when its kernel
+This is Voila's gate, a tornado adapter: what to answer is decided by the shared caps
+(:class:`calcnb.serve.shared.caps.ClassDoor`, the class server's gate asks the same), and the handlers here
+read tornado's request for it and write its answer. What is Voila's own is a page's kernel: every page
+starts a kernel of its own, so one client reloading could fill the machine. The page handler
+(:class:`GatedVoilaHandler`, in place of Voila's) counts the pages holding a kernel and refuses a visit
+over :data:`~ClassroomGate.max_kernels` or :data:`~ClassroomGate.max_pages_per_device` with a page in the
+class's language, before any kernel starts. A place is freed when its kernel
 ends, and an aborted load holds none: a visitor gone before their kernel started gets none, one gone
 while it started or ran the notebook has it shut down (without rendering the page, if it had not begun),
 and a page sent whole whose visitor never connects gives its kernel back within seconds if it says it
@@ -18,8 +21,6 @@ docs/design.md, "calcnb.serve.voila.gate".
 from __future__ import annotations
 
 import contextlib
-import math
-import secrets
 
 from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
@@ -29,17 +30,17 @@ from traitlets.config import LoggingConfigurable
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
-from calcnb.core.settings import CLASS_CODE
-from calcnb.i18n import message
 from calcnb.serve.shared.caps import (
     BROWSER_COOKIE,
     CODE_COOKIE,
     CODE_FIELD,
     DEFAULT_PAGES_PER_DEVICE,
+    ClassDoor,
     CodeCheck,
     PageCaps,
+    Refusal,
     Visit,
-    default_max_kernels,
+    browser_name,
 )
 from calcnb.serve.shared.gate_pages import READY_PATH, code_page, refusal_page, server_watch_script
 
@@ -50,7 +51,8 @@ LEFT_FIELD = "calcnb_left"  # the field of a page's "I am leaving" beacon: its k
 
 
 class ClassroomGate(LoggingConfigurable):
-    """The caps and the class code of one server (configurable: ``--ClassroomGate.max_kernels=N`` ...)."""
+    """The caps and the class code of one server (configurable: ``--ClassroomGate.max_kernels=N`` ...): its
+    :class:`~calcnb.serve.shared.caps.ClassDoor`, made from these settings."""
 
     max_kernels = Integer(0, config=True, help="Pages with a kernel at once, in all; 0: what the memory holds.")
     max_pages_per_device = Integer(
@@ -59,9 +61,17 @@ class ClassroomGate(LoggingConfigurable):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.caps = PageCaps(self.max_kernels or default_max_kernels(), max(1, self.max_pages_per_device))
-        code = CLASS_CODE.pop()  # read once; the kernels, started later, never see it
-        self.code = CodeCheck(code) if code else None
+        self.door = ClassDoor.from_settings(self.max_kernels, self.max_pages_per_device)
+
+    @property
+    def caps(self) -> PageCaps:
+        """The caps on this server's pages."""
+        return self.door.caps
+
+    @property
+    def code(self) -> CodeCheck | None:
+        """This server's class code, if it asks for one."""
+        return self.door.code
 
 
 def leaving_script() -> str:
@@ -139,8 +149,7 @@ class _CodeMixin:
 
     def code_admitted(self) -> bool:
         """Whether this visitor may go on (no class code, or the right one's cookie); else the code page is sent."""
-        gate = _gate(self)
-        if gate.code is None or gate.code.cookie_ok(self.get_cookie(CODE_COOKIE)):
+        if _gate(self).door.admitted(self.get_cookie(CODE_COOKIE)):
             return True
         self.browser()
         self.set_header("Cache-Control", "no-store")
@@ -149,34 +158,25 @@ class _CodeMixin:
 
     def browser(self) -> str:
         """This browser's name (:data:`~calcnb.serve.shared.caps.BROWSER_COOKIE`), given it now if it had none."""
-        name = (self.get_cookie(BROWSER_COOKIE) or "")[:64]
-        if not name:
-            name = secrets.token_urlsafe(16)
+        name, new = browser_name(self.get_cookie(BROWSER_COOKIE))
+        if new:
             self.set_cookie(BROWSER_COOKIE, name, path=self.base_url, httponly=True, samesite="Lax")
         return name
 
     @web.authenticated
     def post(self, path: str | None = None) -> None:
         """A typed class code: the right one sets the cookie and reloads the page; a wrong one is refused."""
-        gate = _gate(self)
-        if gate.code is None:
+        door = _gate(self).door
+        if door.code is None:
             raise web.HTTPError(405)
-        address = self.request.remote_ip or ""
-        browser = self.browser()
-        verdict = gate.code.check(address, self.get_body_argument(CODE_FIELD, ""), browser)
+        answer = door.answer_code(self.request.remote_ip or "", self.get_body_argument(CODE_FIELD, ""), self.browser())
         self.set_header("Cache-Control", "no-store")
-        if verdict == "right":
-            self.set_cookie(CODE_COOKIE, gate.code.cookie_value(), path=self.base_url, httponly=True, samesite="Lax")
+        if answer.cookie is not None:
+            self.set_cookie(CODE_COOKIE, answer.cookie, path=self.base_url, httponly=True, samesite="Lax")
             self.redirect(self.request.path, status=303)
             return
-        if verdict in ("locked", "busy"):  # this browser guessed too often; this address's credit is spent
-            minutes = max(1, math.ceil(gate.code.locked_seconds(address, browser) / 60))
-            self.set_status(429)
-            note = message(f"gate.code_{verdict}", minutes=minutes)
-            self.finish(code_page(self.xsrf_form_html(), note=note))
-            return
-        self.set_status(403)
-        self.finish(code_page(self.xsrf_form_html(), note=message("gate.code_wrong")))
+        self.set_status(answer.status)
+        self.finish(code_page(self.xsrf_form_html(), note=answer.note))
 
 
 async def _finished(answer) -> None:
@@ -212,8 +212,7 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
         kernel_id = self.get_body_argument(LEFT_FIELD, None)
         if kernel_id is None:
             return super().post(path)
-        gate = _gate(self)
-        if gate.code is not None and not gate.code.cookie_ok(self.get_cookie(CODE_COOKIE)):
+        if not _gate(self).door.admitted(self.get_cookie(CODE_COOKIE)):
             raise web.HTTPError(403)
         page_left = getattr(self.settings["kernel_manager"], "page_left", None)
         if page_left is not None:
@@ -235,15 +234,14 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
         self.xsrf_token  # noqa: B018  (sets the _xsrf cookie, which the page's shutdown request on leaving sends)
         gate = _gate(self)
         manager = self.settings["kernel_manager"]
-        admitted = gate.caps.admit(self.request.remote_ip or "", manager.list_kernel_ids())
-        if isinstance(admitted, str):
-            most = gate.caps.max_kernels if admitted == "full" else gate.caps.max_per_address
-            self.log.info("calcnb: a page refused (%s: %d pages)", admitted, most)
-            self.set_status(503 if admitted == "full" else 429)
+        place = gate.door.place(self.request.remote_ip or "", manager.list_kernel_ids())
+        if isinstance(place, Refusal):
+            self.log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
+            self.set_status(place.status)
             self.set_header("Cache-Control", "no-store")
-            self.finish(refusal_page(admitted, most=most))
+            self.finish(refusal_page(place.reason, most=place.most))
             return
-        self._visit = visit = admitted
+        self._visit = visit = place
         try:
             await _finished(super().get(path))
         except VisitAbandoned:

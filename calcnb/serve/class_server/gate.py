@@ -1,0 +1,250 @@
+"""The class server's gate: the class code and the caps in front of Solara, an ASGI adapter of the shared caps.
+
+:class:`ClassGate` reads each request (its address, its cookies, a typed code), asks the server's
+:class:`~calcnb.serve.shared.caps.ClassDoor` and :class:`~calcnb.serve.shared.caps.ConnectedPlaces`, and
+writes their answer as ASGI events: the pages of :mod:`calcnb.serve.shared.gate_pages`, a redirect, a closed
+websocket. A visitor's address is the connection's own, never a header a browser could send.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from http.cookies import CookieError, SimpleCookie
+from typing import Any
+from urllib.parse import parse_qs
+
+from calcnb.i18n import get_language
+from calcnb.serve.class_server.asset_cache import AssetCache
+from calcnb.serve.shared.caps import (
+    BROWSER_COOKIE,
+    CODE_COOKIE,
+    CODE_FIELD,
+    ClassDoor,
+    ConnectedPlaces,
+    Refusal,
+    Visit,
+    browser_name,
+)
+from calcnb.serve.shared.gate_pages import READY_PATH, code_page, missing_page, refusal_page, server_watch_script
+from calcnb.serve.shared.notebooks import Served
+
+__all__ = ["ClassGate"]
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_log = logging.getLogger("calcnb.serve")
+
+#: Addresses that hold no class data and that every page needs before it can ask anything (scripts, styles,
+#: fonts, widget front-ends): served to anyone, code or not.
+_PUBLIC = re.compile(rf"^/(static|_solara/cdn|jupyter/nbextensions|{READY_PATH})(/|$)")
+#: The public addresses of fixed files (the same for every visitor): kept in memory, compressed once.
+_FIXED_FILES = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions)/")
+#: Solara's addresses that tell about other visitors' kernels: never served to a class.
+_PRIVATE = re.compile(r"^/(resourcez|_solara/api/evict)(/|$)")
+#: A page's websocket: ``/jupyter/api/kernels/<kernel id>/<channel>``.
+_KERNEL_SOCKET = re.compile(r"^/jupyter/api/kernels/(?P<kernel>[^/]+)/")
+
+
+def _cookies(scope: Scope) -> dict[str, str]:
+    jar: SimpleCookie = SimpleCookie()
+    for name, value in scope.get("headers", []):
+        if name == b"cookie":
+            try:
+                jar.load(value.decode("latin-1"))
+            except CookieError:
+                continue
+    return {key: morsel.value for key, morsel in jar.items()}
+
+
+def _set_cookie(name: str, value: str) -> tuple[bytes, bytes]:
+    return b"set-cookie", f"{name}={value}; Path=/; HttpOnly; SameSite=Lax".encode()
+
+
+def _browser_name(scope: Scope) -> tuple[str, list[tuple[bytes, bytes]]]:
+    """This browser's name (:func:`~calcnb.serve.shared.caps.browser_name`), and the header naming it if new."""
+    name, new = browser_name(_cookies(scope).get(BROWSER_COOKIE))
+    return name, [_set_cookie(BROWSER_COOKIE, name)] if new else []
+
+
+def _address(scope: Scope) -> str:
+    """The visitor's address: the connection's own (a browser may send any X-Forwarded-For or X-Real-Ip)."""
+    client = scope.get("client")
+    return client[0] if client else ""
+
+
+async def _send_html(send: Send, status: int, body: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    data = body.encode("utf-8")
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(data)).encode()),
+                (b"cache-control", b"no-store"),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": data})
+
+
+async def _redirect(send: Send, location: str, headers: list[tuple[bytes, bytes]] = ()) -> None:
+    """A 303 to ``location`` (a path of this server)."""
+    start = [(b"location", location.encode()), (b"cache-control", b"no-store"), *headers]
+    await send({"type": "http.response.start", "status": 303, "headers": start})
+    await send({"type": "http.response.body", "body": b""})
+
+
+async def _read_body(receive: Receive, limit: int = 4096) -> bytes:
+    body = b""
+    while True:
+        event = await receive()
+        body += event.get("body", b"")
+        if len(body) > limit or not event.get("more_body"):
+            return body[:limit]
+
+
+class ClassGate:
+    """The class code and the caps in front of the Solara server (an ASGI middleware over a
+    :class:`~calcnb.serve.shared.caps.ClassDoor`).
+
+    A page (any address but Solara's public assets) needs the class code's cookie when the server has a
+    code, and a place under the caps (``door.caps``); the places are kept by
+    :class:`~calcnb.serve.shared.caps.ConnectedPlaces`: a page sent takes one, its websocket claims and
+    holds it, and it is free once the websocket closes or the page never connects.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        door: ClassDoor,
+        *,
+        served: Served | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        self.app = app
+        self.door = door
+        self.served = served
+        self.places = ConnectedPlaces(door.caps) if clock is None else ConnectedPlaces(door.caps, clock=clock)
+        self.fixed_files = AssetCache(app, _FIXED_FILES)
+
+    def admitted(self, scope: Scope) -> bool:
+        """Whether the visitor may go on: no class code, or the right code's cookie."""
+        return self.door.admitted(_cookies(scope).get(CODE_COOKIE))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer one request or connection: through to Solara, or the code page, a refusal, a 404."""
+        if scope["type"] == "http":
+            await self._http(scope, receive, send)
+        elif scope["type"] == "websocket":
+            await self._websocket(scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope["path"]
+        if _PUBLIC.match(path):
+            await self.fixed_files(scope, receive, send)
+            return
+        if _PRIVATE.match(path):
+            await _send_html(send, 404, "<!DOCTYPE html><title>404</title><p>Not found</p>")
+            return
+        if scope["method"] == "POST" and self.door.code is not None and not path.startswith("/_solara/"):
+            await self._code_typed(scope, receive, send)
+            return
+        if not self.admitted(scope):
+            if path.startswith(("/_solara/", "/jupyter/")):
+                await _send_html(send, 403, "<!DOCTYPE html><title>403</title><p>Forbidden</p>")
+            else:
+                _browser, named = _browser_name(scope)
+                await _send_html(send, 200, code_page(""), named)
+            return
+        if scope["method"] == "GET" and not path.startswith(("/_solara/", "/jupyter/")):
+            await self._page(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+    async def _page(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A page: at its address, with a place under the caps; else a 404, a redirect or a refusal."""
+        canonical = self._canonical(scope["path"])
+        if canonical is None:
+            await _send_html(send, 404, missing_page())
+            return
+        if canonical != scope["path"]:
+            await _redirect(send, canonical)
+            return
+        place = self.places.page_sent(_address(scope))
+        if isinstance(place, Refusal):
+            _log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
+            await _send_html(send, place.status, refusal_page(place.reason, most=place.most))
+            return
+        await self.app(_without_compression(scope), receive, _with_language(send))
+
+    def _canonical(self, path: str) -> str | None:
+        """The address a page at ``path`` is served at (``path`` itself, or another to redirect to), or None."""
+        if self.served is None or (path == "/" and self.served.target.is_dir()):
+            return path
+        notebook = self.served.notebook(path)
+        return None if notebook is None else self.served.address(notebook)
+
+    async def _code_typed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        fields = parse_qs((await _read_body(receive)).decode("utf-8", "replace"))
+        browser, named = _browser_name(scope)
+        answer = self.door.answer_code(_address(scope), (fields.get(CODE_FIELD) or [""])[0], browser)
+        if answer.cookie is not None:
+            await _redirect(send, scope["path"], [_set_cookie(CODE_COOKIE, answer.cookie), *named])
+        else:
+            await _send_html(send, answer.status, code_page("", note=answer.note), named)
+
+    async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        socket = _KERNEL_SOCKET.match(scope["path"])
+        place = None
+        if self.admitted(scope) and socket is not None:
+            place = self.places.connected(id(scope), _address(scope), socket["kernel"])
+        if not isinstance(place, Visit):  # no code, not a page's websocket (4403), or over a cap (4429)
+            await receive()  # the connection request
+            await send({"type": "websocket.close", "code": 4403 if place is None else 4429})
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.places.closed(id(scope))
+
+
+def _without_compression(scope: Scope) -> Scope:
+    """The request without Accept-Encoding: the page's HTML is given its language below, which needs it plain."""
+    headers = [(name, value) for name, value in scope.get("headers", []) if name != b"accept-encoding"]
+    return {**scope, "headers": headers}
+
+
+def _with_language(send: Send) -> Send:
+    """``send`` that marks an HTML page with the server's language (``<html lang="pt">``, for screen readers) and
+    gives it the script that tells the pupil when the server is gone
+    (:func:`calcnb.serve.shared.gate_pages.server_watch_script`)."""
+    state: dict[str, Any] = {"html": False, "start": None}
+
+    async def marked(event: MutableMapping[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            headers = dict(event.get("headers", []))
+            if headers.get(b"content-type", b"").startswith(b"text/html"):
+                state["html"], state["start"] = True, event
+                return
+        elif event["type"] == "http.response.body" and state["html"]:
+            body = event.get("body", b"").replace(b"<html>", f'<html lang="{get_language()}">'.encode(), 1)
+            body = body.replace(b"<head>", b"<head>" + server_watch_script(f"/{READY_PATH}").encode(), 1)
+            start = state["start"]
+            headers = [(name, value) for name, value in start.get("headers", []) if name != b"content-length"]
+            headers.append((b"content-length", str(len(body)).encode()))
+            await send({**start, "headers": headers})
+            await send({**event, "body": body, "more_body": False})
+            state["html"] = False
+            return
+        await send(event)
+
+    return marked
