@@ -1,20 +1,10 @@
 """The class log, opened: :class:`ClassLog`, one class that opens a log, writes into it and reads it back.
 
-A teacher who starts the lesson app with ``--class-log lesson.db`` gets every check of an exercise
-recorded: the nickname the student chose (no other personal data), the exercise and its variant,
-the answer as typed (cut to :data:`~calcnb.classlog.schema.ANSWER_MAX` characters), the outcome (right,
-wrong, unreadable, or the answer revealed by Show answer), the misconception the judge named, the
-language and the time. For "Is the 80% true?" it also keeps each deal a student's player played.
-
-:func:`open_class_log` gives a :class:`ClassLog`: its engine (every wait for a lock ends within a timeout,
-so it never hangs a kernel), the tables of a new log, an older log brought up to date
-(:mod:`calcnb.classlog.upgrades`), and the identity of a SQLite file, so nothing is written into a file
-deleted or replaced since. Each check is written once (:meth:`ClassLog.record_keyed`), in the order of
-commits, and within :data:`RATE_LIMITS`, so holding Enter down cannot fill the log. Every statement is
-built by SQLAlchemy Core with bound parameters: no student's text ever becomes SQL. Reads hand back plain
-rows, oldest first; what they say is worked out without a database (:mod:`calcnb.classlog.readings`).
+One class, because opening, writing and reading share one engine, one file identity and one class key: each
+write checks the SQLite file before and after, so nothing lands in a file deleted or replaced since. Each check
+is written once (:meth:`ClassLog.record_keyed`), in the order of commits and within :data:`RATE_LIMITS`; every
+statement has bound parameters, so no student's text becomes SQL. What is kept, and why: ``docs/design.md``.
 Where a log lives is :mod:`calcnb.classlog.location`; its tables, :mod:`calcnb.classlog.schema`.
-More: ``docs/design.md``.
 """
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""A class at work: the class log, the recorder that feeds it from the lesson, and the teacher's class view."""
+"""A class at work, on screen: the students' recorder that feeds the class log from the lesson, and the teacher's
+class view. The log itself, with no widget, is :mod:`calcnb.classlog`."""

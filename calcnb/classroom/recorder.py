@@ -263,7 +263,7 @@ _active: PerVisit[list[ClassRecorder]] = PerVisit("calcnb.class_recorders", list
 def tell_the_teacher(key: str, nickname: str) -> None:
     """One line in the teacher's terminal (the kernel's own stderr, which the app's server shares), never the page's.
 
-    The nickname has no control or format characters once the log has it (classroom.names); anything
+    The nickname has no control or format characters once the log has it (calcnb.classlog.names); anything
     unprintable left is shown as "?", so no nickname can move the cursor or colour the terminal.
     """
     printable = "".join(character if character.isprintable() else "?" for character in nickname)
