@@ -20,11 +20,10 @@ T0 = 1_800_000_000.0
 
 
 def main(folder: Path) -> None:
+    import calcnb.classroom.log as old  # that commit's module (the log is calcnb.classlog.store now)
     import sqlalchemy as sa
     from calcnb.lessons.bank import Attempt  # the Attempt of ac5185f: outcomes as plain text
     from sqlalchemy.dialects import postgresql
-
-    import calcnb.classroom.log as old
 
     assert not Path(old.__file__).is_relative_to(folder.parent.parent), "run it with the old tree on the path"
     out = folder / "class_log_v2.db"
