@@ -197,7 +197,7 @@ def set_language(language: str) -> None:
     wanted = language.lower() if isinstance(language, str) else language  # language tags ignore case (BCP 47)
     if wanted not in LANGUAGES:
         choices = ", ".join(message("language.choice", code=code, name=_NAMES[code]) for code in LANGUAGES)
-        raise UnknownLanguage(message("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
+        raise UnknownLanguage(Words("language.unknown", language=_QUOTE_LANGUAGE.repr(language), choices=choices))
     visit = visit_values()
     if visit is None:
         _current_language = wanted

@@ -42,7 +42,7 @@ from calcnb.game.engine import (
     as_state,
 )
 from calcnb.game.errors import CalcnbError, quote
-from calcnb.i18n import add_words, message
+from calcnb.i18n import Words, add_words, message
 
 INTERPRETED_VARIABLE = INTERPRETED.variable
 """Set to 1 in the environment, the solver's modules run from their Python source even where compiled (the setting
@@ -142,7 +142,7 @@ def solve(
     'won'
     """
     if not callable(clock):
-        raise SolverArgumentError(message("solver.bad_clock", value=quote(clock)))
+        raise SolverArgumentError(Words("solver.bad_clock", value=quote(clock)))
     started = clock()
     state = _as_state(game_or_state_or_deal)
     _check_seconds(budget_seconds)
@@ -172,7 +172,7 @@ def _check_seconds(value: object) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise SolverArgumentError(message("solver.bad_budget", name="budget_seconds", value=quote(value)))
+        raise SolverArgumentError(Words("solver.bad_budget", name="budget_seconds", value=quote(value)))
 
 
 def _check_count(name: str, value: object) -> None:
@@ -180,21 +180,21 @@ def _check_count(name: str, value: object) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise SolverArgumentError(message("solver.bad_count", name=name, value=quote(value)))
+        raise SolverArgumentError(Words("solver.bad_count", name=name, value=quote(value)))
 
 
 def _check_rules(rules: object) -> frozenset[str]:
     """A collection of rule names from :data:`RULES` (a single string is not one: it would read as letters)."""
     if isinstance(rules, (str, bytes)) or not isinstance(rules, Iterable):
-        raise SolverArgumentError(message("solver.rules_not_collection", value=quote(rules)))
+        raise SolverArgumentError(Words("solver.rules_not_collection", value=quote(rules)))
     try:
         names = frozenset(rules)
     except TypeError:  # an element that is not hashable, so certainly not a rule name
-        raise SolverArgumentError(message("solver.rules_not_collection", value=quote(rules))) from None
+        raise SolverArgumentError(Words("solver.rules_not_collection", value=quote(rules))) from None
     unknown = names - RULES
     if unknown:
         listed = ", ".join(sorted(quote(name, limit=20) for name in unknown)[:5])
-        raise SolverArgumentError(message("solver.bad_rules", unknown=listed, known=", ".join(sorted(RULES))))
+        raise SolverArgumentError(Words("solver.bad_rules", unknown=listed, known=", ".join(sorted(RULES))))
     return names
 
 
@@ -203,7 +203,7 @@ def _as_state(position: object) -> State:
     try:
         return as_state(position)  # type: ignore[arg-type]
     except TypeError:
-        raise SolverArgumentError(message("solver.bad_input", kind=type(position).__name__)) from None
+        raise SolverArgumentError(Words("solver.bad_input", kind=type(position).__name__)) from None
 
 
 def _engine_moves(start: State, line: Iterable[tuple[int, int, int]]) -> tuple[Move, ...]:

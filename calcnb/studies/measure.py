@@ -41,7 +41,7 @@ from calcnb.game.deals import check_seed, deal
 from calcnb.game.engine import Move, State
 from calcnb.game.errors import CalcnbError, InvalidSeed, quote
 from calcnb.game.rules import UNKNOWN, WIN_SCORE, Status
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 from calcnb.players.player import Player
 from calcnb.stats import WinRate
 
@@ -219,7 +219,7 @@ def study(
     """
     seed_list = _seed_list(seeds)
     if chunk_size is not None and (type(chunk_size) is not int or chunk_size < 1):
-        raise CalcnbError(message("study.bad_chunk", value=quote(chunk_size)))
+        raise CalcnbError(Words("study.bad_chunk", value=quote(chunk_size)))
     if budget_seconds is None and budget_nodes is None:
         budget_nodes = STUDY_BUDGET_NODES
     worker = _worker(player_or_solver, budget_seconds, budget_nodes)
@@ -239,7 +239,7 @@ def study(
         else:
             executor = "serial"
     if executor != "serial" and not isinstance(executor, Executor):
-        raise CalcnbError(message("study.bad_executor", executor=quote(executor)))
+        raise CalcnbError(Words("study.bad_executor", executor=quote(executor)))
 
     workers = 1 if executor == "serial" else max(2, getattr(executor, "_max_workers", 0) or 2)
     size = chunk_size or max(1, min(500, math.ceil(len(seed_list) / (workers * 8))))
@@ -330,19 +330,19 @@ def unguarded_script() -> str | None:
 def _seed_list(seeds: object) -> list[int | str]:
     """The seeds of a study as a list, every one checked; :class:`InvalidSeed` before any is played."""
     if isinstance(seeds, str):
-        raise InvalidSeed(message("study.seeds_text", value=quote(seeds)))
+        raise InvalidSeed(Words("study.seeds_text", value=quote(seeds)))
     if isinstance(seeds, int) and not isinstance(seeds, bool):
         if seeds < 0:
-            raise InvalidSeed(message("study.negative_count", value=quote(seeds)))
+            raise InvalidSeed(Words("study.negative_count", value=quote(seeds)))
         return list(range(seeds))
     if isinstance(seeds, (bool, bytes, bytearray)) or not isinstance(seeds, Iterable):
-        raise InvalidSeed(message("study.bad_seeds", value=quote(seeds)))
+        raise InvalidSeed(Words("study.bad_seeds", value=quote(seeds)))
     seed_list = list(seeds)
     for index, seed in enumerate(seed_list, start=1):
         try:
             check_seed(seed)
         except CalcnbError as error:
-            raise InvalidSeed(message("study.bad_seed", index=index, reason=error)) from None
+            raise InvalidSeed(Words("study.bad_seed", index=index, reason=error)) from None
     return seed_list
 
 
@@ -368,7 +368,7 @@ def _worker(player_or_solver: object, budget_seconds: float, budget_nodes: int |
         return _SolveChunk(solve, budget_seconds, budget_nodes)
     if callable(player_or_solver):
         return _SolveChunk(player_or_solver, budget_seconds, budget_nodes)
-    raise CalcnbError(message("study.bad_player", player=quote(player_or_solver)))
+    raise CalcnbError(Words("study.bad_player", player=quote(player_or_solver)))
 
 
 class _PlayChunk:

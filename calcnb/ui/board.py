@@ -39,7 +39,7 @@ from calcnb.game.cards import RANK_COUNT, Card, rank_name
 from calcnb.game.engine import Move, State
 from calcnb.game.errors import CalcnbError, quote
 from calcnb.game.rules import ORDERS, STEPS, MoveKind, Status, is_complete
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 from calcnb.ui.palette import (
     BLACK_SUIT,
     CARD_BACK,
@@ -318,7 +318,7 @@ def _split(game_or_state: object) -> tuple[State, Move | None]:
     state = getattr(game_or_state, "state", None)
     if isinstance(state, State):
         return state, getattr(game_or_state, "last_move", None)
-    raise NotDrawable(message("board.not_drawable", value=quote(game_or_state)))
+    raise NotDrawable(Words("board.not_drawable", value=quote(game_or_state)))
 
 
 def _moves(highlight: Move | str | Iterable[Move | str] | None) -> tuple[Move, ...]:

@@ -27,7 +27,7 @@ from calcnb.game.engine import ALL_MOVES, STOCK_TO_FOUNDATION, STOCK_TO_WASTE, T
 from calcnb.game.errors import CalcnbError, quote
 from calcnb.game.game import Game
 from calcnb.game.rules import MoveKind
-from calcnb.i18n import message
+from calcnb.i18n import Words, message
 from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.board import HEIGHT, WIDTH, BoardRenderer, place_at
 from calcnb.ui.view import PlayView, control, css_class, png_size
@@ -595,7 +595,7 @@ class Stepper(ShownWhenRun, widgets.HBox):
         if not self.script:
             raise ValueError(message("widget.no_steps"))
         if not 0 <= start < len(self.script):
-            raise CalcnbError(message("widget.bad_start", last=len(self.script) - 1, start=quote(start)))
+            raise CalcnbError(Words("widget.bad_start", last=len(self.script) - 1, start=quote(start)))
         self.renderer = BoardRenderer()
         self.image = Picture(**_BOARD_COLUMN)
         self._counter = widgets.Label()
