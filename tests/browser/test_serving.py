@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import time
@@ -228,25 +229,43 @@ def test_a_visit_leaves_no_alarming_line_in_the_servers_log(browser, own_app):
     assert alarming == [], "\n".join(alarming)
 
 
-def test_a_page_keeps_its_kernel_connection_through_the_servers_pings(browser, own_app):
+@pytest.fixture
+def own_apps(tmp_path) -> Iterator[list[Server]]:
+    """The play app served by each of the app's servers at once, each of this test's own."""
+    with contextlib.ExitStack() as servers:
+        started = []
+        for kind in SERVERS:
+            folder = tmp_path / kind
+            folder.mkdir()
+            started.append(servers.enter_context(contextlib.contextmanager(_own_server)(folder, kind, {PLAY_NOTEBOOK})))
+        yield started
+
+
+def test_a_page_keeps_its_kernel_connection_through_the_servers_pings(browser, own_apps):
     # The server pings every page's websocket (Jupyter Server every 30 s, uvicorn every 20 s); a ping timeout no
     # longer than the interval once closed every socket at its first ping, and the page went on only by
-    # reconnecting each time. The first ping, and the pong that answers it, show it.
-    page = _new_tab(browser)
-    console: list[str] = []
-    page.on("console", lambda entry: console.append(entry.text))
-    app = PlayApp(page, own_app, PLAY_NOTEBOOK)
-    assert app.click("T").startswith("You turned ")
-    page.wait_for_timeout(PING_MS[own_app.kind] + 5_000)
-    before = app.message()
-    assert app.click(live_move(app.enabled(), 1)) != before  # the kernel still answers on the first socket
-    page.context.close()
-    assert [line for line in console if "Connection lost" in line] == []
-    assert len([line for line in console if line.startswith("Starting WebSocket")]) == 1
-    log = own_app.log.read_text(errors="replace")
-    if own_app.kind == "voila":
-        assert "Connecting to kernel" in log
-    assert "ping timeout" not in log.lower()
+    # reconnecting each time. The first ping, and the pong that answers it, show it: one page on each server,
+    # waited for together.
+    apps, consoles = [], []
+    for server in own_apps:
+        page = _new_tab(browser)
+        console: list[str] = []
+        page.on("console", lambda entry, console=console: console.append(entry.text))
+        app = PlayApp(page, server, PLAY_NOTEBOOK)
+        assert app.click("T").startswith("You turned ")
+        apps.append(app)
+        consoles.append(console)
+    apps[-1].page.wait_for_timeout(max(PING_MS[server.kind] for server in own_apps) + 5_000)
+    for server, app, console in zip(own_apps, apps, consoles, strict=True):
+        before = app.message()
+        assert app.click(live_move(app.enabled(), 1)) != before, server.kind  # the kernel answers on the first socket
+        app.page.context.close()
+        assert [line for line in console if "Connection lost" in line] == [], server.kind
+        assert len([line for line in console if line.startswith("Starting WebSocket")]) == 1, server.kind
+        log = server.log.read_text(errors="replace")
+        if server.kind == "voila":
+            assert "Connecting to kernel" in log
+        assert "ping timeout" not in log.lower(), server.kind
 
 
 @pytest.fixture(params=SERVERS)
