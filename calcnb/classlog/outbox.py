@@ -37,8 +37,8 @@ HEARTBEAT = 15.0
 
 
 class PlayedDeal(Protocol):
-    """A deal a lesson's player played for a student, as the log keeps it
-    (:class:`calcnb.lessons.evidence.exercises.Deal` is one)."""
+    """A deal a lesson's player played for a student, as the log keeps it: its seed, the player, won or not,
+    the score (a lesson's own record of a deal is one)."""
 
     @property
     def seed(self) -> int: ...
