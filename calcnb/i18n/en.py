@@ -1,8 +1,9 @@
-"""English: every message calcnb shows a person, by key.
+"""English: the lookup's own messages and those with no better owner, by key, and the answer words.
 
 The reference catalogue: every other language translates these keys, and a key missing elsewhere falls back
-to the English text here. Sections name the module that uses them. Its style note (register, terms, numbers)
-is in ``docs/translation.md``.
+to the English text here. Sections name the module that uses them. Every other package keeps its words in
+its own ``lang/`` folder (see :func:`calcnb.i18n.add_words`); ``python -m calcnb.i18n en`` lists them all.
+Its style note (register, terms, numbers) is in ``docs/translation.md``.
 """
 
 NAME = "English"

@@ -1,6 +1,7 @@
-"""Português: todas as mensagens que o calcnb mostra, por chave.
+"""Português: as mensagens do próprio i18n e as que não têm outro dono, por chave, e as palavras de resposta.
 
-The Portuguese catalogue: the same keys as :mod:`calcnb.i18n.en`, grouped by the module that uses them. It
+The Portuguese catalogue: the same keys as :mod:`calcnb.i18n.en`, grouped by the module that uses them (every
+other package's Portuguese words sit beside its English ones, in its ``lang/pt.py``). It
 speaks to a pupil as "tu", to a teacher formally, with the words of the seed rules' Portuguese translation
 (base, monte, descarte); the whole style note, for whoever writes Portuguese here, is in
 ``docs/translation.md``.
