@@ -19,54 +19,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from halves_lesson import LESSON_SOURCE, WORDS
 
 pytestmark = pytest.mark.slow  # a copy of calcnb and fresh interpreters importing it
 
 ROOT = Path(__file__).resolve().parent.parent
-
-LESSON_INIT = '''"""Halves (ages 7–8): half of an even number, by splitting it in two."""
-
-from calcnb.exercises.items import ExerciseKind
-from calcnb.lessons import Lesson
-
-
-def _half(variant, number):
-    return dict(
-        question=f"What is half of {number}?",
-        kind="count",
-        accepted=frozenset({number // 2}),
-        solution=str(number // 2),
-        why=f"{number} = {number // 2} + {number // 2}",
-        wrong={number: ("doubled", "that is the number itself, not half of it.")},
-        other="split the number into two equal parts.",
-    )
-
-
-LESSON = Lesson(
-    key="halves",
-    ages=(7, 8),
-    minutes=15,
-    kinds=(ExerciseKind("halves-even", ((8,), (12,), (20,)), _half),),
-    exercises=("halves-even",),
-    misconceptions=("doubled",),
-    teacher_notebook=None,
-)
-'''
-
-WORDS = {
-    "en": {
-        "catalogue.halves.title": "Halves",
-        "catalogue.halves.summary": "Half of an even number, by splitting it in two.",
-        "lessons.mis.doubled": "doubled instead of halved",
-        "classview.ex.halves-even": "What is half of an even number?",
-    },
-    "pt": {
-        "catalogue.halves.title": "Metades",
-        "catalogue.halves.summary": "Metade de um número par, dividindo-o em dois.",
-        "lessons.mis.doubled": "dobrou em vez de dividir",
-        "classview.ex.halves-even": "Qual é a metade de um número par?",
-    },
-}
 
 NOTEBOOK = {
     "cells": [
@@ -111,7 +68,7 @@ print(json.dumps({
 def _write_lesson(folder: Path) -> None:
     """The lesson's folder: its ``__init__.py`` and its words, one module per language."""
     (folder / "lang").mkdir(parents=True)
-    (folder / "__init__.py").write_text(LESSON_INIT, encoding="utf-8")
+    (folder / "__init__.py").write_text(LESSON_SOURCE, encoding="utf-8")
     (folder / "lang" / "__init__.py").write_text('"""The words of the lesson Halves."""\n', encoding="utf-8")
     for language, words in WORDS.items():
         (folder / "lang" / f"{language}.py").write_text(f"MESSAGES = {words!r}\n", encoding="utf-8")

@@ -17,52 +17,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from halves_lesson import lesson_source
 
 pytestmark = pytest.mark.slow  # fresh interpreters, each importing calcnb
 
-LESSON_SOURCE = '''
-"""Halves: a lesson published by a package that is not calcnb."""
-
-from calcnb.exercises.items import ExerciseKind
-from calcnb.lessons import Lesson
-
-
-def _half(variant, number):
-    return dict(
-        question=f"What is half of {number}?",
-        kind="count",
-        accepted=frozenset({number // 2}),
-        solution=str(number // 2),
-        why=f"{number} = {number // 2} + {number // 2}",
-        wrong={number: ("doubled", "that is the number itself, not half of it.")},
-        other="split the number into two equal parts.",
-    )
-
-
-LESSON = Lesson(
-    key="halves",
-    ages=(7, 8),
-    minutes=15,
-    kinds=(ExerciseKind("halves-even", ((8,), (12,), (20,)), _half),),
-    exercises=("halves-even",),
-    misconceptions=("doubled",),
-    teacher_notebook=None,
-    messages={
-        "en": {
-            "catalogue.halves.title": "Halves",
-            "catalogue.halves.summary": "Half of an even number, by splitting it in two.",
-            "lessons.mis.doubled": "doubled instead of halved",
-            "classview.ex.halves-even": "What is half of an even number?",
-        },
-        "pt": {
-            "catalogue.halves.title": "Metades",
-            "catalogue.halves.summary": "Metade de um número par, dividindo-o em dois.",
-            "lessons.mis.doubled": "dobrou em vez de dividir",
-            "classview.ex.halves-even": "Qual é a metade de um número par?",
-        },
-    },
-)
-'''
+LESSON_SOURCE = lesson_source(messages=True)  # its words in Lesson.messages, as plugins wrote them before lang/
 
 
 @pytest.fixture(scope="module")

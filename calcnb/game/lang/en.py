@@ -1,7 +1,4 @@
-"""The words of calcnb.game in English, by key: the reference every other language translates.
-
-Found by ``calcnb.i18n.add_words``; ``python -m calcnb.i18n en`` lists every word of the language.
-"""
+"""The words of calcnb.game in English, by key: the reference every other language translates."""
 
 MESSAGES: dict[str, str] = {
     "card.bad": "{text} is not a card: write a rank (A, 2..10 or T, J, Q, K) then a suit (♣ ♦ ♥ ♠ or C D H S), like A♠, 10D or TD",

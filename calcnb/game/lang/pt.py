@@ -1,7 +1,4 @@
-"""The words of calcnb.game in Portuguese, by key (a key missing here is shown in English).
-
-Found by ``calcnb.i18n.add_words``; ``python -m calcnb.i18n pt`` lists every word of the language.
-"""
+"""The words of calcnb.game in Portuguese, by key (a key missing here is shown in English)."""
 
 MESSAGES: dict[str, str] = {
     "card.bad": "{text} não é uma carta: escreve um valor (A, 2..10 ou T, J, Q, K) e um naipe (♣ ♦ ♥ ♠ ou C D H S), como A♠, 10D ou TD",

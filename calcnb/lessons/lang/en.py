@@ -1,7 +1,4 @@
-"""The words of calcnb.lessons in English, by key: the reference every other language translates.
-
-Found by ``calcnb.i18n.add_words``; ``python -m calcnb.i18n en`` lists every word of the language.
-"""
+"""The words of calcnb.lessons in English, by key: the reference every other language translates."""
 
 MESSAGES: dict[str, str] = {
     "lessons.teacher_key_read": "The class key was read from the class log: these are the questions your students see.",

@@ -1,7 +1,4 @@
-"""The words of calcnb.studies in Portuguese, by key (a key missing here is shown in English).
-
-Found by ``calcnb.i18n.add_words``; ``python -m calcnb.i18n pt`` lists every word of the language.
-"""
+"""The words of calcnb.studies in Portuguese, by key (a key missing here is shown in English)."""
 
 MESSAGES: dict[str, str] = {
     # calcnb.studies.folklore

@@ -1,7 +1,4 @@
-"""The words of calcnb.lessons.counting in English, by key: the reference every other language translates.
-
-Found by ``calcnb.i18n.add_words``; ``python -m calcnb.i18n en`` lists every word of the language.
-"""
+"""The words of calcnb.lessons.counting in English, by key: the reference every other language translates."""
 
 MESSAGES: dict[str, str] = {
     "lessons.count.by.1": "ones",
