@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import functools
 import os
 import statistics
 import subprocess
@@ -164,15 +163,19 @@ def write_time(location: str, writes: int = 300) -> float:
     return statistics.median(spent)
 
 
-def _unlimited(recorder, attempt) -> None:
-    """The recorder's answer listener without its per-student limit (the benchmark checks 300 times at once)."""
-    from calcnb.classlog import store
-
-    limits, store.RATE_LIMITS = store.RATE_LIMITS, ((1.0, 10**9),)
+@contextlib.contextmanager
+def _unlimited() -> Iterator[None]:
+    """The per-student limit lifted, in every calcnb module that holds it (the benchmark checks 300 times at once)."""
+    holders = [module for name, module in list(sys.modules.items()) if name.startswith("calcnb.")]
+    holders = [module for module in holders if hasattr(module, "RATE_LIMITS")]
+    limits = [module.RATE_LIMITS for module in holders]
+    for module in holders:
+        module.RATE_LIMITS = ((1.0, 10**9),)
     try:
-        type(recorder).record(recorder, attempt)
+        yield
     finally:
-        store.RATE_LIMITS = limits
+        for module, held in zip(holders, limits, strict=True):
+            module.RATE_LIMITS = held
 
 
 def check_time(location: str | None, checks: int = 300) -> float:
@@ -181,21 +184,21 @@ def check_time(location: str | None, checks: int = 300) -> float:
     from calcnb.lessons import BANK
     from calcnb.ui.lesson import Exercise
 
-    recorder = join_class(location=location) if location else None
-    if recorder is not None:
-        # a new benchmark student on every run; checks come faster than any student's, so the limit is lifted
-        recorder.join(f"bench{time.time_ns()}")
-        recorder.record = functools.partial(_unlimited, recorder)
+    recorder = join_class(location) if location else None
     exercise = Exercise(BANK["next-wrap"].item(0))
     spent = []
-    for number in range(checks):
-        start = time.perf_counter()
-        exercise.check(ANSWERS[number % 2])
-        spent.append((time.perf_counter() - start) * 1000)
-    if recorder is not None:
-        recorder.flush()
-        assert recorder.recorded == checks and not recorder.stopped
-        recorder.close()
+    with _unlimited():  # checks come faster than any student's, so the limit is lifted
+        if recorder is not None:
+            recorder.join(f"bench{time.time_ns()}")  # a new benchmark student on every run
+        for number in range(checks):
+            start = time.perf_counter()
+            exercise.check(ANSWERS[number % 2])
+            spent.append((time.perf_counter() - start) * 1000)
+        if recorder is not None:
+            outbox = getattr(recorder, "outbox", recorder)  # the writes' own object; the recorder itself before it
+            outbox.flush()
+            assert outbox.recorded == checks and not recorder.stopped, (outbox.recorded, checks)
+            recorder.close()
     return statistics.median(spent)
 
 
