@@ -203,10 +203,6 @@ MESSAGES: dict[str, str] = {
     "app.sheets_key": "The questions are those of the students' screens in the lesson recorded in {location}.",
     "app.sheets_no_key": "No class log given: these are the questions of a lesson served without --class-log.",
     "app.cannot_write_sheets": "the sheets cannot be written into {folder}: {reason}",
-    # no module uses these keys today: kept until one does, or they are retired
-    "lessons.legal.why_no": "{reason}",
-    "lessons.table.closes_after": "closes after",
-    "widget.board_label": "The board",
 }
 
 ANSWER_WORDS: dict[str, tuple[str, ...]] = {

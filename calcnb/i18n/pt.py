@@ -204,10 +204,6 @@ MESSAGES: dict[str, str] = {
     "app.sheets_key": "As perguntas são as dos ecrãs dos alunos na lição registada em {location}.",
     "app.sheets_no_key": "Não indicou registo da turma: estas são as perguntas de uma lição servida sem --class-log.",
     "app.cannot_write_sheets": "não é possível escrever as fichas em {folder}: {reason}",
-    # no module uses these keys today: kept until one does, or they are retired
-    "lessons.legal.why_no": "{reason}",
-    "lessons.table.closes_after": "fecha após",
-    "widget.board_label": "O tabuleiro",
 }
 
 ANSWER_WORDS: dict[str, tuple[str, ...]] = {
