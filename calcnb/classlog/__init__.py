@@ -5,3 +5,7 @@ nickname rules, :class:`~calcnb.classlog.store.ClassLog`, the outbox that writes
 (:mod:`calcnb.classlog.outbox`), the readings, tallies, health and exports. The pages that show it, the
 students' recorder and the teacher's class view, are in :mod:`calcnb.classroom`.
 """
+
+from calcnb.i18n import add_words
+
+add_words(__name__)  # the words of this package, in its lang/ folder
