@@ -33,12 +33,21 @@ OWNERS = import_owners()
 FOLDERS = sorted(folder for folder in PACKAGE.rglob(WORDS_FOLDER) if (folder / f"{REFERENCE}.py").is_file())
 
 
-def _owner_name(path: Path) -> str:
-    """The package a module speaks for: a lesson folder, else the layer (``calcnb.game``), else calcnb."""
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-    if parts[1:2] == ("lessons",) and len(parts) > 3 and (PACKAGE / "lessons" / parts[2]).is_dir():
+# Folders that are units of their own inside a layer: each lesson folder, each room of serve/.
+_UNIT_PARENTS = ("lessons", "serve")
+
+
+def _unit(dotted: str) -> str:
+    """The package a dotted module speaks for: a lesson folder or a room of serve/, else its layer, else calcnb."""
+    parts = dotted.split(".")
+    if len(parts) > 3 and parts[1] in _UNIT_PARENTS and (PACKAGE / parts[1] / parts[2]).is_dir():
         return ".".join(parts[:3])
     return ".".join(parts[:2]) if len(parts) > 2 else "calcnb"
+
+
+def _owner_name(path: Path) -> str:
+    """The package the module at ``path`` speaks for (see :func:`_unit`)."""
+    return _unit(".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts))
 
 
 def test_every_package_with_a_words_folder_is_registered_and_its_words_are_found():
@@ -72,9 +81,8 @@ def _package_imports() -> dict[str, set[str]]:
             elif isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             for name in names:
-                parts = name.split(".")
-                if parts[0] == "calcnb" and len(parts) > 1:
-                    found.add(".".join(parts[:2]))
+                if name.startswith("calcnb."):
+                    found.add(_unit(f"{name}.module"))  # the package of the module or package imported
     reach = {}
     for start in direct:
         seen, todo = {start}, [start]

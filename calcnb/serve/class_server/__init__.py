@@ -5,3 +5,7 @@ ASGI adapter of the shared caps and class code. :mod:`.page` is the page Solara 
 :mod:`.notebook_widgets` (a notebook run as widgets) in turns (:mod:`.turns`); :mod:`.asset_cache` keeps
 the front end's fixed files in memory.
 """
+
+from calcnb.i18n import add_words
+
+add_words(__name__)  # the words of this room, in its lang/ folder

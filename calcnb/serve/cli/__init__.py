@@ -5,3 +5,7 @@ the server's command line (:mod:`.commands`) and environment (:mod:`.environment
 foreground (:mod:`.process`), showing the class its address (:mod:`.address`). :mod:`.workspace` is the
 user's own copy of the notebooks (``calcnb lab``), :mod:`.about` which calcnb runs (``--version``).
 """
+
+from calcnb.i18n import add_words
+
+add_words(__name__)  # the words of this room, in its lang/ folder

@@ -5,3 +5,7 @@ notebooks are, and what a server serves), :mod:`.caps` (the caps on pages and th
 each server's gate adapts), :mod:`.gate_pages` (the gates' own small pages), :mod:`.launcher` (a server's
 watch on the command that started it) and :mod:`.errors` (what was asked cannot be done).
 """
+
+from calcnb.i18n import add_words
+
+add_words(__name__)  # the words of this room, in its lang/ folder

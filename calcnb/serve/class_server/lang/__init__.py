@@ -1,0 +1,1 @@
+"""The words of calcnb.serve.class_server, one module per language code (see calcnb.i18n.add_words)."""
