@@ -40,17 +40,10 @@ class PlayedDeal(Protocol):
     """A deal a lesson's player played for a student, as the log keeps it: its seed, the player, won or not,
     the score (a lesson's own record of a deal is one)."""
 
-    @property
-    def seed(self) -> int: ...
-
-    @property
-    def player(self) -> str: ...
-
-    @property
-    def won(self) -> bool: ...
-
-    @property
-    def score(self) -> int: ...
+    seed: int
+    player: str
+    won: bool
+    score: int
 
 
 class Outbox:

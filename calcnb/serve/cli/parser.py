@@ -240,11 +240,18 @@ def add_cap_options(command: argparse.ArgumentParser) -> None:
 # ------------------------------------------------------------ the commands
 
 
+def _add_command(
+    commands: argparse._SubParsersAction, name: str, about: str, epilog: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser of the command ``name``: its help and description the message ``about``, its epilog ``epilog``'s."""
+    return commands.add_parser(
+        name, help=message(about), description=message(about), epilog=message(epilog) if epilog else None
+    )
+
+
 def _add_app(commands: argparse._SubParsersAction) -> None:
     """``app [NOTEBOOK]``: a notebook as a web app, with the class's options."""
-    app = commands.add_parser(
-        "app", help=message("app.help.app"), description=message("app.help.app"), epilog=message("app.epilog")
-    )
+    app = _add_command(commands, "app", "app.help.app", "app.epilog")
     app.add_argument(
         "path", nargs="?", metavar="NOTEBOOK", help=message("app.help.app_notebook", default=DEFAULT_APP_NOTEBOOK)
     )
@@ -267,9 +274,7 @@ def _add_app(commands: argparse._SubParsersAction) -> None:
 
 def _add_lab(commands: argparse._SubParsersAction) -> None:
     """``lab [PATH] [--workspace DIR]``: JupyterLab on the user's own copy of the notebooks."""
-    lab = commands.add_parser(
-        "lab", help=message("app.help.lab"), description=message("app.help.lab"), epilog=message("app.epilog_lab")
-    )
+    lab = _add_command(commands, "lab", "app.help.lab", "app.epilog_lab")
     lab.add_argument("path", nargs="?", metavar="PATH", help=message("app.help.lab_path"))
     lab.add_argument(
         "--workspace",
@@ -283,18 +288,13 @@ def _add_lab(commands: argparse._SubParsersAction) -> None:
 
 def _add_lessons(commands: argparse._SubParsersAction) -> None:
     """``lessons``: the lesson index."""
-    lessons = commands.add_parser("lessons", help=message("app.help.lessons"), description=message("app.help.lessons"))
+    lessons = _add_command(commands, "lessons", "app.help.lessons")
     add_language_option(lessons)
 
 
 def _add_class_view(commands: argparse._SubParsersAction) -> None:
     """``class-view LOG``: the teacher's live view of a class log, or its summary."""
-    view = commands.add_parser(
-        "class-view",
-        help=message("app.help.class_view"),
-        description=message("app.help.class_view"),
-        epilog=message("app.epilog_class_view"),
-    )
+    view = _add_command(commands, "class-view", "app.help.class_view", "app.epilog_class_view")
     view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
     view.add_argument("--summary", metavar="FILE", default=None, help=message("app.help.summary"))
     view.add_argument("--lesson", metavar="NAME", default=None, help=message("app.help.class_view_lesson"))
@@ -303,12 +303,7 @@ def _add_class_view(commands: argparse._SubParsersAction) -> None:
 
 def _add_worksheets(commands: argparse._SubParsersAction) -> None:
     """``worksheets LESSON``: a lesson's worksheets and answer sheets, as PDF files."""
-    sheets = commands.add_parser(
-        "worksheets",
-        help=message("app.help.worksheets"),
-        description=message("app.help.worksheets"),
-        epilog=message("app.epilog_worksheets"),
-    )
+    sheets = _add_command(commands, "worksheets", "app.help.worksheets", "app.epilog_worksheets")
     sheets.add_argument("lesson", metavar="LESSON", help=message("app.help.worksheets_lesson"))
     sheets.add_argument("--class-log", metavar="PATH_OR_URL", default=None, help=message("app.help.sheets_log"))
     sheets.add_argument(
