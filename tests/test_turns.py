@@ -1,13 +1,15 @@
-"""Pages built in turns: in the order the pupils came, never more at once than allowed, and every turn ends."""
+"""Pages built in turns: in the order the pupils came, never more at once than allowed, every turn ends, and a turn
+past its time limit is stopped and given to the next."""
 
 from __future__ import annotations
 
+import contextvars
 import threading
 import time
 
 import pytest
 
-from calcnb.serve.class_server.turns import TakingTurns
+from calcnb.serve.class_server.turns import TakingTurns, TooLong
 
 
 @pytest.mark.parametrize("at_once", [1, 2])
@@ -56,3 +58,43 @@ def test_a_turn_that_fails_still_ends():
 
     threading.Thread(target=next_pupil).start()
     assert done.wait(5)
+
+
+def test_work_past_its_limit_is_stopped_and_the_next_in_line_goes_on():
+    turns = TakingTurns(limit=0.5)
+    stuck_started = threading.Event()
+    stuck_ended = threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def never_ends() -> None:  # a notebook's first cell that never ends (a Python loop: it can be stopped)
+        stuck_started.set()
+        try:
+            while True:
+                time.sleep(0.01)
+        finally:
+            stuck_ended.set()
+
+    def first_pupil() -> None:
+        try:
+            turns.run(never_ends)
+        except TooLong as late:
+            outcomes["first"] = late
+
+    first = threading.Thread(target=first_pupil)
+    first.start()
+    assert stuck_started.wait(10)
+    outcomes["second"] = turns.run(lambda: "the second pupil's page")  # waits for the turn, then gets it
+    first.join(10)
+    assert isinstance(outcomes["first"], TooLong) and outcomes["first"].seconds == 0.5
+    assert outcomes["second"] == "the second pupil's page"
+    assert stuck_ended.wait(10)  # the stuck work was stopped, not only left behind
+
+
+def test_work_within_its_limit_gives_its_value_or_raises_what_it_raised_in_the_callers_context():
+    turns = TakingTurns(limit=30)
+    pupil: contextvars.ContextVar[str] = contextvars.ContextVar("pupil")
+    pupil.set("ana")
+    assert turns.run(pupil.get) == "ana"  # the work runs with the caller's context variables
+    with pytest.raises(ZeroDivisionError):
+        turns.run(lambda: 1 / 0)
+    assert turns.run(lambda: "next") == "next"  # a turn that failed still ended

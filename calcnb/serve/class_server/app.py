@@ -26,7 +26,7 @@ from calcnb.serve.class_server.gate import ASGIApp, ClassGate
 from calcnb.serve.shared.caps import ClassDoor
 from calcnb.serve.shared.launcher import LauncherWatch
 from calcnb.serve.shared.notebooks import SERVED_VARIABLE, Served
-from calcnb.serve.shared.settings import LOCALHOST
+from calcnb.serve.shared.settings import BUILD_SECONDS, LOCALHOST
 
 __all__ = ["KERNEL_KEEP_SECONDS", "build_app", "main", "solara_environment"]
 
@@ -50,17 +50,25 @@ def solara_environment(environment: MutableMapping[str, str] | None = None) -> N
     environment.setdefault("SOLARA_MODE", "production")
 
 
-def build_app(target: Path, *, max_pages: int | None = None, pages_per_device: int | None = None) -> ASGIApp:
+def build_app(
+    target: Path,
+    *,
+    max_pages: int | None = None,
+    pages_per_device: int | None = None,
+    build_seconds: float = BUILD_SECONDS,
+) -> ASGIApp:
     """The class server's ASGI app for ``target`` (a notebook or a folder): Solara behind its gate.
 
     The class code is read from the environment once (:meth:`~calcnb.serve.shared.caps.ClassDoor.from_settings`).
+    ``build_seconds``: how long one page's notebook may run before it is stopped and its pupil told.
     """
     solara_environment()
     os.environ[SERVED_VARIABLE] = str(target)  # Solara reads the page module's routes as it is imported
     from solara.server import starlette as solara_starlette
 
-    from calcnb.serve.class_server.page import serve_target
+    from calcnb.serve.class_server.page import PAGE_TURNS, serve_target
 
+    PAGE_TURNS.limit = build_seconds
     serve_target(target)
     door = ClassDoor.from_settings(max_pages, pages_per_device)
     return ClassGate(solara_starlette.app, door, served=Served(target))
@@ -76,8 +84,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--max-pages", type=int, default=None)
     parser.add_argument("--pages-per-device", type=int, default=None)
+    parser.add_argument("--build-seconds", type=float, default=BUILD_SECONDS)
     arguments = parser.parse_args(argv)
-    app = build_app(arguments.target, max_pages=arguments.max_pages, pages_per_device=arguments.pages_per_device)
+    app = build_app(
+        arguments.target,
+        max_pages=arguments.max_pages,
+        pages_per_device=arguments.pages_per_device,
+        build_seconds=arguments.build_seconds,
+    )
     # Solara's session cookie falls back to SameSite=Lax on plain http, as a class's local server is: not news.
     warnings.filterwarnings("ignore", message="Cookies with samesite=none require https")
     logging.basicConfig(level=logging.WARNING, format="%(message)s")

@@ -9,6 +9,7 @@ process each speak their own. What is served is set once by :func:`serve_target`
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 from collections.abc import MutableMapping
@@ -21,8 +22,9 @@ from solara.server import kernel_context
 from calcnb.core.visits import use_visit_scope
 from calcnb.i18n import message
 from calcnb.serve.class_server.notebook_widgets import notebook_page, warm_up
-from calcnb.serve.class_server.turns import TakingTurns
+from calcnb.serve.class_server.turns import TakingTurns, TooLong
 from calcnb.serve.shared.notebooks import SERVED_VARIABLE, Served
+from calcnb.serve.shared.settings import BUILD_SECONDS
 
 __all__ = ["PAGE_STYLE", "PAGE_TURNS", "Page", "Served", "page_for", "routes", "serve_target"]
 __all__ += ["visit_values"]
@@ -95,13 +97,26 @@ def page_for(path: str) -> tuple[widgets.Widget, str]:
     return page, message("serve.page_title", name=notebook.stem)
 
 
-#: The turns pages are built in (see :class:`TakingTurns`).
-PAGE_TURNS = TakingTurns()
+#: The turns pages are built in, each within its time limit (see :class:`TakingTurns`; ``--build-seconds``).
+PAGE_TURNS = TakingTurns(limit=BUILD_SECONDS)
 
 
 def _built_in_turn(path: str) -> tuple[widgets.Widget, str]:
-    with PAGE_TURNS:
-        return page_for(path)
+    """The visit's page, built in its turn; a build past :data:`PAGE_TURNS`' limit is stopped, its pupil told."""
+    # The build runs on a thread of its own (so it can be left behind): it takes the visit's virtual kernel along.
+    visit = kernel_context.get_current_context() if kernel_context.has_current_context() else None
+
+    def build() -> tuple[widgets.Widget, str]:
+        with visit if visit is not None else contextlib.nullcontext():
+            return page_for(path)
+
+    try:
+        return PAGE_TURNS.run(build)
+    except TooLong as late:
+        _log.warning("calcnb: the page %s was still being built after %g s: stopped, the next pupil served", path,
+                     late.seconds)  # fmt: skip
+        said = message("serve.page_too_long")
+        return widgets.HTML(f'<main><h1 role="alert">{said}</h1></main>'), said
 
 
 @solara.component

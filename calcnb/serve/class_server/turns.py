@@ -1,14 +1,74 @@
 """Turns, first come first served: a few threads at a time do a piece of work, in the order they asked.
 
-The class server builds each arriving pupil's page in a thread of its own (a Solara virtual kernel's).
+The class server builds each arriving pupil's page in a thread of its own (a Solara virtual kernel's), in turns.
+A turn may have a time limit (:meth:`TakingTurns.run`): a build that passes it is asked to stop and left behind,
+so one notebook that never ends cannot keep every later pupil waiting.
 """
 
 from __future__ import annotations
 
+import contextvars
+import ctypes
 import threading
 from collections import deque
+from collections.abc import Callable
+from typing import TypeVar
 
-__all__ = ["TakingTurns"]
+__all__ = ["TakingTurns", "TooLong", "within"]
+
+T = TypeVar("T")
+
+
+class TooLong(Exception):
+    """A piece of work passed its time limit: it was asked to stop and left behind, and its turn is free."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"not done within {seconds:g} s")
+        self.seconds = seconds
+
+
+class _Stop(BaseException):
+    """Raised inside work left behind, to end it: a BaseException, so a cell's ``except Exception`` lets it by."""
+
+
+def _ask_to_stop(thread: threading.Thread) -> None:
+    """Raise :class:`_Stop` in ``thread`` at its next Python instruction (CPython's own way to interrupt a thread).
+
+    A thread blocked inside a C call (a long ``time.sleep``, a read) stops only once the call returns; until then
+    it holds no turn and, waiting, no processor.
+    """
+    if thread.ident is not None and thread.is_alive():
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident), ctypes.py_object(_Stop))
+
+
+def within(work: Callable[[], T], seconds: float, *, name: str = "calcnb-turn") -> T:
+    """``work()``'s result, or what it raised, if it ends within ``seconds``; else :class:`TooLong`.
+
+    The work runs on a thread of its own (with the caller's context variables), so the caller can stop waiting
+    for it; work that passes the limit is asked to stop (:func:`_ask_to_stop`) and left behind.
+    """
+    done = threading.Event()
+    outcome: dict[str, object] = {}
+
+    def run() -> None:
+        try:
+            try:
+                outcome["value"] = work()
+            except BaseException as error:  # handed to the caller, whatever it is
+                outcome["error"] = error
+            finally:
+                done.set()
+        except _Stop:  # asked to stop just as it ended: nothing left to stop
+            pass
+
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(run,), name=name, daemon=True)
+    thread.start()
+    if not done.wait(seconds):
+        _ask_to_stop(thread)
+        raise TooLong(seconds)
+    if "error" in outcome:
+        raise outcome["error"]  # type: ignore[misc]
+    return outcome["value"]  # type: ignore[return-value]
 
 
 class TakingTurns:
@@ -19,10 +79,13 @@ class TakingTurns:
     the last one is (all thirty wait as long as the slowest). In turns, in the order the pupils came, the
     first board is out in a tenth of a second and the last no later than before. What is not a page's build
     (a pupil's click) takes no turn, so those already playing are not kept waiting by those arriving.
+
+    ``limit``: seconds a turn taken through :meth:`run` may last (None: no limit).
     """
 
-    def __init__(self, at_once: int = 1) -> None:
+    def __init__(self, at_once: int = 1, *, limit: float | None = None) -> None:
         self.at_once = at_once
+        self.limit = limit
         self._changed = threading.Condition()
         self._waiting: deque[object] = deque()
         self._running = 0
@@ -40,3 +103,13 @@ class TakingTurns:
         with self._changed:
             self._running -= 1
             self._changed.notify_all()
+
+    def run(self, work: Callable[[], T]) -> T:
+        """``work()`` done in a turn; raises :class:`TooLong` once it passes :attr:`limit`, and the turn is free.
+
+        Work past its limit is asked to stop and left behind (see :func:`within`): the next in line goes on.
+        """
+        with self:
+            if self.limit is None:
+                return work()
+            return within(work, self.limit, name="calcnb-page-build")

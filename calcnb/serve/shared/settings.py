@@ -16,6 +16,7 @@ from calcnb.core.resources import share_dir
 __all__ = [
     "ALL_INTERFACES",
     "APP_SERVERS",
+    "BUILD_SECONDS",
     "CHROMIUM_ARGS",
     "CHROMIUM_PATH",
     "CLASSROOM_KERNEL_MANAGER",
@@ -63,6 +64,10 @@ MAX_PREHEAT: Final[int] = 200  # kernels kept ready: about 100 MB each
 MAX_PAGES: Final[int] = 10_000  # the largest cap on pages (--max-kernels, --max-pages-per-device) the command takes
 POOL_REFILL_DELAY_SECONDS: Final[int] = 5
 IOPUB_OUTPUT_SECONDS: Final[int] = 60  # how long Voila waits for a finished cell's output (see voila_options)
+# How long the class server lets one page's notebook run before it stops it and tells its pupil: pages are built
+# in turns, so a notebook that never ends would keep every later pupil waiting. A page builds in well under a
+# second alone and in a few on a busy laptop; a build ten times slower is stuck, not slow.
+BUILD_SECONDS: Final[float] = 30.0
 
 # ------------------------------------------------------------ the app's servers
 
