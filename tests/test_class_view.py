@@ -7,6 +7,8 @@ Every test taking ``location`` or ``log`` runs on SQLite and on PostgreSQL (``cl
 from __future__ import annotations
 
 import base64
+import os
+import shutil
 import time
 
 import pytest
@@ -17,7 +19,7 @@ from calcnb.classlog.export import csv_text
 from calcnb.classlog.health import QUIET_AFTER, student_health
 from calcnb.classlog.readings import ClassStatus
 from calcnb.classlog.schema import NICKNAME_MAX, WRITERS
-from calcnb.classlog.store import open_class_log
+from calcnb.classlog.store import open_class_log, read_class_key
 from calcnb.classroom.view import ClassView, class_view, escaped, students_html
 from calcnb.core.settings import CLASS_LOG, CLASS_VIEW
 from calcnb.exercises.items import Outcome
@@ -227,23 +229,43 @@ def test_the_class_view_says_when_the_log_cannot_be_written(location):
     view.close()
 
 
-def test_the_class_view_says_when_the_log_file_is_gone_or_replaced(tmp_path):
+def test_the_class_view_makes_a_deleted_log_again_and_says_when_it_is_gone_or_replaced(tmp_path):
     location = str(tmp_path / "lesson.db")
     log = open_class_log(location)
-    log.class_key()  # made when the app starts: a new file at the path has another (even with the same inode)
+    key = log.class_key()  # made when the app starts: a new file at the path has another (even with the same inode)
     a_class(log)
     view = ClassView(log, **VIEWED)
     assert view.refresh() and "7 answers checked" in view.status.value
     with fault("gone", location):
-        assert not view.refresh()
+        assert view.refresh()  # the file deleted: a new, empty log made at its path, with a class key of its own
         (alarm,) = view.alarms
-        assert alarm.startswith(f"The class log file {location} is gone") and 'role="alert"' in view.banner.value
-        assert "7 answers checked" in view.status.value  # the last figures stay until there is a log again
-    assert view.refresh()  # a new file at the path: read afresh, and said so
-    (alarm,) = view.alarms
-    assert alarm.startswith(f"The class log file {location} was replaced by another file at")
-    assert "0 answers checked" in view.status.value and "nobody" in view.students.value
+        assert alarm.startswith(f"The class log file {location} was deleted or moved away: this view made a new")
+        assert 'role="alert"' in view.banner.value and read_class_key(location) not in (None, key)
+        assert "0 answers checked" in view.status.value and "nobody" in view.students.value
+    # Where no log can be made (its folder gone), the view says the log is gone and keeps its last figures.
+    folder = tmp_path / "usb-stick"
+    folder.mkdir()
+    elsewhere = open_class_log(folder / "lesson.db")
+    a_class(elsewhere)
+    stranded = ClassView(elsewhere, **VIEWED)
+    assert stranded.refresh() and "7 answers checked" in stranded.status.value
+    shutil.rmtree(folder)
+    assert not stranded.refresh()
+    (alarm,) = stranded.alarms
+    assert alarm.startswith(f"The class log file {folder / 'lesson.db'} is gone")
+    assert "7 answers checked" in stranded.status.value
+    # Another file put at the path: read afresh, and said so.
+    other = tmp_path / "other.db"
+    made = open_class_log(other)
+    a_class(made)
+    made.close()  # one complete file (its write-ahead file folded in), as a teacher's copy is
+    os.replace(other, location)
+    assert view.refresh() and any(
+        alarm.startswith(f"The class log file {location} was replaced by another file at") for alarm in view.alarms
+    )
+    assert "7 answers checked" in view.status.value
     view.close()
+    stranded.close()
 
 
 def test_the_class_views_banners_speak_portuguese(tmp_path):
@@ -260,5 +282,5 @@ def test_the_class_views_banners_speak_portuguese(tmp_path):
         assert any(alarm.startswith("O registo da turma não pode ser escrito agora") for alarm in view.alarms)
     with fault("gone", location):
         view.refresh()
-        assert view.alarms[0].startswith("O ficheiro do registo da turma") and "desapareceu" in view.alarms[0]
+        assert view.alarms[0].startswith("O ficheiro do registo da turma") and "foi apagado ou movido" in view.alarms[0]
     view.close()

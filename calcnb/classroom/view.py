@@ -27,6 +27,7 @@ import html
 import time
 import unicodedata
 from collections.abc import Sequence
+from pathlib import Path
 
 import ipywidgets as widgets
 
@@ -274,6 +275,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
         self.tally = Tally()
         self.read_at: float | None = None  # the last reading that worked
         self.replaced_at: float | None = None  # when the view found the log's file replaced by another
+        self.remade_at: float | None = None  # when the view made the log again, its file gone
         self.alarms: list[str] = []  # what the banner says, in the teacher's words (empty: all is well)
         self.banner = widgets.HTML()
         self.status = widgets.HTML()
@@ -335,6 +337,8 @@ class ClassView(ShownWhenRun, widgets.VBox):
         self.read_at = time.time()
         if self.replaced_at is not None:
             alarms.append(message("classview.replaced", location=log.location, time=_clock(self.replaced_at)))
+        if self.remade_at is not None:
+            alarms.append(message("classview.remade", location=log.location, time=_clock(self.remade_at)))
         failed: Exception | None = None
         try:
             self._probe()
@@ -379,16 +383,40 @@ class ClassView(ShownWhenRun, widgets.VBox):
         self.banner.value = _banner("<br>".join(html.escape(alarm) for alarm in alarms)) if alarms else ""
 
     def _same_file(self) -> None:
-        """A SQLite log whose file was replaced is read afresh (the pages send their answers to it again);
-        one whose file is gone raises :class:`ClassLogMoved`."""
+        """A SQLite log whose file was replaced is read afresh (the pages send their answers to it again); one
+        whose file is gone is made again, empty, at its path, so the pages have a log to send every answer they
+        hold to; raises :class:`ClassLogMoved` when none can be made there (its folder gone, say)."""
         log = self.class_log
         try:
             log.check_log()
         except ClassLogMoved:
+            remade = self._remake()
             if not log.reopen():
                 raise
             self.tally = Tally()  # another file: none of what was counted is in it
-            self.replaced_at = time.time()
+            if remade:
+                self.remade_at = time.time()
+            else:
+                self.replaced_at = time.time()
+
+    def _remake(self) -> bool:
+        """Make a new, empty log at the path of a SQLite log whose file is gone; True if made.
+
+        The class view is the teacher's, open all lesson: without a log at the path the students' answers wait on
+        their pages, and are lost with any page closed meanwhile. Made by the view, not by the pages, so a deleted
+        log comes back once, with a new class key (a page's writes never land in it unnoticed), and the banner says so.
+        """
+        path = self.class_log.file_path()
+        if path is None or path.exists():
+            return False
+        for companion in (f"{path}-wal", f"{path}-shm"):  # the deleted file's: SQLite would replay them into the new
+            with contextlib.suppress(OSError):
+                Path(companion).unlink()
+        try:
+            open_class_log(path).close()
+        except Exception:  # no folder, no room, no permission: the banner says the log is gone
+            return False
+        return True
 
     def _gone_or_replaced(self) -> str:
         return message("classview.gone", location=self.class_log.location)
