@@ -151,6 +151,41 @@ def _fill_to_the_brim(location: str) -> None:
     connection.close()
 
 
+@contextlib.contextmanager
+def small_disk_at(folder: Path, megabytes: int = 8):
+    """``folder`` made a file system of its own of ``megabytes`` (a tmpfs) for the block, so it can be filled for
+    real; skips the test where mounting one is not permitted (not Linux, not root)."""
+    import shutil
+    import sys
+
+    import pytest
+
+    folder.mkdir(parents=True, exist_ok=True)
+    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
+        pytest.skip("no tmpfs to mount here")
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={megabytes}m", "calcnb-test", str(folder)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
+    try:
+        yield folder
+    finally:
+        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(folder)], check=True)  # a file still open: detached now, freed later
+
+
+def fill(folder: Path, leave: int = 0) -> Path:
+    """Fill the disk holding ``folder`` with a file until about ``leave`` bytes are free (0: until it is full)."""
+    import shutil
+
+    filler = folder / "filler"
+    with open(filler, "ab", buffering=0) as out, contextlib.suppress(OSError):  # ENOSPC: the disk is full
+        while (free := shutil.disk_usage(folder).free) > leave + 4096 or not leave:
+            out.write(b"\0" * min(1 << 16, free - leave if leave else 1 << 16))
+    return filler
+
+
 # How long a write to an unwritable log waits for its lock: real, and short, since each test waits it many times.
 UNWRITABLE_TIMEOUT = 0.05
 

@@ -11,9 +11,7 @@ at every commit.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -23,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from class_log_support import VIEWED, a_class, an_attempt
+from class_log_support import VIEWED, a_class, an_attempt, fill, small_disk_at
 
 from calcnb.classlog import health
 from calcnb.classlog.location import database_url
@@ -45,27 +43,8 @@ def a_students_answer(log, sequence: int) -> None:
 @pytest.fixture
 def small_disk(tmp_path):
     """A folder on a file system of its own of 8 MB (a tmpfs); skipped where mounting one is not permitted."""
-    folder = tmp_path / "disk"
-    folder.mkdir()
-    if not sys.platform.startswith("linux") or shutil.which("mount") is None:
-        pytest.skip("no tmpfs to mount here")
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "calcnb-test", str(folder)], capture_output=True)
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode(errors='replace').strip()}")
-    try:
+    with small_disk_at(tmp_path / "disk") as folder:
         yield folder
-    finally:
-        if subprocess.run(["umount", str(folder)], capture_output=True).returncode != 0:
-            subprocess.run(["umount", "-l", str(folder)], check=True)  # a file still open: detached now, freed later
-
-
-def fill(folder: Path, leave: int = 0) -> Path:
-    """Fill the disk holding ``folder`` with a file until about ``leave`` bytes are free (0: until it is full)."""
-    filler = folder / "filler"
-    with open(filler, "ab", buffering=0) as out, contextlib.suppress(OSError):  # ENOSPC: the disk is full
-        while (free := shutil.disk_usage(folder).free) > leave + 4096 or not leave:
-            out.write(b"\0" * min(1 << 16, free - leave if leave else 1 << 16))
-    return filler
 
 
 def a_students_kernel(location: str) -> sqlite3.Connection:
