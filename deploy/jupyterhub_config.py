@@ -1,30 +1,30 @@
-"""JupyterHub for a school: every student logs in and gets a Jupyter server of their own, opened on the
-calcnb play app (Voila, code hidden), with every student notebook at ``/user/NAME/voila/render/NAME.ipynb``.
+"""JupyterHub for a school: every pupil logs in to the hub and meets the lessons on one class server, which costs
+the school one process for the whole class, not one per pupil.
 
-Run it: ``jupyterhub -f deploy/jupyterhub_config.py`` in the environment where calcnb is installed
-(the students' servers and kernels run in the same environment), then open http://127.0.0.1:8000/.
+Run it: ``jupyterhub -f deploy/jupyterhub_config.py`` in the environment where calcnb is installed, then open
+http://127.0.0.1:8000/. The README's "Serving a school" says how to take it to The Littlest JupyterHub or to
+Kubernetes (Zero to JupyterHub).
 
-Two parts:
+Three parts:
 
-* **calcnb settings** (any hub: The Littlest JupyterHub, Zero to JupyterHub, this file): Voila runs
-  inside each student's server as a Jupyter server extension, with the calcnb page (nothing fetched
-  from beyond the hub), the widget extensions only, kernels culled 40 s after their page is closed
-  but never before their page has had time to connect (calcnb's classroom kernel manager, as
-  ``python -m calcnb app`` uses), and a student's server stopping itself after
-  :data:`IDLE_SERVER_SECONDS` with no kernel left. A student's server is closed
-  (:mod:`calcnb.serve.voila.hub`): Voila only, no JupyterLab, no terminals, no kernel, file or session API,
-  no code from the browser run in a kernel, and a notebooks folder without ``teacher/`` (links to the
-  students' notebooks, made in :data:`STUDENT_NOTEBOOKS`), so the teacher's answers are on no student's server.
-  Its kernels talk over Unix sockets, and its pages are capped as the app's are (a few per device, and
-  what the machine's memory holds in all).
-  The settings come from :mod:`calcnb.serve.shared.settings` and :mod:`calcnb.serve.cli.commands` (and the
-  notebooks from :mod:`calcnb.serve.shared.notebooks`), the same as ``python -m calcnb app`` uses.
-* **a trial on one machine**: students log in with any name and the password ``calcnb``
-  (``CALCNB_HUB_PASSWORD`` to change it), and every server runs as the user who started the hub, in a
-  home folder under the hub's working folder. That is for a trial or a test only: on a real hub keep
-  the authenticator and spawner of TLJH or Zero to JupyterHub and take only the calcnb settings.
-
-``CALCNB_LANG=pt`` in the hub's environment runs every student's app in Portuguese.
+* **the class server** (``CALCNB_HUB_SERVER`` unset or ``class``; any hub): the hub runs calcnb's class server as
+  a service of its own (:mod:`calcnb.serve.class_server.hub`), at ``/services/calcnb/``: one Solara process, a
+  virtual kernel per page, the same gate as on a teacher's laptop (class code, caps, server-gone banner). Pupils
+  log in through the hub (its OAuth); the service knows each by their hub name, caps their pages by it, and
+  refuses one pupil's page to another. Pupils land on it after logging in. The class log
+  (``CALCNB_CLASS_LOG``), the class code (``CALCNB_CLASS_CODE``), Show answer off (``CALCNB_NO_REVEAL``) and the
+  language (``CALCNB_LANG``) are read from the hub's environment and given to the service. With a class log, the
+  teacher's class view is a second service, ``/services/calcnb-class-view/``, for the hub's admins and the
+  names in ``CALCNB_HUB_TEACHERS``. The notebooks served are a copy without ``teacher/``
+  (:func:`calcnb.serve.class_server.hub.pupil_notebooks`).
+* **a pupil's own server** (both ways; the landing page with ``CALCNB_HUB_SERVER=voila``): Voila runs inside each
+  pupil's Jupyter server, closed (:mod:`calcnb.serve.voila.hub`: Voila only, no JupyterLab, terminals, or code
+  from the browser; no ``teacher/``), about 110 MB a pupil. It suits a hub whose pupils run long computations
+  (the strategy lab's searches), which on one class server would share one processor core.
+* **a trial on one machine**: pupils log in with any name and the password ``calcnb`` (``CALCNB_HUB_PASSWORD`` to
+  change it), and every server runs as the user who started the hub, in a home folder under the hub's working
+  folder. That is for a trial or a test only: on a real hub keep the authenticator and spawner of TLJH or Zero
+  to JupyterHub and take only the calcnb settings.
 """
 
 # ruff: noqa: F821  (``c`` and ``get_config`` are given by JupyterHub when it reads this file)
@@ -35,28 +35,90 @@ import os
 import sys
 from pathlib import Path
 
-from calcnb.core.settings import HUB_NOTEBOOKS, HUB_PASSWORD, LANGUAGE
+from calcnb.core.settings import (
+    CLASS_CODE,
+    CLASS_LOG,
+    HUB_NOTEBOOKS,
+    HUB_PASSWORD,
+    HUB_SERVER,
+    HUB_SERVICE_PORT,
+    HUB_TEACHERS,
+    LANGUAGE,
+    NO_REVEAL,
+)
 from calcnb.i18n import LANGUAGES, REFERENCE
+from calcnb.serve.class_server.hub import pupil_notebooks
 from calcnb.serve.cli.commands import cap_options, culling_options, kernel_options, server_environment, voila_options
+from calcnb.serve.cli.environments import class_log_environment, class_view_environment
 from calcnb.serve.shared.notebooks import notebooks_dir
-from calcnb.serve.shared.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK
+from calcnb.serve.shared.settings import CLASS_VIEW_NOTEBOOK, CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK, LOCALHOST
 from calcnb.serve.voila.hub import student_notebooks, student_server_options
 
 c = get_config()
 
 IDLE_SERVER_SECONDS = 15 * 60
-# The students' notebooks folder: links to every notebook but the teacher's (CALCNB_HUB_NOTEBOOKS to serve others).
+#: The class server's service, its address on this machine, and the class view's (the next port).
+SERVICE = "calcnb"
+CLASS_VIEW_SERVICE = "calcnb-class-view"
+SERVICE_PORT = int(HUB_SERVICE_PORT.read() or 8870)
+# The notebooks pupils get, without the teacher's: links for their own servers, a copy for the class server.
 STUDENT_NOTEBOOKS = Path.cwd() / "hub-homes" / "_notebooks"
-
-# ------------------------------------------------------------ calcnb settings (any hub)
+CLASS_NOTEBOOKS = Path.cwd() / "hub-homes" / "_class_notebooks"
 
 language = (LANGUAGE.read() or REFERENCE).lower()
 language = language if language in LANGUAGES else REFERENCE
-# The students' servers run this Python (the environment calcnb is installed in), whatever their PATH.
-c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
 source = Path(HUB_NOTEBOOKS.read() or notebooks_dir())
+
+# ------------------------------------------------------------ the class server (a service of the hub)
+
+if (HUB_SERVER.read() or "class") == "class":
+    served = pupil_notebooks(source, CLASS_NOTEBOOKS)
+    served = served / language if (served / language).is_dir() else served  # the language's twins, if any
+    # What the service is told (the hub passes a service little of its own environment): the language, and as
+    # on a laptop the class log (opened now, so a bad location stops the hub with a clear message), the class
+    # code and Show answer off.
+    told = {LANGUAGE.variable: language}
+    CLASS_CODE.write(told, CLASS_CODE.read())
+    NO_REVEAL.write(told, NO_REVEAL.read())
+    log = CLASS_LOG.read()
+    if log is not None:
+        told |= {CLASS_LOG.variable: class_log_environment({}, log)[CLASS_LOG.variable]}
+    command = [sys.executable, "-m", "calcnb.serve.class_server.hub"]
+    c.JupyterHub.services = [
+        {
+            "name": SERVICE,
+            "url": f"http://{LOCALHOST}:{SERVICE_PORT}",
+            "command": [*command, str(served)],
+            "environment": told,
+            "oauth_no_confirm": True,  # a pupil is not asked whether calcnb may know their name
+            "display": True,
+        }
+    ]
+    # Every user of the hub may open the class server; pupils land there after logging in.
+    roles = [{"name": "user", "scopes": ["self", f"access:services!service={SERVICE}"]}]
+    c.JupyterHub.default_url = f"/services/{SERVICE}/"
+    if log is not None:  # the teacher's class view: the hub's admins and the teachers named
+        view = class_view_environment({}, log)
+        c.JupyterHub.services.append(
+            {
+                "name": CLASS_VIEW_SERVICE,
+                "url": f"http://{LOCALHOST}:{SERVICE_PORT + 1}",
+                "command": [*command, str(notebooks_dir() / CLASS_VIEW_NOTEBOOK)],
+                "environment": {LANGUAGE.variable: language, **view},
+                "oauth_no_confirm": True,
+            }
+        )
+        teachers = [name.strip() for name in (HUB_TEACHERS.read() or "").split(",") if name.strip()]
+        scope = f"access:services!service={CLASS_VIEW_SERVICE}"
+        roles.append({"name": "calcnb-teachers", "scopes": [scope], "users": teachers})
+    c.JupyterHub.load_roles = roles
+
+# ------------------------------------------------------------ a pupil's own server (Voila, closed)
+
+# The pupils' servers run this Python (the environment calcnb is installed in), whatever their PATH.
+c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
 c.Spawner.notebook_dir = str(student_notebooks(source, STUDENT_NOTEBOOKS))
-# Each student lands on the play app; the other notebooks are at /voila/render/<name>.ipynb beside it.
+# Each pupil lands on the play app; the other notebooks are at /voila/render/<name>.ipynb beside it.
 c.Spawner.default_url = f"/voila/render/{DEFAULT_APP_NOTEBOOK}"
 # Where Voila finds the calcnb page, and the language of every kernel.
 environment = server_environment(language=language)
@@ -68,18 +130,18 @@ c.Spawner.args = [
     *student_server_options(),
     # The culler spares a kernel whose page has not connected yet (a slow school network), as in the app.
     f"--ServerApp.kernel_manager_class={CLASSROOM_KERNEL_MANAGER}",
-    # As in the app: kernels over Unix sockets, and the caps on pages (a student's pages from one device, and
+    # As in the app: kernels over Unix sockets, and the caps on pages (a pupil's pages from one device, and
     # in all: calcnb.serve.voila.gate; the defaults, or give numbers here). calcnb.serve.voila.hub gives the websockets
     # the app's ping.
     *kernel_options(),
     *cap_options(),
-    # A student's server with no kernel and no activity for this long stops itself (and frees its memory).
+    # A pupil's server with no kernel and no activity for this long stops itself (and frees its memory).
     f"--ServerApp.shutdown_no_activity_timeout={IDLE_SERVER_SECONDS}",
 ]
 
 # ------------------------------------------------------------ a trial on one machine
 
-c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.ip = LOCALHOST
 c.JupyterHub.port = 8000
 c.JupyterHub.authenticator_class = "dummy"
 c.DummyAuthenticator.password = HUB_PASSWORD.read() or "calcnb"

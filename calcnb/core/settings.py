@@ -23,6 +23,9 @@ __all__ = [
     "CLASS_VIEW_LESSON",
     "HUB_NOTEBOOKS",
     "HUB_PASSWORD",
+    "HUB_SERVER",
+    "HUB_SERVICE_PORT",
+    "HUB_TEACHERS",
     "INTERPRETED",
     "LANGUAGE",
     "NO_REVEAL",
@@ -77,6 +80,9 @@ CLASS_CODE = Setting("CALCNB_CLASS_CODE", False, "the class code a server asks f
 VOILA_PREHEAT = Setting("VOILA_PREHEAT", True, "set by Voila in the kernels it starts ahead of any visitor")
 HUB_NOTEBOOKS = Setting("CALCNB_HUB_NOTEBOOKS", False, "the notebooks a trial hub gives its students (else calcnb's)")
 HUB_PASSWORD = Setting("CALCNB_HUB_PASSWORD", False, "every student's password on a trial hub (else calcnb)")
+HUB_SERVER = Setting("CALCNB_HUB_SERVER", False, "how a hub serves its pupils: class (one class server, else) or voila")
+HUB_SERVICE_PORT = Setting("CALCNB_HUB_SERVICE_PORT", False, "a hub's class server's local port (else 8870; view: +1)")
+HUB_TEACHERS = Setting("CALCNB_HUB_TEACHERS", False, "the hub names, comma-separated, that may open a hub's class view")
 
 #: Every setting, by its environment variable.
 SETTINGS: dict[str, Setting] = {
@@ -92,5 +98,8 @@ SETTINGS: dict[str, Setting] = {
         VOILA_PREHEAT,
         HUB_NOTEBOOKS,
         HUB_PASSWORD,
+        HUB_SERVER,
+        HUB_SERVICE_PORT,
+        HUB_TEACHERS,
     )
 }

@@ -1,4 +1,5 @@
-"""A school's hub: ``deploy/jupyterhub_config.py`` started for real on 127.0.0.1, two students log in,
+"""A school's hub, each student with a server of their own (``CALCNB_HUB_SERVER=voila``):
+``deploy/jupyterhub_config.py`` started for real on 127.0.0.1, two students log in,
 each plays a move in their own app, a student finds everything but the apps refused (JupyterLab,
 terminals, kernels, files, the teacher's notebooks) and their pages from one device capped, whatever address
 their browser claims, the servers' kernels talk over Unix sockets, and the hub and every server it started are
@@ -57,7 +58,8 @@ def hub(tmp_path) -> Server:
     log_path = tmp_path / "hub.log"
     started: list[psutil.Process] = []
     with log_path.open("wb") as log:
-        environment = {**server_environment(), "CALCNB_HUB_NOTEBOOKS": str(root)}
+        # Each student's own server (Voila), the hub's other way; tests/browser/test_hub_class_server.py: the default.
+        environment = {**server_environment(), "CALCNB_HUB_NOTEBOOKS": str(root), "CALCNB_HUB_SERVER": "voila"}
         process = start_server(command, cwd=tmp_path, log=log, env=environment)
         try:
             wait_until_serving(process, LOCALHOST, port, timeout=120)

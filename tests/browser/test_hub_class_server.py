@@ -1,0 +1,238 @@
+"""A school's hub serving its classes the class server's way: ``deploy/jupyterhub_config.py`` started for real on
+127.0.0.1 with a class log. Two pupils log in through the hub and answer in the lesson served by its one
+class-server service, their answers land in the class log under their names, and the teacher's class view (a
+second service) shows them; a request without the hub's login is sent to the hub's login page, never served; a
+pupil cannot reach another's page; a pupil's pages are capped by their hub name (every pupil reaches the service
+from the hub's proxy, one address); the server-gone check asks the service, under its prefix. The hub starts
+no server per pupil, and stops everything it started."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from calcnb.classlog.store import open_class_log
+from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
+from calcnb.serve.shared.settings import LOCALHOST
+
+from .conftest import _serve_copy
+from .test_hub import CONFIG, _wait_for_the_hub
+
+pytestmark = pytest.mark.browser
+
+PUPILS = ("ana", "bruno")
+TEACHER = "teacher"
+LESSON = "02_wraparound"
+SERVICE = "/services/calcnb/"
+CLASS_VIEW = "/services/calcnb-class-view/"
+
+
+class Hub:
+    """The running hub: its address, its class log, its console's log, and the hub's process."""
+
+    def __init__(self, url: str, database: Path, log: Path, process) -> None:
+        self.url, self.database, self.log, self.process = url, database, log, process
+
+
+def _two_free_ports() -> int:
+    """A free port whose next one is free too (the class server's and the class view's)."""
+    for _ in range(50):
+        port = free_port()
+        with socket.socket() as probe:
+            try:
+                probe.bind((LOCALHOST, port + 1))
+            except OSError:
+                continue
+        return port
+    raise AssertionError("no two free ports in a row")
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory) -> Hub:
+    """The school's hub with the class server as its service, a class log, a teacher; all gone afterwards."""
+    if shutil.which("configurable-http-proxy") is None:
+        reason = "configurable-http-proxy is missing (npm install -g configurable-http-proxy); the hub test needs it"
+        if os.environ.get("CALCNB_REQUIRE_BROWSER"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    folder = tmp_path_factory.mktemp("class_hub")
+    root = _serve_copy(folder / "notebooks")  # teacher/ included: the service must leave it out
+    database = folder / "lesson.db"
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterhub",
+        "-f",
+        str(CONFIG),
+        f"--JupyterHub.port={port}",
+        f"--JupyterHub.hub_port={free_port()}",
+        f"--ConfigurableHTTPProxy.api_url=http://{LOCALHOST}:{free_port()}",
+        f"--JupyterHub.db_url=sqlite:///{folder / 'hub.sqlite'}",
+        f"--JupyterHub.cookie_secret_file={folder / 'cookie_secret'}",
+    ]
+    environment = {
+        **os.environ,
+        "CALCNB_HUB_NOTEBOOKS": str(root),
+        "CALCNB_CLASS_LOG": str(database),
+        "CALCNB_HUB_SERVICE_PORT": str(_two_free_ports()),
+        "CALCNB_HUB_TEACHERS": TEACHER,
+    }
+    for name in ("CALCNB_HUB_SERVER", "CALCNB_CLASS_CODE", "CALCNB_LANG", "CALCNB_NO_REVEAL"):
+        environment.pop(name, None)
+    log_path = folder / "hub.log"
+    started: list[psutil.Process] = []
+    with log_path.open("wb") as log:
+        process = start_server(command, cwd=folder, log=log, env=environment)
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=120)
+            url = f"http://{LOCALHOST}:{port}"
+            _wait_for_the_hub(url, process)
+            yield Hub(url, database, log_path, process)
+            started.extend(psutil.Process(process.pid).children(recursive=True))
+        finally:
+            stop_server(process, timeout=60)
+    _gone, alive = psutil.wait_procs(started, timeout=30)
+    assert alive == [], [process.cmdline() for process in alive]
+
+
+def _log_in(browser, hub: Hub, name: str):
+    """A pupil logs in to the hub in a browser of their own and lands on the class server's list of lessons."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
+    page = context.new_page()
+    page.goto(f"{hub.url}/hub/login", wait_until="domcontentloaded")
+    page.fill("#username_input", name)
+    page.fill("#password_input", "calcnb")
+    page.click("#login_submit")
+    page.wait_for_url(f"**{SERVICE}", timeout=120_000)
+    return page
+
+
+def _wait_for_rows(database: Path, count: int, timeout: float = 120) -> list[dict]:
+    """The class log's checks once it holds ``count`` of them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        log = open_class_log(database)
+        try:
+            rows = log.attempts()
+        finally:
+            log.close()
+        if len(rows) >= count:
+            return rows
+        assert time.monotonic() < deadline, f"the class log holds {len(rows)} checks, not {count}"
+        time.sleep(0.2)
+
+
+def _answer(page, name: str, answer: str) -> None:
+    """On the lesson's page: join the class as ``name`` and check ``answer`` in the first exercise."""
+    recorder = page.locator(".calcnb-class-recorder")
+    recorder.wait_for(state="visible")
+    recorder.get_by_placeholder("a nickname").fill(name)
+    recorder.get_by_placeholder("a nickname").press("Enter")
+    recorder.get_by_text(f"Joined as {name}").wait_for()
+    exercise = page.locator(".calcnb-exercise").first
+    exercise.locator("input[type=text]").fill(answer)
+    exercise.get_by_role("button", name="Check").click()
+
+
+def test_pupils_answer_on_the_hubs_class_server_under_their_names(browser, hub):
+    pages = {name: _log_in(browser, hub, name) for name in PUPILS}
+    sockets: dict[str, list[str]] = {name: [] for name in PUPILS}
+    for name, page in pages.items():
+        page.locator(f"a[href='{LESSON}']").wait_for()  # the list of lessons, without the teacher's
+        assert "teacher" not in page.locator(".calcnb-page, main").first.inner_text()
+        page.on("websocket", lambda socket, name=name: sockets[name].append(socket.url))
+        page.goto(f"{hub.url}{SERVICE}{LESSON}", wait_until="domcontentloaded")
+    for count, (name, page) in enumerate(pages.items(), start=1):
+        _answer(page, name, "0")
+        _wait_for_rows(hub.database, count)
+    rows = _wait_for_rows(hub.database, len(PUPILS))
+    assert [row["nickname"] for row in rows] == list(PUPILS)
+    assert all(row["outcome"] == "wrong" for row in rows)
+
+    # The server-gone check asks the service under its prefix (the hub would say 404 to /readyz), and is answered.
+    ana = pages["ana"]
+    assert f'fetch("{SERVICE}readyz"' in ana.content()
+    assert ana.context.request.get(f"{hub.url}{SERVICE}readyz").status == 200
+    assert not ana.locator(".calcnb-server-gone").count()
+
+    # Bruno cannot reach Ana's page: neither her kernel's websocket nor its address, though he is logged in.
+    (ana_socket,) = {url for url in sockets["ana"] if "/jupyter/api/kernels/" in url}
+    kernel = ana_socket.split("/jupyter/api/kernels/")[1].split("/")[0]
+    bruno = pages["bruno"]
+    closed = bruno.evaluate(
+        """url => new Promise(done => { const s = new WebSocket(url);
+             s.onopen = () => { s.close(); done('opened'); }; s.onclose = event => done(event.code); })""",
+        ana_socket,
+    )
+    assert closed != "opened", closed
+    assert hub.log.read_text(errors="replace").count("calcnb: bruno asked for a page that is not theirs") == 1
+    assert bruno.context.request.get(f"{hub.url}{SERVICE}jupyter/api/kernels/{kernel}").status == 403
+    assert ana.context.request.get(f"{hub.url}{SERVICE}jupyter/api/kernels/{kernel}").status != 403
+
+    # A pupil's pages are capped by their hub name: Ana's fourth and fifth pages (with the lesson, five) are over
+    # the cap of one device, while Bruno, reaching the service from the same proxy, still gets his.
+    for _ in range(DEFAULT_PAGES_PER_DEVICE - 1):
+        assert ana.context.request.get(f"{hub.url}{SERVICE}{LESSON}").status == 200
+    over = ana.context.request.get(f"{hub.url}{SERVICE}{LESSON}")
+    assert over.status == 429 and "Too many pages open on this device" in over.text()
+    assert bruno.context.request.get(f"{hub.url}{SERVICE}{LESSON}").status == 200
+
+    # The class view is the teacher's: a pupil is refused it, the teacher sees both pupils.
+    assert bruno.context.request.get(f"{hub.url}{CLASS_VIEW}").status == 403
+    teacher = _log_in_to_the_view(browser, hub)
+    view = teacher.locator(".calcnb-class-view")
+    view.get_by_text("2 joined, 2 answering, 2 answers checked").wait_for()
+    for name in PUPILS:
+        assert view.locator(f"tr.calcnb-student[data-nickname='{name}']").count() == 1
+
+    # One class-server process for the class (and one for the view): no server, no kernel process per pupil.
+    processes = psutil.Process(hub.process.pid).children(recursive=True)
+    lines = [" ".join(process.cmdline()) for process in processes]
+    assert sum("calcnb.serve.class_server.hub" in line for line in lines) == 2, lines
+    assert not [line for line in lines if "jupyterhub.singleuser" in line or "ipykernel" in line]
+    for page in [*pages.values(), teacher]:
+        page.context.close()
+
+
+def _log_in_to_the_view(browser, hub: Hub):
+    page = _log_in(browser, hub, TEACHER)
+    page.goto(f"{hub.url}{CLASS_VIEW}", wait_until="domcontentloaded")
+    return page
+
+
+def test_no_page_without_the_hubs_login(browser, hub):
+    context = browser.new_context()
+    request = context.request
+    # A page: sent to the hub's OAuth, which sends a browser without the hub's cookie to the hub's login page.
+    first = request.get(f"{hub.url}{SERVICE}{LESSON}", max_redirects=0)
+    assert first.status == 302 and first.headers["location"].startswith("/hub/api/oauth2/authorize?")
+    landed = request.get(f"{hub.url}{SERVICE}{LESSON}")
+    assert "/hub/login" in landed.url and "calcnb-page" not in landed.text()
+    # Anything else: refused, not redirected (a websocket, the class server's own addresses, a forged callback).
+    page = context.new_page()
+    page.goto(f"{hub.url}/hub/login", wait_until="domcontentloaded")
+    socket_url = hub.url.replace("http", "ws") + f"{SERVICE}jupyter/api/kernels/anything/channels"
+    closed = page.evaluate(
+        """url => new Promise(done => { const s = new WebSocket(url);
+             s.onopen = () => { s.close(); done('opened'); }; s.onclose = event => done(event.code); })""",
+        socket_url,
+    )
+    assert closed != "opened"
+    assert request.post(f"{hub.url}{SERVICE}{LESSON}", form={"code": "x"}, max_redirects=0).status == 401
+    forged = request.get(f"{hub.url}{SERVICE}oauth_callback?code=made-up&state=made-up", max_redirects=0)
+    assert forged.status == 302 and "set-cookie" in forged.headers
+    assert "service-calcnb=" not in forged.headers["set-cookie"].split(";")[0]
+    # A token the hub never gave: refused too.
+    faked = request.get(f"{hub.url}{SERVICE}{LESSON}", headers={"Authorization": "token made-up"}, max_redirects=0)
+    assert faked.status == 302
+    context.close()
