@@ -9,9 +9,9 @@ process each speak their own. What is served is set once by :func:`serve_target`
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
+import threading
 from collections.abc import MutableMapping
 from pathlib import Path
 
@@ -107,8 +107,13 @@ def _built_in_turn(path: str) -> tuple[widgets.Widget, str]:
     visit = kernel_context.get_current_context() if kernel_context.has_current_context() else None
 
     def build() -> tuple[widgets.Widget, str]:
-        with visit if visit is not None else contextlib.nullcontext():
+        if visit is None:
             return page_for(path)
+        try:
+            with visit:
+                return page_for(path)
+        finally:  # Solara keeps a slot per thread that entered a kernel: this thread's ends with it
+            kernel_context.clear_context_for_thread(threading.current_thread())
 
     try:
         return PAGE_TURNS.run(build)
