@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import BrowserContext, Locator, Page, WebSocket
+from playwright.sync_api import APIResponse, BrowserContext, Locator, Page, Response, WebSocket
 
 from calcnb.game.engine import ALL_MOVES
 
@@ -184,6 +184,18 @@ def app_command(
 
     command = solara_command if kind == "solara" else voila_command
     return command(target, port=port, max_kernels=max_kernels, pages_per_device=pages_per_device)
+
+
+def assert_secured(response: APIResponse | Response | None) -> None:
+    """``response`` carries the security headers every page of both servers sends (calcnb.serve.shared.headers):
+    only the page's own origin, never framed by another site, never sniffed."""
+    assert response is not None
+    headers = response.headers  # names in lower case
+    assert headers.get("x-content-type-options") == "nosniff", (response.url, headers)
+    assert headers.get("x-frame-options") == "SAMEORIGIN", response.url
+    policy = {part.split()[0]: part.split()[1:] for part in headers.get("content-security-policy", "").split(";")}
+    assert policy.get("default-src") == ["'self'"] and policy.get("frame-ancestors") == ["'self'"], response.url
+    assert policy.get("object-src") == ["'none'"], response.url
 
 
 def kernel_processes(root: Path) -> list:

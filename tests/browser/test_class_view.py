@@ -31,6 +31,8 @@ from calcnb.serve.cli.address import network_address as _network_address
 from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving
 from calcnb.serve.shared.settings import LOCALHOST, MAX_PAGES
 
+from .pages import assert_secured
+
 WRAPAROUND = lesson("wraparound")  # the clock of 13
 RIGHT = object()
 REVEAL = object()
@@ -182,7 +184,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
         context.set_default_timeout(120_000)
         page = context.new_page()
         try:
-            page.goto(f"http://{LOCALHOST}:{view_port}/", wait_until="domcontentloaded")
+            assert_secured(page.goto(f"http://{LOCALHOST}:{view_port}/", wait_until="domcontentloaded"))
             view = page.locator(".calcnb-class-view")
             view.get_by_text(f"4 joined, 3 answering, {checked} answers checked").wait_for()
             for item in stats:

@@ -25,7 +25,7 @@ from calcnb.serve.shared.caps import CODE_TRIES
 from calcnb.serve.shared.notebooks import notebooks_dir
 from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
 
-from .pages import SERVERS, KernelSockets, Server, app_command, kernel_processes
+from .pages import SERVERS, KernelSockets, Server, app_command, assert_secured, kernel_processes
 
 pytestmark = pytest.mark.browser
 
@@ -148,6 +148,20 @@ def test_ten_tabs_opened_at_once_on_one_device_show_three_apps_and_seven_refusal
     context.close()
 
 
+def test_reloads_held_down_in_one_browser_then_one_more_show_the_app(browser, capped_app):
+    """F5 held down: twelve loads of one tab, each before its page could connect, then one more a second later:
+    the app, not "Too many pages open on this device" (the device's cap is three)."""
+    context = _context(browser)
+    page = context.new_page()
+    for _ in range(12):
+        page.goto(f"{capped_app.url}/", wait_until="commit")
+    page.wait_for_timeout(1000)
+    response = page.goto(f"{capped_app.url}/")
+    assert response.status == 200, response.status
+    page.locator("button.calcnb-btn-T").wait_for(state="visible")
+    context.close()
+
+
 def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, capped_app_pt):
     context = _context(browser)
     sockets = KernelSockets(context)
@@ -157,6 +171,7 @@ def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, 
     second = context.new_page()
     response = second.goto(f"{capped_app_pt.url}/")
     assert response.status == 429
+    assert_secured(response)  # a refusal too
     assert second.get_by_role("heading", name="Demasiadas páginas abertas neste dispositivo").is_visible()
     assert "Fecha um dos outros separadores" in second.locator("main").inner_text()
     assert second.locator("html").get_attribute("lang") == "pt"
@@ -187,6 +202,7 @@ def test_with_a_class_code_no_kernel_starts_before_the_right_code(browser, coded
     response = page.goto(f"{coded_app.url}/")
     assert response.status == 200
     assert page.get_by_role("heading", name="Class code").is_visible()
+    assert_secured(response)  # the gate's own page
     assert page.locator("html").get_attribute("lang") == "en"
     assert _kernels(coded_app) in (0, None) and sockets.opened == []
 
@@ -198,6 +214,10 @@ def test_with_a_class_code_no_kernel_starts_before_the_right_code(browser, coded
     _type_code(page, CLASS_CODE)
     page.locator("button.jupyter-button").first.wait_for(state="visible")
     assert _kernels(coded_app) in (1, None) and sockets.open_answered() == 1
+    for address in (f"{coded_app.url}/", f"{coded_app.url}/no-such-page.ipynb"):  # with the code: the app, a 404
+        served = context.request.get(address)
+        assert served.status in ((200,) if address.endswith("/") else (403, 404)), (address, served.status)
+        assert_secured(served)
     # The cookie lets the same student reload without the code.
     page.reload()
     page.locator("button.jupyter-button").first.wait_for(state="visible")

@@ -28,6 +28,7 @@ from calcnb.serve.shared.caps import (
     browser_name,
 )
 from calcnb.serve.shared.gate_pages import READY_PATH, code_page, missing_page, refusal_page, server_watch_script
+from calcnb.serve.shared.headers import security_headers
 from calcnb.serve.shared.notebooks import Served
 
 __all__ = ["ClassGate"]
@@ -141,7 +142,7 @@ class ClassGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer one request or connection: through to Solara, or the code page, a refusal, a 404."""
         if scope["type"] == "http":
-            await self._http(scope, receive, send)
+            await self._http(scope, receive, _with_security_headers(send, _host(scope)))
         elif scope["type"] == "websocket":
             await self._websocket(scope, receive, send)
         else:
@@ -179,12 +180,13 @@ class ClassGate:
         if canonical != scope["path"]:
             await _redirect(send, canonical)
             return
-        place = self.places.page_sent(_address(scope))
+        browser, named = _browser_name(scope)  # named: the cookie that names a new browser, so reloads are known
+        place = self.places.page_sent(_address(scope), browser)
         if isinstance(place, Refusal):
             _log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
-            await _send_html(send, place.status, refusal_page(place.reason, most=place.most))
+            await _send_html(send, place.status, refusal_page(place.reason, most=place.most), named)
             return
-        await self.app(_without_compression(scope), receive, _with_language(send))
+        await self.app(_without_compression(scope), receive, _with_language(_with_headers(send, named)))
 
     def _canonical(self, path: str) -> str | None:
         """The address a page at ``path`` is served at (``path`` itself, or another to redirect to), or None."""
@@ -206,7 +208,8 @@ class ClassGate:
         socket = _KERNEL_SOCKET.match(scope["path"])
         place = None
         if self.admitted(scope) and socket is not None:
-            place = self.places.connected(id(scope), _address(scope), socket["kernel"])
+            browser = _cookies(scope).get(BROWSER_COOKIE)
+            place = self.places.connected(id(scope), _address(scope), socket["kernel"], browser)
         if not isinstance(place, Visit):  # no code, not a page's websocket (4403), or over a cap (4429)
             await receive()  # the connection request
             await send({"type": "websocket.close", "code": 4403 if place is None else 4429})
@@ -215,6 +218,32 @@ class ClassGate:
             await self.app(scope, receive, send)
         finally:
             self.places.closed(id(scope))
+
+
+def _host(scope: Scope) -> str | None:
+    """The Host header the request was sent with (what its page's websocket will connect to), if any."""
+    return next((value.decode("latin-1") for name, value in scope.get("headers", []) if name == b"host"), None)
+
+
+def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+    """``send`` that adds ``headers`` to the response's start, in place of any of the same names."""
+    if not headers:
+        return send
+    names = {name for name, _value in headers}
+
+    async def added(event: MutableMapping[str, Any]) -> None:
+        if event["type"] == "http.response.start":
+            kept = [(name, value) for name, value in event.get("headers", []) if name.lower() not in names]
+            event = {**event, "headers": [*kept, *headers]}
+        await send(event)
+
+    return added
+
+
+def _with_security_headers(send: Send, host: str | None) -> Send:
+    """``send`` whose every response carries the security headers (:mod:`calcnb.serve.shared.headers`)."""
+    headers = [(name.lower().encode(), value.encode()) for name, value in security_headers(host).items()]
+    return _with_headers(send, headers)
 
 
 def _without_compression(scope: Scope) -> Scope:

@@ -36,7 +36,7 @@ from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 from jupyter_server.utils import url_path_join
 from jupyterlab_server.themes_handler import ThemesHandler
 from nbformat.sign import NotebookNotary
-from tornado import ioloop, web
+from tornado import httputil, ioloop, web
 from traitlets.config import Config
 from voila.app import Voila
 from voila.static_file_handler import AllowListFileHandler, MultiStaticFileHandler, TemplateStaticFileHandler
@@ -44,6 +44,7 @@ from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from calcnb.i18n import get_language
 from calcnb.serve.shared.gate_pages import READY_PATH
+from calcnb.serve.shared.headers import security_headers
 from calcnb.serve.shared.launcher import LauncherWatch
 from calcnb.serve.shared.notebooks import notebooks_dir
 from calcnb.serve.voila.gate import GATE_SETTING, GATED_HANDLERS, ClassroomGate, ReadyHandler
@@ -224,6 +225,22 @@ def set_page_language(config: Config, language: str | None = None) -> str:
     return config.VoilaExporter.language_code
 
 
+class SecurityHeaders(web.OutputTransform):
+    """Every response of the server, pages, files, errors and refusals alike, with the security headers of
+    :mod:`calcnb.serve.shared.headers` (in place of Jupyter Server's narrower policy)."""
+
+    def __init__(self, request: httputil.HTTPServerRequest) -> None:
+        super().__init__(request)
+        self.host = request.host
+
+    def transform_first_chunk(
+        self, status_code: int, headers: httputil.HTTPHeaders, chunk: bytes, finishing: bool
+    ) -> tuple[int, httputil.HTTPHeaders, bytes]:
+        for name, value in security_headers(self.host).items():
+            headers[name] = value
+        return status_code, headers, chunk
+
+
 class AppVoila(Voila):
     """Voila with the routes and kernel websockets that :mod:`calcnb.serve.voila.app` describes, and its pages
     behind the caps and the class code (:mod:`calcnb.serve.voila.gate`)."""
@@ -236,9 +253,13 @@ class AppVoila(Voila):
         set_page_language(self.config)
 
     def init_settings(self) -> dict:
-        """Voila's settings, with this server's gate (its caps and class code, from the command line)."""
+        """Voila's settings, with this server's gate (its caps and class code, from the command line), and every
+        response given the security headers (:class:`SecurityHeaders`)."""
         settings = super().init_settings()
         settings[GATE_SETTING] = ClassroomGate(parent=self)
+        # tornado's own transforms, as it would choose them, then ours (tornado.web.Application's "transforms").
+        compress = settings.get("compress_response") or settings.get("gzip")
+        settings["transforms"] = [*([web.GZipContentEncoding] if compress else []), SecurityHeaders]
         return settings
 
     #: How often the server looks for the command that started it, in seconds.

@@ -20,6 +20,7 @@ docs/design.md, "calcnb.serve.voila.gate".
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 
 from jupyter_core.utils import ensure_async
@@ -44,6 +45,9 @@ from calcnb.serve.shared.caps import (
 )
 from calcnb.serve.shared.gate_pages import READY_PATH, code_page, refusal_page, server_watch_script
 
+#: How long a page waits for the pages its device has left to give their places back, before it is refused.
+LEAVING_WAIT_SECONDS = 30.0
+LEAVING_POLL_SECONDS = 0.25
 GATE_SETTING = "calcnb_gate"  # where the server's gate lives in the tornado settings
 LEFT_FIELD = "calcnb_left"  # the field of a page's "I am leaving" beacon: its kernel's id
 
@@ -234,7 +238,17 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
         self.xsrf_token  # noqa: B018  (sets the _xsrf cookie, which the page's shutdown request on leaving sends)
         gate = _gate(self)
         manager = self.settings["kernel_manager"]
-        place = gate.door.place(self.request.remote_ip or "", manager.list_kernel_ids())
+        address = self.request.remote_ip or ""
+        place = gate.door.place(address, manager.list_kernel_ids())
+        # Reloads held down: the pages this device left hold their places until their kernels end (seconds). Wait
+        # for them rather than refuse: the device's cap still holds, and the pupil is not locked out.
+        waited = 0.0
+        while isinstance(place, Refusal) and place.reason == "device" and gate.caps.leaving(address):
+            if waited >= LEAVING_WAIT_SECONDS or self.request.connection.stream.closed():
+                break
+            await asyncio.sleep(LEAVING_POLL_SECONDS)
+            waited += LEAVING_POLL_SECONDS
+            place = gate.door.place(address, manager.list_kernel_ids())
         if isinstance(place, Refusal):
             self.log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
             self.set_status(place.status)
