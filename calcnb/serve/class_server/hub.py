@@ -32,7 +32,6 @@ from calcnb.serve.shared.gate_pages import READY_PATH
 __all__ = [
     "CALLBACK_PATH",
     "HUB_ADDRESS_PREFIX",
-    "HUB_USER_HEADER",
     "HubDoor",
     "hub_address",
     "main",
@@ -43,8 +42,6 @@ _log = logging.getLogger("calcnb.serve")
 
 #: Where the hub sends a pupil back to after its login (under the service's prefix): JupyterHub's own name.
 CALLBACK_PATH = "/oauth_callback"
-#: The header that tells Solara's page the pupil's hub name (any such header a browser sends is dropped).
-HUB_USER_HEADER = "x-calcnb-hub-user"
 #: What the gate is given as a pupil's address: their hub name behind this, never an IP address.
 HUB_ADDRESS_PREFIX = "hub:"
 #: The addresses that name a page's virtual kernel: its websocket, Solara's kernel info and its close.
@@ -116,7 +113,8 @@ class HubDoor:
     the environment the hub gives its services). A request with no valid cookie or token is sent to the hub's
     login (a page) or refused (anything else); the OAuth callback sets the service's cookie. What goes on to
     ``app`` has the prefix taken off its path (Solara is told it once, in ``SOLARA_ROOT_PATH``), and the pupil's
-    hub name as its client's address (:func:`hub_address`) and in :data:`HUB_USER_HEADER`.
+    hub name as its client's address (:func:`hub_address`). The hub name is never the pupil's nickname in the
+    class log: that stays the one the pupil types (``docs/design.md``).
     """
 
     def __init__(self, app: ASGIApp, auth: Any) -> None:
@@ -150,7 +148,8 @@ class HubDoor:
             else:
                 await _answer(scope, receive, send, 401)
             return
-        if not self.auth.check_scopes(self.auth.access_scopes, user):
+        # The scopes the hub asks of the service's users (access:services!service=NAME); none asked: any user.
+        if self.auth.access_scopes and not self.auth.check_scopes(self.auth.access_scopes, user):
             _log.info("calcnb: %s is not allowed on this service", user.get("name"))
             await _answer(scope, receive, send, 403)
             return
@@ -160,15 +159,7 @@ class HubDoor:
             _log.warning("calcnb: %s asked for a page that is not theirs", name)
             await _answer(scope, receive, send, 403)
             return
-        headers = [(key, value) for key, value in scope.get("headers", []) if key != HUB_USER_HEADER.encode()]
-        headers.append((HUB_USER_HEADER.encode(), name.encode("utf-8")))
-        pupil = {
-            **scope,
-            "path": inner,
-            "raw_path": inner.encode("utf-8"),
-            "client": (hub_address(name), 0),
-            "headers": headers,
-        }
+        pupil = {**scope, "path": inner, "raw_path": inner.encode("utf-8"), "client": (hub_address(name), 0)}
         await self.app(pupil, receive, self._prefixed(send) if scope["type"] == "http" else send)
 
     async def _user(self, scope: Scope) -> dict[str, Any] | None:
