@@ -1,5 +1,5 @@
-"""Shared test set-up: draw off-screen, keep the language English between tests, and visits as a class server keeps
-them (``visits``)."""
+"""Shared test set-up: draw off-screen, every package's words registered, the language English between tests, and
+visits as a class server keeps them (``visits``)."""
 
 import threading
 from collections.abc import Iterator
@@ -10,8 +10,13 @@ import pytest
 
 from calcnb.core import visits as visit_scopes
 from calcnb.core.visits import use_visit_scope
+from calcnb.i18n.__main__ import import_owners
 
 matplotlib.use("Agg")
+
+# Each package registers its words when it is first imported; a test that reads a whole catalogue must see every
+# word, whichever tests ran before it in its process (one worker of several, or the test alone).
+import_owners()
 
 
 @pytest.fixture(autouse=True)
