@@ -48,7 +48,26 @@ def test_the_class_view_command_serves_only_the_teacher_notebook():
 
     assert (notebooks_dir() / CLASS_VIEW_NOTEBOOK).is_file()
     arguments = build_parser().parse_args(["class-view", "lesson.db"])
-    assert arguments.host == "127.0.0.1" and arguments.port == 8867 and arguments.log == "lesson.db"
+    # no port asked for: the runner takes the class view's, or with --projector the projector's own
+    assert arguments.host == "127.0.0.1" and arguments.port is None and arguments.log == "lesson.db"
+
+
+@pytest.mark.parametrize(
+    ("projector", "notebook", "port"), [(False, "class_view.ipynb", 8867), (True, "projector.ipynb", 8869)]
+)
+def test_the_class_view_and_the_projector_are_served_apart(monkeypatch, tmp_path, projector, notebook, port):
+    from calcnb.core.settings import CLASS_PROJECTOR, CLASS_VIEW
+    from calcnb.serve.cli import runners
+    from calcnb.serve.cli.parser import build_parser
+
+    served = {}
+    monkeypatch.setattr(runners, "chosen_port", lambda arguments, default=None: default)
+    monkeypatch.setattr(runners, "serve", lambda command, **options: served.update(command=command, **options) or 0)
+    arguments = ["class-view", str(tmp_path / "lesson.db"), "--no-browser"] + (["--projector"] if projector else [])
+    assert runners.run_class_view(build_parser().parse_args(arguments)) == 0
+    assert served["port"] == port and any(str(part).endswith(notebook) for part in served["command"])
+    assert (CLASS_PROJECTOR.read(served["env"]) is not None) is projector
+    assert (CLASS_VIEW.read(served["env"]) is not None) is not projector
 
 
 def test_the_class_view_command_writes_the_summary(log, location, tmp_path, capsys):

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 __all__ = [
     "CLASS_CODE",
     "CLASS_LOG",
+    "CLASS_PROJECTOR",
     "CLASS_VIEW",
     "CLASS_VIEW_LESSON",
     "HUB_NOTEBOOKS",
@@ -73,6 +74,7 @@ class Setting:
 LANGUAGE = Setting("CALCNB_LANG", False, "the language a process starts in (a language code; else English)")
 CLASS_LOG = Setting("CALCNB_CLASS_LOG", False, "where the students' kernels record their answers (a class log)")
 CLASS_VIEW = Setting("CALCNB_CLASS_VIEW", False, "the class log the teacher's view reads (never a student's kernel)")
+CLASS_PROJECTOR = Setting("CALCNB_CLASS_PROJECTOR", False, "the class log the projector view reads (counts only)")
 CLASS_VIEW_LESSON = Setting("CALCNB_CLASS_VIEW_LESSON", False, "the lesson the class view shows before any answer")
 NO_REVEAL = Setting("CALCNB_NO_REVEAL", True, "Show answer is never offered (the teacher turned it off)")
 INTERPRETED = Setting("CALCNB_INTERPRETED", True, "the solver runs interpreted even where it was compiled")
@@ -91,6 +93,7 @@ SETTINGS: dict[str, Setting] = {
         LANGUAGE,
         CLASS_LOG,
         CLASS_VIEW,
+        CLASS_PROJECTOR,
         CLASS_VIEW_LESSON,
         NO_REVEAL,
         INTERPRETED,

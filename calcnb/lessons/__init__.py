@@ -72,7 +72,9 @@ class Lesson:
     - ``draw_on_worksheet(pdf, size)``: draws what the lesson adds at the top of each worksheet page, given
       the room in millimetres (the clock of 13 cards for "Counting in steps").
     - ``class_panel()``: makes the lesson's own panel of the class view (see
-      :class:`calcnb.lessons.class_view.LessonClassView`); ``records_games``: the lesson records deals played.
+      :class:`calcnb.lessons.class_view.LessonClassView`); ``records_games``: the lesson records deals played;
+      ``projector_panel(games)``: what the projector view adds for the class's games (HTML, with no nickname;
+      see :mod:`calcnb.lessons.projector`).
     - ``default``: the lesson a class view or summary follows when nothing says which (one lesson says so).
     - ``messages``: words by language code then key, kept for lessons written before the ``lang/`` folder
       (a lesson package's ``lang/`` folder is the way: it is registered when the lesson is found).
@@ -92,6 +94,7 @@ class Lesson:
     draw_on_worksheet: Callable[[Any, float], None] | None = None
     class_panel: Callable[[], Any] | None = None
     records_games: bool = False
+    projector_panel: Callable[[list[dict[str, Any]]], str] | None = None
     default: bool = False
     messages: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 

@@ -64,4 +64,16 @@ MESSAGES: dict[str, str] = {
     "classview.summary_pdf_ready": "Download the summary PDF (as of {time})",
     "classview.summary_csv": "Export the summary as CSV",
     "classview.summary_file": "class_summary",
+    # calcnb.classroom.projector: the projector view, read by the whole class
+    "before_run.projector": "the projector view",
+    "projector.title": "How the class is doing",
+    "projector.joined": "In the class: {count}",
+    "projector.legend": "Green: how many got it right, out of those who tried. The other bars: the wrong ideas behind the wrong answers, and how many answers showed each.",
+    "projector.tried_right": "{right} of {tried} got it right",
+    "projector.misconception": "{name}: {count}",
+    "projector.more_ideas": "Other wrong ideas: {count}",
+    "projector.none_wrong": "No wrong answers",
+    "projector.nothing_yet": "No answers checked yet.",
+    "projector.as_of": "The figures are from {time}.",
+    "classview.projector_no_log": "No class log is named. Start the projector view with: python -m calcnb class-view lesson.db --projector",
 }

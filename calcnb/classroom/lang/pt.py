@@ -64,4 +64,16 @@ MESSAGES: dict[str, str] = {
     "classview.summary_pdf_ready": "Descarregar o resumo em PDF (às {time})",
     "classview.summary_csv": "Exportar o resumo em CSV",
     "classview.summary_file": "resumo_da_turma",
+    # calcnb.classroom.projector: a vista para projetar, lida por toda a turma
+    "before_run.projector": "a vista para projetar",
+    "projector.title": "Como vai a turma",
+    "projector.joined": "Na turma: {count}",
+    "projector.legend": "A verde: quantos acertaram, entre os que tentaram. As outras barras: as ideias erradas por trás das respostas erradas, e quantas respostas mostraram cada uma.",
+    "projector.tried_right": "{right} de {tried} acertaram",
+    "projector.misconception": "{name}: {count}",
+    "projector.more_ideas": "Outras ideias erradas: {count}",
+    "projector.none_wrong": "Nenhuma resposta errada",
+    "projector.nothing_yet": "Ainda nenhuma resposta foi verificada.",
+    "projector.as_of": "Os números são de {time}.",
+    "classview.projector_no_log": "Nenhum registo da turma foi indicado. Abra a vista para projetar com: python -m calcnb class-view lesson.db --projector",
 }

@@ -25,6 +25,12 @@ def _class_panel() -> Any:
     return EvidencePanel()
 
 
+def _projector_panel(games: list[dict[str, Any]]) -> str:
+    from calcnb.lessons.evidence.panel import projector_html
+
+    return projector_html(games)
+
+
 LESSON = Lesson(
     key="evidence",
     ages=(15, 18),
@@ -34,5 +40,6 @@ LESSON = Lesson(
     misconceptions=MISCONCEPTIONS,
     widgets=_widgets,
     class_panel=_class_panel,
+    projector_panel=_projector_panel,
     records_games=True,
 )

@@ -2,7 +2,8 @@
 
 Every student's games as one sample (:func:`~calcnb.lessons.evidence.exercises.pool`), its Wilson interval
 drawn against the number of deals as they came in, and the claim's 80% set against it, with the verdict
-the interval gives (above, below, or too few deals to tell), then each student's deals and wins.
+the interval gives (above, below, or too few deals to tell), then each student's deals and wins. The projector
+view shows the pooled sample alone (:func:`projector_html`): the interval drawn against 80%, and no nickname.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from calcnb.lessons.evidence.exercises import (
     pooled_path,
     rate_text,
 )
+from calcnb.ui.palette import BLACK, BLUE, PALE_GREY
 
 
 def evidence_html(evidence: Evidence, games: Sequence[Mapping[str, object]]) -> str:
@@ -58,6 +60,43 @@ def evidence_html(evidence: Evidence, games: Sequence[Mapping[str, object]]) -> 
                    "classview.evidence.deals", "classview.evidence.wins"))  # fmt: skip
     rows = "".join(f"<tr><td>{escaped(name)}</td><td>{deals[name]}</td><td>{wins[name]}</td></tr>" for name in deals)
     return said + f"<table class='calcnb-evidence-students'><tr>{head}</tr>{rows}</table>"
+
+
+def projector_html(games: Sequence[Mapping[str, object]]) -> str:
+    """The class's pooled deals for the projector: the sample and its interval in words, the interval drawn as a
+    band on a line from 0% to 100% with the claim's 80% marked, and the verdict; no nickname, no student's deals."""
+    evidence = pool(games)
+    title = (
+        f'<h3 style="font-size:1.1em;margin:0.6em 0 0.2em 0">{html.escape(message("classview.evidence.title"))}</h3>'
+    )
+    if not evidence.deals:
+        return title + f"<p>{html.escape(message('classview.evidence.none'))}</p>"
+    bounds = bounds_text(evidence.interval)
+    pooled = message(
+        "classview.evidence.pooled",
+        wins=evidence.wins,
+        deals=evidence.deals,
+        rate=rate_text(evidence.wins, evidence.deals),
+        **bounds,
+    )
+    verdict = message(f"classview.evidence.{evidence.verdict}", claim=percent(CLAIM), **bounds)
+    low, high = evidence.interval
+    claim = html.escape(percent(CLAIM))
+    line = (
+        '<div class="calcnb-projector-interval" style="position:relative;height:2.6em;margin:1.2em 0 0.4em 0;'
+        f'max-width:40em"><div style="position:absolute;top:1em;left:0;right:0;height:0.6em;background:{PALE_GREY}">'
+        f'<div style="position:absolute;left:{100 * low:.2f}%;width:{100 * (high - low):.2f}%;height:100%;'
+        f'background:{BLUE}"></div></div>'
+        f'<div style="position:absolute;left:{100 * CLAIM:.2f}%;top:0.4em;height:1.8em;border-left:4px solid {BLACK}">'
+        f'</div><div style="position:absolute;left:{100 * CLAIM:.2f}%;top:-1.1em;transform:translateX(-50%)">'
+        f"<b>{claim}</b></div>"
+        '<div style="position:absolute;left:0;top:1.7em">0%</div><div style="position:absolute;right:0;top:1.7em">'
+        "100%</div></div>"
+    )
+    return (
+        f'<section class="calcnb-projector-evidence">{title}<p style="margin:0.2em 0">{html.escape(pooled)}</p>'
+        f'{line}<p style="margin:0.2em 0"><b>{html.escape(verdict)}</b></p></section>'
+    )
 
 
 class EvidencePanel:

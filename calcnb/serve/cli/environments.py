@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from calcnb.core.settings import CLASS_CODE, CLASS_LOG, CLASS_VIEW, CLASS_VIEW_LESSON, NO_REVEAL
+from calcnb.core.settings import CLASS_CODE, CLASS_LOG, CLASS_PROJECTOR, CLASS_VIEW, CLASS_VIEW_LESSON, NO_REVEAL
 from calcnb.i18n import message
 from calcnb.serve.shared.caps import normal_code
 from calcnb.serve.shared.errors import AppError
@@ -24,6 +24,7 @@ __all__ = [
     "class_view_environment",
     "log_argument",
     "open_log",
+    "projector_environment",
     "reveal_environment",
 ]
 
@@ -81,6 +82,7 @@ def class_log_environment(
 
     environment = dict(environment)
     CLASS_VIEW.write(environment, None)  # the students' kernels never read the class view's log
+    CLASS_PROJECTOR.write(environment, None)
     if location is None:
         CLASS_LOG.write(environment, None)
         return environment
@@ -101,7 +103,22 @@ def class_view_environment(environment: dict[str, str], location: str, *, lesson
     """
     environment = dict(environment)
     CLASS_LOG.write(environment, None)
+    CLASS_PROJECTOR.write(environment, None)
     CLASS_VIEW.write(environment, log_argument(location))
+    CLASS_VIEW_LESSON.write(environment, lesson)
+    return environment
+
+
+def projector_environment(environment: dict[str, str], location: str, *, lesson: str | None = None) -> dict[str, str]:
+    """``environment`` for the projector view's kernels: reading the log at ``location`` as counts, recording nothing.
+
+    The class view's setting is removed, so the class view's notebook finds no log on the projector's server and
+    a projected screen cannot show a nickname; ``lesson`` as :func:`class_view_environment` takes it.
+    """
+    environment = dict(environment)
+    CLASS_LOG.write(environment, None)
+    CLASS_VIEW.write(environment, None)
+    CLASS_PROJECTOR.write(environment, log_argument(location))
     CLASS_VIEW_LESSON.write(environment, lesson)
     return environment
 

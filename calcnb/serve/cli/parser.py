@@ -35,6 +35,7 @@ from calcnb.serve.shared.settings import (
     DEFAULT_CLASS_VIEW_PORT,
     DEFAULT_LAB_PORT,
     DEFAULT_LESSON_PORT,
+    DEFAULT_PROJECTOR_PORT,
     LOCALHOST,
     MAX_PAGES,
     MAX_PREHEAT,
@@ -298,7 +299,17 @@ def _add_class_view(commands: argparse._SubParsersAction) -> None:
     view.add_argument("log", metavar="PATH_OR_URL", help=message("app.help.class_view_log"))
     view.add_argument("--summary", metavar="FILE", default=None, help=message("app.help.summary"))
     view.add_argument("--lesson", metavar="NAME", default=None, help=message("app.help.class_view_lesson"))
+    view.add_argument(
+        "--projector", action="store_true", help=message("app.help.projector", port=DEFAULT_PROJECTOR_PORT)
+    )
     add_server_options(view, DEFAULT_CLASS_VIEW_PORT)
+    # the default port follows --projector (the class view's, or the projector's own), chosen once parsed
+    view.set_defaults(port=None)
+    for action in view._actions:
+        if action.dest == "port":
+            action.help = message(
+                "app.help.class_view_port", view=DEFAULT_CLASS_VIEW_PORT, projector=DEFAULT_PROJECTOR_PORT
+            )
 
 
 def _add_worksheets(commands: argparse._SubParsersAction) -> None:

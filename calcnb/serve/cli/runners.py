@@ -24,6 +24,7 @@ from calcnb.serve.cli.environments import (
     class_log_environment,
     class_view_environment,
     open_log,
+    projector_environment,
     reveal_environment,
 )
 from calcnb.serve.cli.process import check_can_listen, free_port, serve
@@ -31,7 +32,15 @@ from calcnb.serve.cli.workspace import default_workspace, sync_workspace
 from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE, default_max_kernels
 from calcnb.serve.shared.errors import AppError
 from calcnb.serve.shared.notebooks import default_app_port, existing_path, is_lesson, notebooks_dir, resolve_target
-from calcnb.serve.shared.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.shared.settings import (
+    ALL_INTERFACES,
+    CLASS_VIEW_NOTEBOOK,
+    DEFAULT_APP_NOTEBOOK,
+    DEFAULT_CLASS_VIEW_PORT,
+    DEFAULT_PROJECTOR_PORT,
+    LOCALHOST,
+    PROJECTOR_NOTEBOOK,
+)
 
 __all__ = [
     "caps_note",
@@ -277,28 +286,37 @@ def run_class_view(arguments: argparse.Namespace) -> int:
     Only ``notebooks/teacher/class_view.ipynb`` is served, on a port of its own, and its kernels are
     the only ones told the log (the setting :data:`calcnb.core.settings.CLASS_VIEW`). With ``--summary FILE``
     the end-of-lesson summary is written to FILE (``.pdf`` or ``.csv``) instead, and nothing is served.
+
+    With ``--projector``, ``notebooks/teacher/projector.ipynb`` is served instead, on a server and port of its own
+    (:data:`~calcnb.serve.shared.settings.DEFAULT_PROJECTOR_PORT`), its kernels told the log only through
+    :data:`calcnb.core.settings.CLASS_PROJECTOR`: counts for the whole class, no nickname.
     """
     lesson = _known_lesson(arguments.lesson)
-    target = resolve_target(str(notebooks_dir() / CLASS_VIEW_NOTEBOOK))
+    projector = getattr(arguments, "projector", False)
+    target = resolve_target(str(notebooks_dir() / (PROJECTOR_NOTEBOOK if projector else CLASS_VIEW_NOTEBOOK)))
     summary = Path(arguments.summary).expanduser() if arguments.summary else None
     if summary is not None:
         if summary.suffix.lower() not in SUMMARY_SUFFIXES:
             raise AppError(message("app.bad_summary", path=summary))
         return _summarize(arguments.log, summary, lesson)
     # Served: the port is checked before the log is opened, so a busy port leaves no new log behind.
-    port = chosen_port(arguments)
+    port = chosen_port(arguments, DEFAULT_PROJECTOR_PORT if projector else DEFAULT_CLASS_VIEW_PORT)
     log = open_log(arguments.log)
     location = log.location
     log.close()
     # The lesson's exercises and figures from the start, before anyone has answered.
-    environment = class_view_environment(server_environment(language=arguments.lang), arguments.log, lesson=lesson)
+    environment = server_environment(language=arguments.lang)
+    if projector:
+        environment = projector_environment(environment, arguments.log, lesson=lesson)
+    else:
+        environment = class_view_environment(environment, arguments.log, lesson=lesson)
     try:
         return serve(
             voila_command(target, host=arguments.host, port=port),
             host=arguments.host,
             port=port,
             path="/",
-            what=message("app.what_class_view", location=location),
+            what=message("app.what_projector" if projector else "app.what_class_view", location=location),
             open_browser=not arguments.no_browser,
             env=environment,
         )

@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_CLASS_VIEW_PORT",
     "DEFAULT_LAB_PORT",
     "DEFAULT_LESSON_PORT",
+    "DEFAULT_PROJECTOR_PORT",
     "IOPUB_OUTPUT_SECONDS",
     "JUPYTER_DATA_DIR",
     "LOCALHOST",
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_PREHEAT",
     "POOL_REFILL_DELAY_SECONDS",
     "PORT_RANGE",
+    "PROJECTOR_NOTEBOOK",
     "SOLARA_MODULE",
     "VOILA_EXTENSIONS",
     "VOILA_LABEXTENSIONS",
@@ -47,9 +49,12 @@ __all__ = [
 DEFAULT_APP_NOTEBOOK: Final[str] = "play.ipynb"
 #: The teacher's live view of a class log, inside the notebooks folder (served by ``class-view`` alone).
 CLASS_VIEW_NOTEBOOK: Final[Path] = Path("teacher") / "class_view.ipynb"
+#: What the whole class may see of a class log (served by ``class-view --projector`` alone, on its own port).
+PROJECTOR_NOTEBOOK: Final[Path] = Path("teacher") / "projector.ipynb"
 DEFAULT_APP_PORT: Final[int] = 8866
 DEFAULT_LESSON_PORT: Final[int] = 8868  # a lesson and the play app run side by side, each on its own port
 DEFAULT_CLASS_VIEW_PORT: Final[int] = 8867
+DEFAULT_PROJECTOR_PORT: Final[int] = 8869  # apart from the class view's: the projector never shows its page
 DEFAULT_LAB_PORT: Final[int] = 8888
 LOCALHOST: Final[str] = "127.0.0.1"
 ALL_INTERFACES: Final[str] = "0.0.0.0"  # ``--host 0.0.0.0``: for a trusted classroom network only

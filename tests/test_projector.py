@@ -1,0 +1,134 @@
+"""The projector view: counts and the lesson's words for the whole class, never a nickname or an answer.
+
+Every test taking ``log`` runs on SQLite and on PostgreSQL (``class_log_fixtures``).
+"""
+
+from __future__ import annotations
+
+from class_log_support import HOSTILE, an_attempt
+
+from calcnb.classlog.summary import exercise_label, misconception_label
+from calcnb.classroom.projector import MOST_BARS, ProjectorView
+from calcnb.classroom.view import escaped
+from calcnb.core.settings import CLASS_LOG, CLASS_PROJECTOR, CLASS_VIEW
+from calcnb.exercises.items import Outcome
+from calcnb.i18n import set_language
+from calcnb.lessons import BANK, lesson
+from calcnb.lessons.class_view import class_view
+from calcnb.lessons.evidence.exercises import PLAYER_KEY
+from calcnb.lessons.projector import LessonProjectorView, projector_view
+from calcnb.serve.cli.environments import class_log_environment, class_view_environment, projector_environment
+from calcnb.serve.cli.parser import build_parser
+
+pytest_plugins = ["class_log_fixtures"]
+
+WRAPAROUND = lesson("wraparound")
+FIRST, SECOND = WRAPAROUND.exercises[:2]
+NICKNAMES = ["ana", "bia <b>&amp;", "Zé", "caio"]
+# (nickname, exercise, answer, outcome, misconception): answers no count can be mistaken for
+CHECKS = [
+    ("ana", FIRST, "417", Outcome.WRONG, "off_by_one"),
+    ("ana", FIRST, "5", Outcome.RIGHT, None),
+    ("bia <b>&amp;", FIRST, "418", Outcome.WRONG, "off_by_one"),
+    ("bia <b>&amp;", FIRST, "419", Outcome.WRONG, "no_wraparound"),
+    ("Zé", FIRST, "5", Outcome.RIGHT, None),
+    ("Zé", SECOND, "420", Outcome.WRONG, "zero_for_king"),
+]
+
+
+def _a_class(log, nicknames=NICKNAMES, checks=CHECKS) -> None:
+    for name in nicknames:
+        log.join(name)
+    for second, (name, exercise, answer, outcome, wrong_idea) in enumerate(checks):
+        log.record(name, an_attempt(exercise, 0, answer, outcome, wrong_idea, "en", 1_800_000_000.0 + second))
+
+
+def test_the_projector_shows_counts_and_the_lessons_words_and_no_nickname_or_answer(log):
+    _a_class(log)
+    view = LessonProjectorView(log)
+    assert view.refresh()
+    page = view.page.value
+    for name in NICKNAMES:
+        assert name not in page and escaped(name) not in page
+    for _, _, answer, outcome, _ in CHECKS:
+        if outcome is Outcome.WRONG:
+            assert answer not in page
+    assert "In the class: 4" in page
+    assert "2 of 3 got it right" in page and "0 of 1 got it right" in page
+    assert escaped(exercise_label(FIRST, WRAPAROUND.exercises, BANK)) in page
+    assert f"{misconception_label('off_by_one', BANK)}: 2" in page
+    assert f"{misconception_label('no_wraparound', BANK)}: 1" in page
+    assert f"{misconception_label('zero_for_king', BANK)}: 1" in page
+    # exercises nobody tried take no room on the wall
+    assert page.count('class="calcnb-projector-exercise"') == 2
+
+
+def test_the_projector_speaks_portuguese(log):
+    _a_class(log)
+    set_language("pt")
+    view = LessonProjectorView(log)
+    view.refresh()
+    assert "Na turma: 4" in view.page.value and "2 de 3 acertaram" in view.page.value
+    assert f"{misconception_label('off_by_one', BANK)}: 2" in view.page.value
+
+
+def test_a_nickname_typed_as_a_misconception_or_exercise_never_reaches_the_projector_as_markup(log):
+    for number, text in enumerate(HOSTILE):
+        log.record(
+            "ana", an_attempt(exercise_id=text, outcome=Outcome.WRONG, misconception=text, timestamp=number * 20)
+        )
+    view = ProjectorView(log, order=[], bank=BANK)
+    view.refresh()
+    for dangerous in ("<script", "<img", "\x1b", "\x07"):
+        assert dangerous not in view.page.value
+
+
+def test_many_misconceptions_are_cut_to_the_largest_few(log):
+    ideas = WRAPAROUND.misconceptions[: MOST_BARS + 2]
+    for number, idea in enumerate(ideas):
+        log.record("ana", an_attempt(FIRST, 0, str(number), Outcome.WRONG, idea, "en", 1_800_000_000.0 + 20 * number))
+    view = LessonProjectorView(log)
+    view.refresh()
+    assert view.page.value.count('class="calcnb-projector-bar"') == 1 + MOST_BARS  # right, then the ideas
+    assert "Other wrong ideas: 2" in view.page.value
+
+
+def test_the_evidence_lesson_puts_the_pooled_interval_against_80_percent_and_no_nickname(log):
+    evidence = lesson("evidence")
+    for seed in range(40):
+        log.record_game("ana" if seed % 2 else "bia", seed, PLAYER_KEY, won=seed % 5 != 0, score=52)
+    view = LessonProjectorView(log)
+    view.refresh()
+    page = view.page.value
+    assert view.lesson is evidence
+    assert "32 won of 40 deals" in page and "calcnb-projector-interval" in page and "80%" in page
+    assert "ana" not in page and "bia" not in page
+
+
+def test_the_projector_is_told_its_log_apart_from_the_class_view(tmp_path):
+    location = str(tmp_path / "lesson.db")
+    projector = projector_environment({CLASS_VIEW.variable: "left.db", CLASS_LOG.variable: "left.db"}, location)
+    assert CLASS_VIEW.read(projector) is None and CLASS_LOG.read(projector) is None
+    assert CLASS_PROJECTOR.read(projector).endswith("lesson.db")
+    teacher = class_view_environment({CLASS_PROJECTOR.variable: "left.db"}, location)
+    assert CLASS_PROJECTOR.read(teacher) is None and CLASS_VIEW.read(teacher).endswith("lesson.db")
+    pupils = class_log_environment({CLASS_PROJECTOR.variable: "left.db"}, location)
+    assert CLASS_PROJECTOR.read(pupils) is None
+
+
+def test_on_the_projectors_server_the_class_view_finds_no_log(monkeypatch, tmp_path):
+    for variable, value in projector_environment({}, str(tmp_path / "lesson.db")).items():
+        monkeypatch.setenv(variable, value)
+    monkeypatch.delenv(CLASS_VIEW.variable, raising=False)
+    assert class_view().class_log is None
+    view = projector_view()
+    try:
+        assert view.class_log is not None and "In the class: 0" in view.page.value
+    finally:
+        view.close()
+
+
+def test_class_view_projector_serves_on_a_port_of_its_own():
+    arguments = build_parser().parse_args(["class-view", "lesson.db", "--projector"])
+    assert arguments.projector and arguments.port is None  # the runner chooses the projector's own port
+    assert build_parser().parse_args(["class-view", "lesson.db"]).projector is False
