@@ -11,7 +11,7 @@ Usage: ``python benchmarks/bench_hub.py [--pupils 1,10,30] [--voila 3] [--notebo
   before, divided by the pupils added.
 * **each pupil's own server** (``CALCNB_HUB_SERVER=voila``): ``--voila`` pupils log in, have their server started
   (the hub's API, as the Start button does) and open the notebook in it (``VoilaStudent``: a kernel process per
-  page); the memory of each pupil's server and kernel is read. ``--voila 0`` skips it.
+  page); the memory of each pupil's server and of its kernel is read. ``--voila 0`` skips it.
 
 Printed: a table of both, and the ratio of a Voila pupil's memory to a class-server pupil's.
 """
@@ -200,8 +200,8 @@ def _start_own_server(url: str, session: requests.Session, name: str) -> None:
     raise TimeoutError(f"{name}'s server did not start")
 
 
-def measure_voila(folder: Path, count: int, notebook: str, clicks: int) -> list[int]:
-    """The memory (RSS) of each pupil's own server and its page's kernel, ``count`` pupils on one page each."""
+def measure_voila(folder: Path, count: int, notebook: str, clicks: int) -> list[tuple[int, int]]:
+    """The memory (RSS) of each pupil's own server and of its page's kernel, ``count`` pupils on one page each."""
     with hub(folder, "voila") as (url, process):
         pupils = []
         for n in range(count):
@@ -216,7 +216,7 @@ def measure_voila(folder: Path, count: int, notebook: str, clicks: int) -> list[
             loop.run_until_complete(_open_all(pupils, clicks))
             time.sleep(2)
             servers = _children(process.pid, "jupyterhub.singleuser")
-            each = [_memory([server, *server.children(recursive=True)])[0] for server in servers]
+            each = [(_memory([server])[0], _memory(server.children(recursive=True))[0]) for server in servers]
             loop.run_until_complete(_close_all(pupils))
         finally:
             loop.close()
@@ -249,8 +249,10 @@ def main() -> None:
         stage = f"{added:.1f} MB (pupils {before + 1}-{after})"
         print(f"| class server (one service) | {after} | {rss / MB:.0f} MB | {stage} |")
     if own:
-        mean = sum(own) / len(own) / MB
-        print(f"| each pupil's own Voila server | {len(own)} | {sum(own) / MB:.0f} MB | {mean:.0f} MB |")
+        total = sum(server + kernel for server, kernel in own)
+        mean, kernels = total / len(own) / MB, sum(kernel for _server, kernel in own) / len(own) / MB
+        each = f"{mean:.0f} MB (server {mean - kernels:.0f}, kernel {kernels:.0f})"
+        print(f"| each pupil's own Voila server | {len(own)} | {total / MB:.0f} MB | {each} |")
         last, average = per_pupil[-1]
         print(f"\nA pupil's own server costs {mean / average:.0f} times a class-server pupil's memory "
               f"({mean:.0f} MB against {average:.1f} MB, the class server's growth over {last} pupils).")  # fmt: skip

@@ -1,37 +1,40 @@
 """JupyterHub for a school: every pupil logs in to the hub and meets the lessons on one class server, which costs
-the school one process for the whole class, not one per pupil.
+the hub one process for the whole class, not one per pupil.
 
 Run it: ``jupyterhub -f deploy/jupyterhub_config.py`` in the environment where calcnb is installed, then open
 http://127.0.0.1:8000/. The README's "Serving a school" says how to take it to The Littlest JupyterHub or to
-Kubernetes (Zero to JupyterHub).
+Kubernetes (Zero to JupyterHub): each of the three parts below stands on its own, so a hub takes the parts it
+needs.
 
-Three parts:
-
-* **the class server** (``CALCNB_HUB_SERVER`` unset or ``class``; any hub): the hub runs calcnb's class server as
-  a service of its own (:mod:`calcnb.serve.class_server.hub`), at ``/services/calcnb/``: one Solara process, a
-  virtual kernel per page, the same gate as on a teacher's laptop (class code, caps, server-gone banner). Pupils
-  log in through the hub (its OAuth); the service knows each by their hub name, caps their pages by it, and
-  refuses one pupil's page to another. Pupils land on it after logging in. The class log
+* **calcnb's class server** (``CALCNB_HUB_SERVER`` unset or ``class``; any hub): the hub runs calcnb's class
+  server as a service of its own (:mod:`calcnb.serve.class_server.hub`), at ``/services/calcnb/``: one Solara
+  process, a virtual kernel per page, the same gate as on a teacher's laptop (class code, caps, server-gone
+  banner). Pupils log in through the hub (its OAuth); the service knows each by their hub name, caps their pages
+  by it, and refuses one pupil's page to another. Pupils land on it after logging in. The class log
   (``CALCNB_CLASS_LOG``), the class code (``CALCNB_CLASS_CODE``), Show answer off (``CALCNB_NO_REVEAL``) and the
   language (``CALCNB_LANG``) are read from the hub's environment and given to the service. With a class log, the
-  teacher's class view is a second service, ``/services/calcnb-class-view/``, for the hub's admins and the
-  names in ``CALCNB_HUB_TEACHERS``. The notebooks served are a copy without ``teacher/``
-  (:func:`calcnb.serve.class_server.hub.pupil_notebooks`).
-* **a pupil's own server** (both ways; the landing page with ``CALCNB_HUB_SERVER=voila``): Voila runs inside each
-  pupil's Jupyter server, closed (:mod:`calcnb.serve.voila.hub`: Voila only, no JupyterLab, terminals, or code
-  from the browser; no ``teacher/``), about 110 MB a pupil. It suits a hub whose pupils run long computations
-  (the strategy lab's searches), which on one class server would share one processor core.
+  teacher's class view is a second service, ``/services/calcnb-class-view/``, for the hub's admins and the names
+  in ``CALCNB_HUB_TEACHERS``. The notebooks served are a copy without ``teacher/``
+  (:func:`calcnb.serve.class_server.hub.pupil_notebooks`). ``CALCNB_HUB_SERVICE_PORT`` (default 8870; the view
+  the next) and, where the proxy runs elsewhere (Kubernetes), ``CALCNB_HUB_SERVICE_HOST`` say where it listens.
+* **a pupil's own server** (the landing page with ``CALCNB_HUB_SERVER=voila``): Voila runs inside each pupil's
+  Jupyter server, closed (:mod:`calcnb.serve.voila.hub`: Voila only, no JupyterLab, terminals, or code from the
+  browser; no ``teacher/``), about 260 MB a pupil (the server and the page's kernel). It suits a hub whose
+  pupils run long computations (the strategy lab's searches), which on one class server share one processor core.
 * **a trial on one machine**: pupils log in with any name and the password ``calcnb`` (``CALCNB_HUB_PASSWORD`` to
   change it), and every server runs as the user who started the hub, in a home folder under the hub's working
   folder. That is for a trial or a test only: on a real hub keep the authenticator and spawner of TLJH or Zero
-  to JupyterHub and take only the calcnb settings.
+  to JupyterHub and take only the calcnb parts.
 """
 
-# ruff: noqa: F821  (``c`` and ``get_config`` are given by JupyterHub when it reads this file)
+# ruff: noqa: F821, E402  (``c`` and ``get_config`` are given by JupyterHub; each part brings its own imports)
 
 from __future__ import annotations
 
-import os
+c = get_config()
+
+# ------------------------------------------------------------ calcnb's class server (a service of the hub)
+
 import sys
 from pathlib import Path
 
@@ -39,8 +42,8 @@ from calcnb.core.settings import (
     CLASS_CODE,
     CLASS_LOG,
     HUB_NOTEBOOKS,
-    HUB_PASSWORD,
     HUB_SERVER,
+    HUB_SERVICE_HOST,
     HUB_SERVICE_PORT,
     HUB_TEACHERS,
     LANGUAGE,
@@ -48,32 +51,24 @@ from calcnb.core.settings import (
 )
 from calcnb.i18n import LANGUAGES, REFERENCE
 from calcnb.serve.class_server.hub import pupil_notebooks
-from calcnb.serve.cli.commands import cap_options, culling_options, kernel_options, server_environment, voila_options
 from calcnb.serve.cli.environments import class_log_environment, class_view_environment
 from calcnb.serve.shared.notebooks import notebooks_dir
-from calcnb.serve.shared.settings import CLASS_VIEW_NOTEBOOK, CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK, LOCALHOST
-from calcnb.serve.voila.hub import student_notebooks, student_server_options
+from calcnb.serve.shared.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, LOCALHOST
 
-c = get_config()
-
-IDLE_SERVER_SECONDS = 15 * 60
-#: The class server's service, its address on this machine, and the class view's (the next port).
 SERVICE = "calcnb"
 CLASS_VIEW_SERVICE = "calcnb-class-view"
-SERVICE_PORT = int(HUB_SERVICE_PORT.read() or 8870)
-# The notebooks pupils get, without the teacher's: links for their own servers, a copy for the class server.
-STUDENT_NOTEBOOKS = Path.cwd() / "hub-homes" / "_notebooks"
-CLASS_NOTEBOOKS = Path.cwd() / "hub-homes" / "_class_notebooks"
-
-language = (LANGUAGE.read() or REFERENCE).lower()
-language = language if language in LANGUAGES else REFERENCE
-source = Path(HUB_NOTEBOOKS.read() or notebooks_dir())
-
-# ------------------------------------------------------------ the class server (a service of the hub)
+# The notebooks the class server serves: a copy without the teacher's, in the hub's working folder.
+CLASS_NOTEBOOKS = Path.cwd() / "calcnb-class-notebooks"
 
 if (HUB_SERVER.read() or "class") == "class":
-    served = pupil_notebooks(source, CLASS_NOTEBOOKS)
+    language = (LANGUAGE.read() or REFERENCE).lower()
+    language = language if language in LANGUAGES else REFERENCE
+    served = pupil_notebooks(Path(HUB_NOTEBOOKS.read() or notebooks_dir()), CLASS_NOTEBOOKS)
     served = served / language if (served / language).is_dir() else served  # the language's twins, if any
+    # Where the hub's proxy reaches the services: this machine, or (Kubernetes) the hub's pod by its name.
+    host, port = HUB_SERVICE_HOST.read() or LOCALHOST, int(HUB_SERVICE_PORT.read() or 8870)
+    command = [sys.executable, "-m", "calcnb.serve.class_server.hub"]
+    command += [] if host == LOCALHOST else [f"--ip={ALL_INTERFACES}"]
     # What the service is told (the hub passes a service little of its own environment): the language, and as
     # on a laptop the class log (opened now, so a bad location stops the hub with a clear message), the class
     # code and Show answer off.
@@ -82,12 +77,11 @@ if (HUB_SERVER.read() or "class") == "class":
     NO_REVEAL.write(told, NO_REVEAL.read())
     log = CLASS_LOG.read()
     if log is not None:
-        told |= {CLASS_LOG.variable: class_log_environment({}, log)[CLASS_LOG.variable]}
-    command = [sys.executable, "-m", "calcnb.serve.class_server.hub"]
-    c.JupyterHub.services = [
+        told[CLASS_LOG.variable] = class_log_environment({}, log)[CLASS_LOG.variable]
+    services = [
         {
             "name": SERVICE,
-            "url": f"http://{LOCALHOST}:{SERVICE_PORT}",
+            "url": f"http://{host}:{port}",
             "command": [*command, str(served)],
             "environment": told,
             "oauth_no_confirm": True,  # a pupil is not asked whether calcnb may know their name
@@ -98,26 +92,43 @@ if (HUB_SERVER.read() or "class") == "class":
     roles = [{"name": "user", "scopes": ["self", f"access:services!service={SERVICE}"]}]
     c.JupyterHub.default_url = f"/services/{SERVICE}/"
     if log is not None:  # the teacher's class view: the hub's admins and the teachers named
-        view = class_view_environment({}, log)
-        c.JupyterHub.services.append(
+        view = {LANGUAGE.variable: language, **class_view_environment({}, log)}
+        services.append(
             {
                 "name": CLASS_VIEW_SERVICE,
-                "url": f"http://{LOCALHOST}:{SERVICE_PORT + 1}",
+                "url": f"http://{host}:{port + 1}",
                 "command": [*command, str(notebooks_dir() / CLASS_VIEW_NOTEBOOK)],
-                "environment": {LANGUAGE.variable: language, **view},
+                "environment": view,
                 "oauth_no_confirm": True,
             }
         )
         teachers = [name.strip() for name in (HUB_TEACHERS.read() or "").split(",") if name.strip()]
         scope = f"access:services!service={CLASS_VIEW_SERVICE}"
         roles.append({"name": "calcnb-teachers", "scopes": [scope], "users": teachers})
-    c.JupyterHub.load_roles = roles
+    c.JupyterHub.services.extend(services)  # beside any service the hub already has
+    c.JupyterHub.load_roles.extend(roles)
 
 # ------------------------------------------------------------ a pupil's own server (Voila, closed)
 
+import sys
+from pathlib import Path
+
+from calcnb.core.settings import HUB_NOTEBOOKS, LANGUAGE
+from calcnb.i18n import LANGUAGES, REFERENCE
+from calcnb.serve.cli.commands import cap_options, culling_options, kernel_options, server_environment, voila_options
+from calcnb.serve.shared.notebooks import notebooks_dir
+from calcnb.serve.shared.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK
+from calcnb.serve.voila.hub import student_notebooks, student_server_options
+
+IDLE_SERVER_SECONDS = 15 * 60
+# The pupils' notebooks folder: links to every notebook but the teacher's (CALCNB_HUB_NOTEBOOKS to serve others).
+STUDENT_NOTEBOOKS = Path.cwd() / "hub-homes" / "_notebooks"
+
+language = (LANGUAGE.read() or REFERENCE).lower()
+language = language if language in LANGUAGES else REFERENCE
 # The pupils' servers run this Python (the environment calcnb is installed in), whatever their PATH.
 c.Spawner.cmd = [sys.executable, "-m", "jupyterhub.singleuser"]
-c.Spawner.notebook_dir = str(student_notebooks(source, STUDENT_NOTEBOOKS))
+c.Spawner.notebook_dir = str(student_notebooks(Path(HUB_NOTEBOOKS.read() or notebooks_dir()), STUDENT_NOTEBOOKS))
 # Each pupil lands on the play app; the other notebooks are at /voila/render/<name>.ipynb beside it.
 c.Spawner.default_url = f"/voila/render/{DEFAULT_APP_NOTEBOOK}"
 # Where Voila finds the calcnb page, and the language of every kernel.
@@ -140,6 +151,12 @@ c.Spawner.args = [
 ]
 
 # ------------------------------------------------------------ a trial on one machine
+
+import os
+from pathlib import Path
+
+from calcnb.core.settings import HUB_PASSWORD
+from calcnb.serve.shared.settings import LOCALHOST
 
 c.JupyterHub.ip = LOCALHOST
 c.JupyterHub.port = 8000

@@ -4,12 +4,12 @@ two calls that ask the hub over the network answered here: who a token is, and t
 
 from __future__ import annotations
 
-import asyncio
 from http.cookies import SimpleCookie
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from jupyterhub.services.auth import HubOAuth
+from loop_thread import run_in_thread
 
 from calcnb.serve.class_server.hub import HubDoor, hub_address, pupil_notebooks
 
@@ -81,7 +81,7 @@ def _call(door: HubDoor, path: str, *, cookies: dict | None = None, method: str 
     async def send(event):
         sent.append(event)
 
-    asyncio.run(door(scope, receive, send))
+    run_in_thread(door(scope, receive, send))  # a browser test's Playwright may hold this thread's loop
     if kind == "websocket":
         return sent[0].get("code", "accepted"), {}, b""
     start = sent[0]
@@ -110,7 +110,7 @@ def _all_headers(door: HubDoor, path: str, **options) -> tuple[int, list[tuple[s
     async def send(event):
         sent.append(event)
 
-    asyncio.run(door(scope, receive, send))
+    run_in_thread(door(scope, receive, send))  # a browser test's Playwright may hold this thread's loop
     return sent[0]["status"], [(name.decode(), value.decode()) for name, value in sent[0]["headers"]]
 
 
@@ -215,7 +215,7 @@ def test_the_services_cookie_is_secure_over_https(scheme_header):
     async def send(event):
         sent.append(event)
 
-    asyncio.run(door(scope, receive, send))
+    run_in_thread(door(scope, receive, send))  # a browser test's Playwright may hold this thread's loop
     cookie = dict(sent[0]["headers"])[b"set-cookie"].decode()
     assert ("Secure" in cookie) == (scheme_header == b"https")
 

@@ -25,6 +25,7 @@ __all__ = [
     "HUB_NOTEBOOKS",
     "HUB_PASSWORD",
     "HUB_SERVER",
+    "HUB_SERVICE_HOST",
     "HUB_SERVICE_PORT",
     "HUB_TEACHERS",
     "INTERPRETED",
@@ -83,6 +84,7 @@ VOILA_PREHEAT = Setting("VOILA_PREHEAT", True, "set by Voila in the kernels it s
 HUB_NOTEBOOKS = Setting("CALCNB_HUB_NOTEBOOKS", False, "the notebooks a trial hub gives its students (else calcnb's)")
 HUB_PASSWORD = Setting("CALCNB_HUB_PASSWORD", False, "every student's password on a trial hub (else calcnb)")
 HUB_SERVER = Setting("CALCNB_HUB_SERVER", False, "how a hub serves its pupils: class (one class server, else) or voila")
+HUB_SERVICE_HOST = Setting("CALCNB_HUB_SERVICE_HOST", False, "the name the hub's proxy reaches its class server by")
 HUB_SERVICE_PORT = Setting("CALCNB_HUB_SERVICE_PORT", False, "a hub's class server's local port (else 8870; view: +1)")
 HUB_TEACHERS = Setting("CALCNB_HUB_TEACHERS", False, "the hub names, comma-separated, that may open a hub's class view")
 
@@ -102,6 +104,7 @@ SETTINGS: dict[str, Setting] = {
         HUB_NOTEBOOKS,
         HUB_PASSWORD,
         HUB_SERVER,
+        HUB_SERVICE_HOST,
         HUB_SERVICE_PORT,
         HUB_TEACHERS,
     )

@@ -179,13 +179,20 @@ def test_pupils_answer_on_the_hubs_class_server_under_their_names(browser, hub):
     assert bruno.context.request.get(f"{hub.url}{SERVICE}jupyter/api/kernels/{kernel}").status == 403
     assert ana.context.request.get(f"{hub.url}{SERVICE}jupyter/api/kernels/{kernel}").status != 403
 
-    # A pupil's pages are capped by their hub name: Ana's fourth and fifth pages (with the lesson, five) are over
-    # the cap of one device, while Bruno, reaching the service from the same proxy, still gets his.
-    for _ in range(DEFAULT_PAGES_PER_DEVICE - 1):
-        assert ana.context.request.get(f"{hub.url}{SERVICE}{LESSON}").status == 200
-    over = ana.context.request.get(f"{hub.url}{SERVICE}{LESSON}")
+    # A pupil's pages are capped by their hub name: Ana logged in on more browsers (her hub login in each) gets
+    # her cap's worth of pages in all, with the lesson open, and no more; Bruno, reaching the service from the
+    # same proxy, still gets his.
+    login = [cookie for cookie in ana.context.cookies() if cookie["name"] == "service-calcnb"]
+    others = [browser.new_context() for _ in range(DEFAULT_PAGES_PER_DEVICE)]
+    for other in others:
+        other.add_cookies(login)
+    for other in others[:-1]:
+        assert other.request.get(f"{hub.url}{SERVICE}{LESSON}").status == 200
+    over = others[-1].request.get(f"{hub.url}{SERVICE}{LESSON}")
     assert over.status == 429 and "Too many pages open on this device" in over.text()
     assert bruno.context.request.get(f"{hub.url}{SERVICE}{LESSON}").status == 200
+    for other in others:
+        other.close()
 
     # The class view is the teacher's: a pupil is refused it, the teacher sees both pupils.
     assert bruno.context.request.get(f"{hub.url}{CLASS_VIEW}").status == 403

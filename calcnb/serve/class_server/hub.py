@@ -271,6 +271,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("target", type=Path)
     parser.add_argument("--max-pages", type=int, default=None)
     parser.add_argument("--pages-per-device", type=int, default=None)
+    # Where to listen, when the hub's proxy reaches the service by a name of its own (Kubernetes: "hub").
+    parser.add_argument("--ip", default=None, help="the address to listen on (default: the service URL's host)")
     arguments = parser.parse_args(argv)
     auth = HubOAuth()
     where = urlsplit(os.environ["JUPYTERHUB_SERVICE_URL"])
@@ -286,7 +288,7 @@ def main(argv: list[str] | None = None) -> None:
     _log.setLevel(logging.INFO)
     config = uvicorn.Config(
         HubDoor(app, auth),
-        host=where.hostname or "127.0.0.1",
+        host=arguments.ip or where.hostname or "127.0.0.1",
         port=where.port or 80,
         proxy_headers=False,  # a pupil is known by their hub name, never by a header's address
         log_level="warning",
