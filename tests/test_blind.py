@@ -8,8 +8,9 @@ import random
 from pathlib import Path
 
 import pytest
+from game_support import late_game, permuted_stock
 
-from calcnb import Game, State
+from calcnb import Game
 from calcnb.game.engine import ALL_MOVES, Move
 from calcnb.game.rules import POSITION
 from calcnb.players import blind
@@ -34,29 +35,13 @@ from calcnb.studies.folklore import timed_play
 SMALL = Determinized(samples=4, nodes=100, total_nodes=2000)
 
 
-def _late(seed: int, left: int) -> Game:
-    """A game ``left`` cards before the end of the stock, reached by reverse need, with a card turned."""
-    game = Game.new(seed)
-    for move in ReverseNeed().play(seed).moves:
-        if len(game.state.stock) <= left and game.state.pending is not None:
-            break
-        game.play(move)
-    return game
-
-
-def _permuted_stock(state: State, rng: random.Random) -> State:
-    stock = list(state.stock)
-    rng.shuffle(stock)
-    return state._replace(stock=tuple(stock))
-
-
 @pytest.mark.parametrize("seed, left", [(0, 6), (3, 10), (7, 14)])
 def test_choice_does_not_change_when_the_stock_is_permuted(seed, left):
-    state = _late(seed, left).state
+    state = late_game(seed, left).state
     choice = SMALL.choose(state)
     assert choice in state.legal_moves()
     for trial in range(3):
-        assert SMALL.choose(_permuted_stock(state, random.Random(trial))) is choice
+        assert SMALL.choose(permuted_stock(state, random.Random(trial))) is choice
 
 
 def test_candidates_keep_one_of_interchangeable_piles_and_every_other_choice():
@@ -65,7 +50,7 @@ def test_candidates_keep_one_of_interchangeable_piles_and_every_other_choice():
     table = PlayerView.of(game.state).table()
     moves = [ALL_MOVES[m] for m in candidates(table)]
     assert Move.parse("S>W1") in moves and not {Move.parse(f"S>W{w}") for w in (2, 3, 4)} & set(moves)
-    state = _late(0, 6).state
+    state = late_game(0, 6).state
     moves = [ALL_MOVES[m] for m in candidates(PlayerView.of(state).table())]
     assert moves == [move for move in state.legal_moves() if move in moves]  # the engine's order
     assert len(moves) > 2
@@ -113,7 +98,7 @@ def test_with_no_card_pending_turning_is_the_only_candidate_unless_a_move_is_saf
 
 
 def test_every_candidate_faces_the_same_orders_and_a_won_order_is_a_real_win():
-    state = _late(3, 10).state
+    state = late_game(3, 10).state
     table = PlayerView.of(state).table()
     moves = candidates(table)
     orders = hidden_orders(table, 6, random.Random(2))
@@ -133,7 +118,7 @@ def test_every_candidate_faces_the_same_orders_and_a_won_order_is_a_real_win():
 
 
 def test_a_game_replays_through_the_rules_and_the_player_pickles():
-    game = _late(2, 8)
+    game = late_game(2, 8)
     result = SMALL.play(game)
     game.play_many(result.moves)
     assert game.status == result.outcome
@@ -168,7 +153,7 @@ def test_the_stored_study_measured_the_players_this_code_plays(monkeypatch):
 
 
 def test_the_second_look_solves_again_only_the_undecided_orders_of_the_moves_still_in_the_race(monkeypatch):
-    table = PlayerView.of(_late(3, 10).state).table()
+    table = PlayerView.of(late_game(3, 10).state).table()
     moves = candidates(table)
     assert len(moves) >= 3
     settled, close, behind = moves[:3]
@@ -214,7 +199,7 @@ def _choices_with_spied_rollouts(player: Determinized, monkeypatch) -> list[tupl
     monkeypatch.setattr(blind, "rollouts", spy)
     seen = []
     for seed, left in [(0, 36), (0, 32), (1, 32), (1, 40), (4, 28), (7, 44)]:
-        table = PlayerView.of(_late(seed, left).state).table()
+        table = PlayerView.of(late_game(seed, left).state).table()
         spied.clear()
         move = player.next_move(table, random.Random(seed))
         by_move = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from game_support import late_game
 
 from calcnb import Game
 from calcnb.game.engine import Move
@@ -24,17 +25,8 @@ from calcnb.players.ladder import FirstFit, ReverseNeed
 from calcnb.solver import COMPILED, solve
 
 
-def _late(seed: int, left: int) -> Game:
-    game = Game.new(seed)
-    for move in ReverseNeed().play(seed).moves:
-        if len(game.state.stock) <= left and game.state.pending is not None:
-            break
-        game.play(move)
-    return game
-
-
 def test_analyse_gives_every_legal_move_once_best_first_with_an_interval_around_it():
-    game = _late(0, 8)
+    game = late_game(0, 8)
     chances = analyse(game, seconds=0.1, futures=8)
     assert sorted(map(str, (c.move for c in chances))) == sorted(map(str, game.legal_moves()))
     assert [c.chance for c in chances] == sorted((c.chance for c in chances), reverse=True)
@@ -45,7 +37,7 @@ def test_analyse_gives_every_legal_move_once_best_first_with_an_interval_around_
 
 
 def test_analyse_does_not_look_at_the_stock_order():
-    game = _late(3, 10)
+    game = late_game(3, 10)
     state = game.state
     stock = list(state.stock)
     random.Random(1).shuffle(stock)
@@ -65,7 +57,7 @@ def test_with_the_stock_spent_one_future_is_the_whole_truth():
 
 
 def test_chance_sentences_in_plain_words_in_both_languages():
-    chance = analyse(_late(0, 8), seconds=60.0, futures=4)[0]
+    chance = analyse(late_game(0, 8), seconds=60.0, futures=4)[0]
     text = str(chance)
     assert f"wins about {round(100 * chance.chance)} in 100 futures" in text and "4 futures tried" in text
     assert describe_move(Move.parse("S>W2")) == "put it on waste 2"
@@ -79,7 +71,7 @@ def test_chance_sentences_in_plain_words_in_both_languages():
 
 @pytest.mark.slow
 def test_review_marks_the_decisions_that_lost_most_chance_with_a_better_move():
-    start = _late(5, 12)  # reverse need's position, 12 cards before the end; then first fit plays on
+    start = late_game(5, 12)  # reverse need's position, 12 cards before the end; then first fit plays on
     game = Game.from_position(start.foundations, start.wastes, start.stock, start.pending)
     game.play_many(FirstFit().play(game).moves)
     result = review(game, worst=2, seconds=60.0, futures=8)
@@ -96,7 +88,7 @@ def test_review_marks_the_decisions_that_lost_most_chance_with_a_better_move():
 
 
 def test_with_no_time_left_the_minimum_of_futures_is_tried_and_the_words_say_so():
-    game = _late(1, 20)
+    game = late_game(1, 20)
     quick = analyse(game, seconds=0.0)
     assert {c.futures for c in quick} == {MINIMUM}
     longer = analyse(game, seconds=30.0, futures=12)
@@ -141,5 +133,5 @@ def test_the_review_cell_reviews_the_finished_game_or_says_it_reviews_another():
 def test_the_default_analysis_stops_at_its_count_of_futures():
     """Compiled, a quarter of a second and 28 futures at most (so clicks do not queue); interpreted, as before."""
     assert ((0.25, 28) if COMPILED else (1.0, 64)) == (ANSWER_SECONDS, ANSWER_FUTURES)
-    chances = analyse(_late(0, 8), seconds=60.0)
+    chances = analyse(late_game(0, 8), seconds=60.0)
     assert chances and all(chance.futures == ANSWER_FUTURES for chance in chances)

@@ -4,6 +4,7 @@ import pickle
 import random
 
 import pytest
+from game_support import permuted_stock
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,12 +35,6 @@ def _mid_game(seed: int, moves: int) -> Game:
     return game
 
 
-def _permuted_stock(state: State, rng: random.Random) -> State:
-    stock = list(state.stock)
-    rng.shuffle(stock)
-    return state._replace(stock=tuple(stock))
-
-
 # ---------------------------------------------------------------- the view hides the stock order
 
 
@@ -50,7 +45,7 @@ def test_view_has_no_stock_order():
     assert view.unseen == frozenset(state.stock)
     assert not hasattr(view, "stock")
     # a view of the same position with the stock in another order is the very same view
-    assert PlayerView.of(_permuted_stock(state, random.Random(1))) == view
+    assert PlayerView.of(permuted_stock(state, random.Random(1))) == view
 
 
 @pytest.mark.parametrize("player", ALL_PLAYERS, ids=lambda p: p.name)
@@ -59,7 +54,7 @@ def test_choice_does_not_change_when_the_stock_is_permuted(player, seed, moves):
     state = _mid_game(seed, moves).state
     choice = player.choose(state)
     for trial in range(5):
-        shuffled = _permuted_stock(state, random.Random(trial))
+        shuffled = permuted_stock(state, random.Random(trial))
         assert shuffled.stock != state.stock or len(state.stock) < 2
         assert player.choose(shuffled) is choice
 
@@ -236,7 +231,7 @@ def test_hint_is_a_legal_move_with_a_sentence_and_ignores_the_stock_order(seed, 
     else:
         assert move is None
     assert isinstance(sentence, str) and sentence.endswith(".") and "{" not in sentence
-    shuffled = _permuted_stock(game.state, random.Random(seed))
+    shuffled = permuted_stock(game.state, random.Random(seed))
     assert hint(shuffled) == (move, sentence)
 
 
