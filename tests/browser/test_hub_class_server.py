@@ -8,17 +8,20 @@ no server per pupil, and stops everything it started."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
 import pytest
 
 from calcnb.classlog.store import open_class_log
+from calcnb.i18n import catalogue
 from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
 from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
 from calcnb.serve.shared.settings import LOCALHOST
@@ -55,15 +58,15 @@ def _two_free_ports() -> int:
     raise AssertionError("no two free ports in a row")
 
 
-@pytest.fixture(scope="module")
-def hub(tmp_path_factory) -> Hub:
-    """The school's hub with the class server as its service, a class log, a teacher; all gone afterwards."""
+@contextlib.contextmanager
+def _hub(folder: Path, **settings: str) -> Iterator[Hub]:
+    """The school's hub with the class server as its service, a class log and ``settings`` (environment variables
+    of the hub); everything it started is gone afterwards."""
     if shutil.which("configurable-http-proxy") is None:
         reason = "configurable-http-proxy is missing (npm install -g configurable-http-proxy); the hub test needs it"
         if os.environ.get("CALCNB_REQUIRE_BROWSER"):
             pytest.fail(reason)
         pytest.skip(reason)
-    folder = tmp_path_factory.mktemp("class_hub")
     root = _serve_copy(folder / "notebooks")  # teacher/ included: the service must leave it out
     database = folder / "lesson.db"
     port = free_port()
@@ -79,15 +82,16 @@ def hub(tmp_path_factory) -> Hub:
         f"--JupyterHub.db_url=sqlite:///{folder / 'hub.sqlite'}",
         f"--JupyterHub.cookie_secret_file={folder / 'cookie_secret'}",
     ]
-    environment = {
-        **os.environ,
+    environment = {**os.environ}
+    for name in ("CALCNB_HUB_SERVER", "CALCNB_CLASS_CODE", "CALCNB_LANG", "CALCNB_NO_REVEAL"):
+        environment.pop(name, None)
+    environment |= {
         "CALCNB_HUB_NOTEBOOKS": str(root),
         "CALCNB_CLASS_LOG": str(database),
         "CALCNB_HUB_SERVICE_PORT": str(_two_free_ports()),
         "CALCNB_HUB_TEACHERS": TEACHER,
+        **settings,
     }
-    for name in ("CALCNB_HUB_SERVER", "CALCNB_CLASS_CODE", "CALCNB_LANG", "CALCNB_NO_REVEAL"):
-        environment.pop(name, None)
     log_path = folder / "hub.log"
     started: list[psutil.Process] = []
     with log_path.open("wb") as log:
@@ -102,6 +106,13 @@ def hub(tmp_path_factory) -> Hub:
             stop_server(process, timeout=60)
     _gone, alive = psutil.wait_procs(started, timeout=30)
     assert alive == [], [process.cmdline() for process in alive]
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory) -> Iterator[Hub]:
+    """The school's hub, in English, with no class code."""
+    with _hub(tmp_path_factory.mktemp("class_hub")) as running:
+        yield running
 
 
 def _log_in(browser, hub: Hub, name: str):
@@ -243,3 +254,36 @@ def test_no_page_without_the_hubs_login(browser, hub):
     faked = request.get(f"{hub.url}{SERVICE}{LESSON}", headers={"Authorization": "token made-up"}, max_redirects=0)
     assert faked.status == 302
     context.close()
+
+
+def test_a_portuguese_class_behind_its_class_code_told_when_the_server_is_gone(browser, tmp_path):
+    with _hub(tmp_path, CALCNB_LANG="pt", CALCNB_CLASS_CODE="Mesa-42") as hub:
+        page = _log_in(browser, hub, "carla")
+        # The class code first, in the class's language; once typed, the lessons (the Portuguese ones).
+        page.get_by_role("heading", name=catalogue("pt")["gate.code_title"]).wait_for()
+        assert page.locator("html").get_attribute("lang") == "pt"
+        page.fill("#code", "mesa 42")
+        page.get_by_role("button", name=catalogue("pt")["gate.code_button"]).click()
+        page.wait_for_url(f"**{SERVICE}")
+        page.locator(f"a[href='{LESSON}']").wait_for()
+        page.goto(f"{hub.url}{SERVICE}{LESSON}", wait_until="domcontentloaded")
+        page.locator(".calcnb-class-recorder").wait_for(state="visible")
+        assert page.locator("html").get_attribute("lang") == "pt"
+        assert not page.locator(".calcnb-server-gone").count()
+
+        # The class server stops answering (paused): the page says so, in Portuguese; answering again, it stops.
+        (service,) = [
+            process
+            for process in psutil.Process(hub.process.pid).children(recursive=True)
+            if "calcnb.serve.class_server.hub" in " ".join(process.cmdline())
+            and "class_view" not in " ".join(process.cmdline())
+        ]
+        service.suspend()
+        try:
+            banner = page.locator(".calcnb-server-gone")
+            banner.wait_for(state="visible", timeout=60_000)
+            assert banner.inner_text().strip() == catalogue("pt")["serve.server_gone"]
+        finally:
+            service.resume()
+        banner.wait_for(state="detached", timeout=60_000)
+        page.context.close()
