@@ -154,6 +154,24 @@ def old_log(location, tmp_path):
     return str(copy)
 
 
+def test_a_log_of_schema_version_3_gets_the_table_of_the_answer_to_discuss(location):
+    log = open_class_log(location)
+    log.join("ana")
+    log.record("ana", an_attempt(answer="14", outcome=Outcome.WRONG, misconception="off_by_one"))
+    with log.engine.begin() as connection:  # as calcnb wrote it before answers were put up for discussion
+        connection.execute(sa.text("DROP TABLE calcnb_discussed"))
+        connection.execute(sa.text("UPDATE calcnb_schema SET version = 3"))
+    log.close()
+    log = open_class_log(location)
+    try:
+        with log.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT version FROM calcnb_schema")).scalar() == SCHEMA_VERSION
+        assert log.discussed() is None and log.count() == 1 and log.students() == ["ana"]
+        assert log.discuss(1)["answer"] == "14" and log.discussed()["answer"] == "14"
+    finally:
+        log.close()
+
+
 def test_a_log_written_before_the_split_reads_unchanged(old_log):
     before = _old_rows(old_log)
     assert before["calcnb_schema"] == [(1, 2)] and len(before["calcnb_attempts"]) == 9
@@ -207,7 +225,8 @@ def test_a_log_written_before_the_split_reads_unchanged(old_log):
         assert lines[7].split(",")[4] == "'=1+1" and len(lines) == 10
         # opened and read: not a row changed, only brought to the schema of today (each first join keyed)
         after = _old_rows(old_log)
-        assert after["calcnb_schema"] == [(1, SCHEMA_VERSION)] and SCHEMA_VERSION == 3
+        assert after["calcnb_schema"] == [(1, SCHEMA_VERSION)] and SCHEMA_VERSION == 4
+        assert log.discussed() is None  # the table of the answer up for discussion added, empty
         students = after["calcnb_students"]
         assert [row[:-1] for row in students] == before["calcnb_students"]
         assert [row[-1] for row in students] == [student_key(row[1]) for row in students]

@@ -5,8 +5,11 @@ Every test taking ``log`` runs on SQLite and on PostgreSQL (``class_log_fixtures
 
 from __future__ import annotations
 
+import pytest
 from class_log_support import HOSTILE, an_attempt
 
+from calcnb.classlog.schema import ClassLogError
+from calcnb.classlog.store import open_class_log
 from calcnb.classlog.summary import exercise_label, misconception_label
 from calcnb.classroom.projector import MOST_BARS, ProjectorView
 from calcnb.classroom.view import escaped
@@ -14,7 +17,7 @@ from calcnb.core.settings import CLASS_LOG, CLASS_PROJECTOR, CLASS_VIEW
 from calcnb.exercises.items import Outcome
 from calcnb.i18n import set_language
 from calcnb.lessons import BANK, lesson
-from calcnb.lessons.class_view import class_view
+from calcnb.lessons.class_view import LessonClassView, class_view
 from calcnb.lessons.evidence.exercises import PLAYER_KEY
 from calcnb.lessons.projector import LessonProjectorView, projector_view
 from calcnb.serve.cli.environments import class_log_environment, class_view_environment, projector_environment
@@ -132,3 +135,73 @@ def test_class_view_projector_serves_on_a_port_of_its_own():
     arguments = build_parser().parse_args(["class-view", "lesson.db", "--projector"])
     assert arguments.projector and arguments.port is None  # the runner chooses the projector's own port
     assert build_parser().parse_args(["class-view", "lesson.db"]).projector is False
+
+
+# ---------------------------------------------------------------- a wrong answer to discuss
+
+
+def test_the_teacher_puts_a_wrong_answer_up_and_takes_it_down(log):
+    _a_class(log)
+    teacher = LessonClassView(log)
+    projector = LessonProjectorView(log)
+    assert teacher.refresh() and projector.refresh()
+    # offered: each wrong answer, the latest first, by its text and exercise, never its nickname
+    labels = [label for label, _number in teacher.discuss_choice.options]
+    assert [label.split()[0] for label in labels] == ["420", "419", "418", "417"]
+    assert not any(name in label for label in labels for name in NICKNAMES)
+    assert teacher.take_down_button.disabled and "Nothing is up" in teacher.discuss_status.value
+    teacher.discuss_choice.value = dict(teacher.discuss_choice.options)[labels[2]]  # bia's 418
+    shown = teacher.put_up()
+    assert shown["answer"] == "418" and log.discussed()["answer"] == "418"
+    assert not teacher.take_down_button.disabled and "On the projector now" in teacher.discuss_status.value
+    projector.refresh()  # another process, as far as the log goes: it reads what the teacher put up
+    page = projector.page.value
+    assert "418" in page and "An answer to talk about" in page
+    question = BANK[FIRST].item(0).question
+    assert escaped(question) in page
+    for name in NICKNAMES:
+        assert name not in page and escaped(name) not in page
+    for other in ("417", "419", "420"):  # alone: no other answer, and no figures beside it
+        assert other not in page
+    assert "got it right" not in page
+    teacher.take_down_button.click()
+    assert log.discussed() is None
+    projector.refresh()
+    assert "418" not in projector.page.value and "2 of 3 got it right" in projector.page.value
+
+
+def test_the_answer_up_is_kept_in_the_log_for_every_view_to_read(location):
+    first = open_class_log(location)
+    _a_class(first)
+    second = open_class_log(location)
+    try:
+        up = first.discuss(1, when=1_800_000_100.0)
+        assert up == {"attempt_id": 1, "exercise_id": FIRST, "variant": "0", "answer": "417",
+                      "shown_at": 1_800_000_100.0}  # fmt: skip
+        assert second.discussed() == up
+        first.discuss(3)  # in place of the first: one answer up at a time
+        assert second.discussed()["answer"] == "418"
+        second.stop_discussing()
+        assert first.discussed() is None
+        with pytest.raises(ClassLogError, match="no answer numbered 99"):
+            first.discuss(99)
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_view_with_no_wrong_answer_offers_nothing_to_put_up(log):
+    _a_class(log, checks=[("ana", FIRST, "5", Outcome.RIGHT, None)])
+    teacher = LessonClassView(log)
+    teacher.refresh()
+    assert teacher.discuss_choice.options == () and teacher.discuss_button.disabled
+    assert teacher.put_up() is None and log.discussed() is None
+
+
+def test_the_projector_puts_up_an_answer_in_portuguese(log):
+    _a_class(log)
+    log.discuss(4)
+    set_language("pt")
+    projector = LessonProjectorView(log)
+    projector.refresh()
+    assert "Uma resposta para conversarmos" in projector.page.value and "419" in projector.page.value

@@ -24,6 +24,8 @@ __all__ = [
     "ATTEMPTS",
     "ATTEMPT_COLUMNS",
     "CLASS_KEY",
+    "DISCUSSED",
+    "DISCUSSED_COLUMNS",
     "FAILURE_MAX",
     "GAMES",
     "GAME_COLUMNS",
@@ -48,8 +50,9 @@ __all__ = [
 ]
 
 #: Version of the schema below; a log written with a newer version is refused, never silently mixed, and an
-#: older one is brought up to date when opened (version 1 had no ``outcome`` column, version 2 no ``nickname_key``).
-SCHEMA_VERSION = 3
+#: older one is brought up to date when opened (version 1 had no ``outcome`` column, version 2 no ``nickname_key``,
+#: version 3 no ``calcnb_discussed``).
+SCHEMA_VERSION = 4
 #: Longest nickname kept, in characters.
 NICKNAME_MAX = 40
 #: Longest nickname key kept (:func:`student_key`): a character's key is at most 7 characters long (a Hangul
@@ -177,6 +180,24 @@ GAMES = sa.Table(
     sa.Column("score", sa.Integer, nullable=False),
     sa.UniqueConstraint("nickname", "seed", "player", name="calcnb_games_once"),
 )
+
+# The one answer the teacher put up on the projector to discuss (one row, or none: nothing is up). A copy of the
+# answer's exercise, variant and text, never its nickname: the projector's server reads it and shows it to the class.
+# Written only by the teacher's class view; every process that reads it sees the same answer.
+DISCUSSED = sa.Table(
+    "calcnb_discussed",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one answer up at a time
+    sa.Column("attempt_id", sa.Integer, nullable=False),  # the answer in calcnb_attempts it was copied from
+    sa.Column("exercise_id", sa.String(NAME_MAX), nullable=False),
+    sa.Column("variant", sa.String(NAME_MAX), nullable=False),
+    sa.Column("answer", sa.String(ANSWER_MAX), nullable=False),
+    sa.Column("shown_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+)
+
+#: The columns of the answer up for discussion, as :meth:`ClassLog.discussed
+#: <calcnb.classlog.store.ClassLog.discussed>` gives them.
+DISCUSSED_COLUMNS = ("attempt_id", "exercise_id", "variant", "answer", "shown_at")
 
 #: The columns of a game, in the order :meth:`ClassLog.games <calcnb.classlog.store.ClassLog.games>` gives them.
 GAME_COLUMNS = ("recorded_at", "nickname", "seed", "player", "won", "score")

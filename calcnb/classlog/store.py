@@ -25,6 +25,8 @@ from calcnb.classlog.schema import (
     ATTEMPT_COLUMNS,
     ATTEMPTS,
     CLASS_KEY,
+    DISCUSSED,
+    DISCUSSED_COLUMNS,
     FAILURE_MAX,
     GAME_COLUMNS,
     GAMES,
@@ -476,6 +478,43 @@ class ClassLog:
         finally:
             self.check_file()
         return WRITTEN
+
+    # ------------------------------------------------------------ the answer up for discussion
+
+    def discuss(self, attempt_id: int, *, when: float | None = None) -> dict[str, Any]:
+        """Put the recorded answer numbered ``attempt_id`` up for the class to discuss, in place of any other: its
+        exercise, variant and text are copied (never its nickname), and returned as :meth:`discussed` gives them.
+
+        Raises :class:`~calcnb.classlog.schema.ClassLogError` when the log has no such answer.
+        """
+        self.check_file()
+        with self.engine.begin() as connection:
+            found = connection.execute(
+                sa.select(ATTEMPTS.c.exercise_id, ATTEMPTS.c.variant, ATTEMPTS.c.answer).where(
+                    ATTEMPTS.c.id == int(attempt_id)
+                )
+            ).first()
+            if found is None:
+                raise ClassLogError(message("classlog.no_such_answer", number=attempt_id))
+            row = {
+                "attempt_id": int(attempt_id),
+                **found._mapping,
+                "shown_at": time.time() if when is None else float(when),
+            }
+            connection.execute(sa.delete(DISCUSSED))
+            connection.execute(sa.insert(DISCUSSED).values(id=1, **row))
+        return {name: row[name] for name in DISCUSSED_COLUMNS}
+
+    def stop_discussing(self) -> None:
+        """Take down the answer up for discussion, if any: the projector shows the class's figures again."""
+        self.check_file()
+        with self.engine.begin() as connection:
+            connection.execute(sa.delete(DISCUSSED))
+
+    def discussed(self) -> dict[str, Any] | None:
+        """The answer up for discussion (keyed by :data:`~calcnb.classlog.schema.DISCUSSED_COLUMNS`), or None."""
+        rows = self._read(sa.select(*(DISCUSSED.c[name] for name in DISCUSSED_COLUMNS)).where(DISCUSSED.c.id == 1))
+        return rows[0] if rows else None
 
     # ------------------------------------------------------------ reading
 

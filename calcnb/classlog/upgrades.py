@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-from calcnb.classlog.schema import ATTEMPTS, OUTCOME_MAX, STUDENTS, ClassLogError, student_key
+from calcnb.classlog.schema import ATTEMPTS, DISCUSSED, OUTCOME_MAX, STUDENTS, ClassLogError, student_key
 from calcnb.exercises.items import Outcome
 
-__all__ = ["UPGRADES", "from_1", "from_2"]
+__all__ = ["UPGRADES", "from_1", "from_2", "from_3"]
 
 
 def from_1(connection: sa.Connection) -> None:
@@ -59,5 +59,11 @@ def from_2(connection: sa.Connection) -> None:
         index.create(connection)
 
 
+def from_3(connection: sa.Connection) -> None:
+    """Add the table of the answer up for discussion to a version-3 log, empty: nothing is up. No row of the log is
+    changed. (Opening a log makes any table it lacks first, so the table may be there already: it is left as it is.)"""
+    DISCUSSED.create(connection, checkfirst=True)
+
+
 #: The step that brings a log of each older schema version to the next one.
-UPGRADES: dict[int, Callable[[sa.Connection], None]] = {1: from_1, 2: from_2}
+UPGRADES: dict[int, Callable[[sa.Connection], None]] = {1: from_1, 2: from_2, 3: from_3}

@@ -2,7 +2,9 @@
 
 Per exercise someone has tried: how many students tried it and how many got it right, and the misconceptions
 of the wrong answers as large bars named in the lesson's words. Never a nickname, a rejoin code or an answer:
-only counts, so nothing on the wall can point at a pupil.
+only counts, so nothing on the wall can point at a pupil. The one exception is an answer the teacher chose in
+the class view to discuss (:meth:`calcnb.classlog.store.ClassLog.discussed`): it is shown alone, with its question,
+without its nickname, until the teacher takes it down.
 
 ``python -m calcnb class-view lesson.db --projector`` serves ``notebooks/teacher/projector.ipynb`` with Voila on a
 server and port of its own, whose kernels are told the log through :data:`calcnb.core.settings.CLASS_PROJECTOR`
@@ -15,7 +17,8 @@ import asyncio
 import contextlib
 import html
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import ipywidgets as widgets
 
@@ -30,7 +33,7 @@ from calcnb.i18n import message
 from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import BAR_COLOURS, BLACK, BLUISH_GREEN, DARK_GREY, LIGHT_GREY, PALE_GREY, WHITE
 
-__all__ = ["MOST_BARS", "ProjectorView", "projector_html"]
+__all__ = ["MOST_BARS", "ProjectorView", "discussed_html", "projector_html"]
 
 #: Seconds between two readings of the log.
 REFRESH_SECONDS = 3.0
@@ -100,6 +103,32 @@ def projector_html(
     )
 
 
+def discussed_html(discussed: Mapping[str, Any], order: Sequence[str], bank: Bank) -> str:
+    """One answer put up by the teacher, alone: its exercise, its question (the variant the pupil was asked) and
+    the answer as typed, with no nickname; the question as the exercise's label says it if the bank has no such
+    variant."""
+    exercise = str(discussed["exercise_id"])
+    label = escaped(exercise_label(exercise, order, bank))
+    question = ""
+    with contextlib.suppress(Exception):  # an exercise or variant this calcnb does not know: its label is enough
+        question = bank[exercise].item(int(discussed["variant"])).question
+    asked = (
+        f'<p class="calcnb-projector-question" style="font-size:1.2em;margin:0.3em 0">{escaped(question)}</p>'
+        if question
+        else ""
+    )
+    return (
+        f'<div class="calcnb-projector-page calcnb-projector-discussed" style="{_PAGE_STYLE}">'
+        f'<h2 style="font-size:1.4em;margin:0 0 0.3em 0">{html.escape(message("projector.discuss_title"))}</h2>'
+        f'<h3 style="font-size:1em;margin:0;color:{DARK_GREY}">{label}</h3>{asked}'
+        f'<p style="margin:0.6em 0 0.2em 0">{html.escape(message("projector.answer_given"))}</p>'
+        f'<p class="calcnb-projector-answer" style="font-size:2.4em;font-weight:bold;margin:0;'
+        f'border:3px solid {LIGHT_GREY};padding:0.1em 0.4em;display:inline-block"><bdi>{escaped(discussed["answer"])}'
+        f"</bdi></p>"
+        f'<p style="margin:0.6em 0 0 0">{html.escape(message("projector.discuss_prompt"))}</p></div>'
+    )
+
+
 class ProjectorView(ShownWhenRun, widgets.VBox):
     """The projector view of one class log: call :meth:`refresh`, or :meth:`start` to refresh by itself.
 
@@ -120,6 +149,7 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
         self.refresh_seconds = refresh_seconds
         self.tally = Tally()
         self.read_at: float | None = None
+        self.discussed: dict[str, Any] | None = None  # the answer up for discussion at the last reading
         self.page = widgets.HTML()
         self.note = widgets.HTML()
         super().__init__([self.page, self.note])
@@ -147,6 +177,7 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
             self.tally.add(log.attempts_after(self.tally.seen), log.student_attempts)
             students = len(log.students())
             self.follow()
+            self.discussed = log.discussed()
         except ClassLogMoved:
             self._reopen()
             return False
@@ -157,6 +188,9 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
             return False
         self.read_at = time.time()
         self.note.value = ""
+        if self.discussed is not None:  # alone on the wall, until the teacher takes it down
+            self.page.value = discussed_html(self.discussed, self.order, self.bank)
+            return True
         stats = self.tally.stats(self.order)
         self.page.value = projector_html(stats, self.order, self.bank, students=students, extra=self.extra_html())
         return True

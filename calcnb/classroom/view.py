@@ -5,8 +5,10 @@ how many got it right, how many had the answer shown (never counted as right), h
 could not be read (never counted as wrong), and the share of each misconception among the wrong
 answers, as a bar chart, every name in the teacher's language. Then who joined and has not
 checked anything yet, and who is stuck (their last three answers judged wrong), with the
-exercise they are stuck on. Last, the end-of-lesson summary of each student, to export as CSV or
-print as PDF (:mod:`calcnb.classlog.summary`); a link exports every recorded check as CSV. The view
+exercise they are stuck on. Then the wrong answers typed, the latest first, to put one up on the projector view
+(:mod:`calcnb.classroom.projector`, its own server) for the class to discuss, and take it down: the choice is kept
+in the class log, so the projector's process reads it. Last, the end-of-lesson summary of each student, to export
+as CSV or print as PDF (:mod:`calcnb.classlog.summary`); a link exports every recorded check as CSV. The view
 is handed the lesson's exercise order and bank: a lesson's own view (:mod:`calcnb.lessons`) knows
 which lesson, this module knows none. Whether each page's answers reach the log is worked out in
 :mod:`calcnb.classlog.health`.
@@ -41,7 +43,7 @@ from calcnb.classlog.health import (
     write_heartbeat,
 )
 from calcnb.classlog.readings import STUCK_AFTER, ClassStatus, ExerciseStats, StudentSummary
-from calcnb.classlog.schema import ClassLogMoved
+from calcnb.classlog.schema import ClassLogMoved, row_outcome
 from calcnb.classlog.store import ClassLog, open_class_log
 from calcnb.classlog.summary import (
     SUMMARY_COLUMNS,
@@ -55,6 +57,7 @@ from calcnb.classlog.summary import (
 from calcnb.classlog.tally import Tally
 from calcnb.core.settings import CLASS_VIEW
 from calcnb.exercises.bank import Bank
+from calcnb.exercises.items import Outcome
 from calcnb.i18n import message
 from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import ALARM_BACKGROUND, BAR_COLOURS, BLUE, ERROR_TEXT, LIGHT_GREY, VERMILION, WHITE
@@ -69,16 +72,21 @@ __all__ = [
     "isolated",
     "students_html",
     "summary_html",
+    "visible",
 ]
 
 #: Seconds between two readings of the log.
 REFRESH_SECONDS = 3.0
 
 
+def visible(text: object) -> str:
+    """Text a student typed with its control characters as ``\\x..`` escapes (for plain text: a list's options)."""
+    return "".join(f"\\x{ord(char):02x}" if unicodedata.category(char) == "Cc" else char for char in str(text))
+
+
 def escaped(text: object) -> str:
     """Text a student typed, safe inside HTML: control characters as ``\\x..`` escapes, markup escaped."""
-    visible = "".join(f"\\x{ord(char):02x}" if unicodedata.category(char) == "Cc" else char for char in str(text))
-    return html.escape(visible, quote=True)
+    return html.escape(visible(text), quote=True)
 
 
 def isolated(text: object) -> str:
@@ -192,6 +200,9 @@ def summary_html(summaries: Sequence[StudentSummary], order: Sequence[str], bank
     )
 
 
+#: Wrong answers offered to put up on the projector, the latest first.
+MOST_OFFERED = 60
+
 #: Seconds the view's own trial write waits for a lock: a lock held longer already stops the students' writes.
 PROBE_TIMEOUT = 1.0
 
@@ -294,6 +305,31 @@ class ClassView(ShownWhenRun, widgets.VBox):
         self.export_button.on_click(lambda _button: self.make_export())
         self.export = widgets.HTML()
         self._summaries: list[StudentSummary] = []
+        # A wrong answer to discuss: picked here, shown by the projector's own server (through the log).
+        self._wrong: dict[tuple[str, str, str], int] = {}  # (exercise, variant, answer) -> its latest id, in order
+        self.discuss_choice = widgets.Dropdown(options=[], description=message("classview.discuss.choose"))
+        self.discuss_choice.style.description_width = "initial"
+        self.discuss_choice.layout.width = "40em"  # the answer and its exercise, readable
+        self.discuss_choice.layout.max_width = "100%"
+        self.discuss_choice.add_class("calcnb-discuss-choice")
+        self.discuss_button = widgets.Button(description=message("classview.discuss.put_up"), icon="desktop")
+        self.discuss_button.layout.width = "max-content"
+        self.discuss_button.on_click(lambda _button: self.put_up())
+        self.take_down_button = widgets.Button(description=message("classview.discuss.take_down"), icon="times")
+        self.take_down_button.layout.width = "max-content"
+        self.take_down_button.on_click(lambda _button: self.take_down())
+        self.discuss_status = widgets.HTML()
+        self.discuss_status.add_class("calcnb-discuss-status")
+        discuss_row = widgets.HBox([self.discuss_choice, self.discuss_button, self.take_down_button])
+        discuss_row.layout.flex_flow = "row wrap"
+        discuss_row.layout.align_items = "center"
+        discuss = widgets.VBox(
+            [widgets.HTML(f"<h4>{html.escape(message('classview.discuss.title'))}</h4>"), discuss_row,
+             self.discuss_status]
+        )  # fmt: skip
+        discuss.add_class("calcnb-discuss")
+        self._show_choices()
+        self._show_discussed(None)
         title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
         legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
         legend_html = widgets.HTML(folded(legend))  # folded away: the table and the charts stay above the fold
@@ -302,14 +338,15 @@ class ClassView(ShownWhenRun, widgets.VBox):
         export = widgets.HBox([self.export_button, self.export])
         export.layout.align_items = "center"
         super().__init__(
-            [title, self.banner, legend_html, self.status, self.exercises, self.students, self.summary, downloads,
-             export, self.health]
+            [title, self.banner, legend_html, self.status, self.exercises, self.students, discuss, self.summary,
+             downloads, export, self.health]
         )  # fmt: skip
         self.add_class("calcnb-class-view")
         self._task: asyncio.Task | None = None
         if log is None:
             self.status.value = f"<p>{html.escape(message('classview.no_log'))}</p>"
             self.export_button.disabled = True
+            self.discuss_button.disabled = self.take_down_button.disabled = True
 
     # ------------------------------------------------------------ reading the log
 
@@ -321,9 +358,12 @@ class ClassView(ShownWhenRun, widgets.VBox):
         alarms = []
         try:
             self._same_file()
-            self.tally.add(log.attempts_after(self.tally.seen), log.student_attempts)
+            rows = log.attempts_after(self.tally.seen)
+            self.tally.add(rows, log.student_attempts)
+            self._note_wrong(rows)
             students = log.students()
             writers = log.writers()
+            discussed = log.discussed()
         except ClassLogMoved:
             self._say([self._gone_or_replaced()])
             return False
@@ -365,6 +405,8 @@ class ClassView(ShownWhenRun, widgets.VBox):
         filename = f"{message('classview.summary_file')}.csv"
         self.summary_csv.value = download_link(csv, filename, message("classview.summary_csv"), "calcnb-summary-csv")
         self.health.value = health_html(health, students)
+        self._show_choices()
+        self._show_discussed(discussed)
         self.status.value = html.escape(
             message(
                 "classview.updated",
@@ -394,6 +436,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
             if not log.reopen():
                 raise
             self.tally = Tally()  # another file: none of what was counted is in it
+            self._wrong = {}
             if remade:
                 self.remade_at = time.time()
             else:
@@ -441,6 +484,71 @@ class ClassView(ShownWhenRun, widgets.VBox):
         if room == FULL:
             return [message("classview.disk_full", folder=folder)], True
         return [message("classview.disk_low", megabytes=(free or 0) / 1_000_000, folder=folder)], False
+
+    # ------------------------------------------------------------ a wrong answer to discuss
+
+    def _note_wrong(self, rows: Sequence[dict]) -> None:
+        """Keep the wrong answers among ``rows``, each text once per exercise and variant, the latest last."""
+        for row in rows:
+            if row_outcome(row) is Outcome.WRONG:
+                key = (row["exercise_id"], str(row["variant"]), str(row["answer"]).strip())
+                self._wrong.pop(key, None)
+                self._wrong[key] = row["id"]
+
+    def _show_choices(self) -> None:
+        """Offer the latest wrong answers (answer, then exercise; no nickname), keeping the one picked."""
+        latest = list(reversed(self._wrong.items()))[:MOST_OFFERED]
+        options = [
+            (message("classview.discuss.option", answer=visible(answer),
+                     exercise=exercise_label(exercise, self.order, self.bank)), number)
+            for (exercise, _variant, answer), number in latest
+        ]  # fmt: skip
+        if options != list(self.discuss_choice.options):
+            picked = self.discuss_choice.value
+            self.discuss_choice.options = options
+            if picked in (number for _label, number in options):
+                self.discuss_choice.value = picked
+        self.discuss_button.disabled = self.class_log is None or not options
+
+    def _show_discussed(self, discussed: dict | None) -> None:
+        """Say what the projector shows: the answer up for discussion, or the class's figures."""
+        if discussed is None:
+            key = "classview.discuss.nothing_up" if self._wrong else "classview.discuss.none"
+            said = html.escape(message(key))
+        else:
+            exercise = exercise_label(discussed["exercise_id"], self.order, self.bank)
+            said = message(
+                "classview.discuss.showing", answer=isolated(discussed["answer"]), exercise=escaped(exercise)
+            )
+        self.discuss_status.value = f"<p>{said}</p>"
+        self.take_down_button.disabled = self.class_log is None or discussed is None
+
+    def put_up(self) -> dict | None:
+        """Put the answer picked on the projector (in place of any other); returns it as the log keeps it, or None
+        (nothing picked, or the log cannot be written just now: said beside the buttons)."""
+        if self.class_log is None or self.discuss_choice.value is None:
+            return None
+        try:
+            shown = self.class_log.discuss(self.discuss_choice.value)
+        except Exception as error:
+            said = message("classview.cannot_write", reason=_reason(error))
+            self.discuss_status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
+            return None
+        self._show_discussed(shown)
+        return shown
+
+    def take_down(self) -> bool:
+        """Take the answer down: the projector shows the class's figures again. False if the log refused."""
+        if self.class_log is None:
+            return False
+        try:
+            self.class_log.stop_discussing()
+        except Exception as error:
+            said = message("classview.cannot_write", reason=_reason(error))
+            self.discuss_status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
+            return False
+        self._show_discussed(None)
+        return True
 
     # ------------------------------------------------------------ files to take away
 

@@ -41,6 +41,7 @@ CHECKS = [  # (nickname, exercise, answer, outcome, misconception)
 ]
 SIZES = [(1920, 1080), (1366, 768)]
 WORDS = {"en": ("In the class: 4", "1 of 3 got it right"), "pt": ("Na turma: 4", "1 de 3 acertaram")}
+BUTTONS = {"en": ("Put it on the projector", "Take it down"), "pt": ("Mostrar na projeção", "Retirar")}
 
 
 @contextlib.contextmanager
@@ -77,11 +78,16 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module", params=["en", "pt"])
-def projector(request, database: Path) -> Iterator[tuple[str, str]]:
-    """The projector's server on ``database`` in one language: (language, its address)."""
-    with _command("class-view", str(database), "--projector", "--lang", request.param,
-                  log=database.parent / f"projector-{request.param}.log") as port:  # fmt: skip
-        yield request.param, f"http://{LOCALHOST}:{port}/"
+def projector(request, database: Path) -> Iterator[tuple[str, str, str]]:
+    """The projector's server and the teacher's class view on ``database``, each its own, in one language:
+    (language, the projector's address, the class view's address)."""
+    lang = request.param
+    with (
+        _command("class-view", str(database), "--projector", "--lang", lang,
+                 log=database.parent / f"projector-{lang}.log") as port,
+        _command("class-view", str(database), "--lang", lang, log=database.parent / f"view-{lang}.log") as view,
+    ):  # fmt: skip
+        yield lang, f"http://{LOCALHOST}:{port}/", f"http://{LOCALHOST}:{view}/"
 
 
 def _in(lang: str, function, *arguments):
@@ -105,7 +111,7 @@ def _nicknames_in_log(database: Path) -> list[str]:
 @pytest.mark.browser
 @pytest.mark.parametrize("size", SIZES, ids=[f"{width}x{height}" for width, height in SIZES])
 def test_the_projector_shows_the_class_in_large_type_and_no_nickname(browser, projector, database, size):
-    lang, url = projector
+    lang, url, _teacher = projector
     width, height = size
     context = browser.new_context(viewport={"width": width, "height": height})
     context.set_default_timeout(120_000)
@@ -140,8 +146,46 @@ def test_the_projector_shows_the_class_in_large_type_and_no_nickname(browser, pr
 
 @pytest.mark.browser
 def test_the_projectors_server_serves_the_projector_only(projector):
-    _lang, url = projector
+    _lang, url, _teacher = projector
     for path in ("voila/render/teacher/class_view.ipynb", "voila/render/class_view.ipynb", "voila/tree/teacher"):
         with pytest.raises(urllib.error.HTTPError) as refused:
             urllib.request.urlopen(url + path, timeout=60)
         assert refused.value.code in (403, 404)
+
+
+@pytest.mark.browser
+def test_the_teacher_puts_a_wrong_answer_on_the_projector_and_takes_it_down(browser, projector, database):
+    lang, url, teacher_url = projector
+    put_up, take_down = BUTTONS[lang]
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.set_default_timeout(120_000)
+    wall, teacher = context.new_page(), context.new_page()
+    try:
+        wall.goto(url, wait_until="domcontentloaded")
+        wall.get_by_text(WORDS[lang][0]).wait_for()
+        assert wall.locator(".calcnb-projector-answer").count() == 0  # nothing typed is up before the teacher picks
+        teacher.goto(teacher_url, wait_until="domcontentloaded")
+        choice = teacher.locator(".calcnb-discuss-choice select")
+        choice.locator("option", has_text="418").wait_for(state="attached")
+        label = choice.locator("option", has_text="418").inner_text()
+        choice.select_option(label=label)
+        teacher.get_by_role("button", name=put_up).click()
+        teacher.locator(".calcnb-discuss-status", has_text="418").wait_for()
+        shots = Path(os.environ.get("CALCNB_SHOTS") or database.parent)
+        teacher.locator(".calcnb-discuss").screenshot(path=shots / f"class-view-discuss-{lang}.png")
+        # the projector's own server reads it from the log at its next reading
+        answer = wall.locator(".calcnb-projector-answer")
+        answer.wait_for()
+        assert answer.inner_text().strip() == "418"
+        question = _in(lang, lambda: BANK[FIRST].item(0).question)
+        assert question in wall.inner_text(".calcnb-projector-discussed")
+        text, markup = wall.inner_text("body"), wall.content()
+        for name in _nicknames_in_log(database):
+            assert name not in text and name not in markup
+        assert "417" not in text and "419" not in text and WORDS[lang][1] not in text  # alone
+        wall.screenshot(path=shots / f"projector-discussed-{lang}-1366x768.png")
+        teacher.get_by_role("button", name=take_down).click()
+        answer.wait_for(state="detached")
+        wall.get_by_text(WORDS[lang][1]).wait_for()
+    finally:
+        context.close()

@@ -76,4 +76,17 @@ MESSAGES: dict[str, str] = {
     "projector.nothing_yet": "No answers checked yet.",
     "projector.as_of": "The figures are from {time}.",
     "classview.projector_no_log": "No class log is named. Start the projector view with: python -m calcnb class-view lesson.db --projector",
+    # calcnb.classroom.view: a wrong answer to discuss, put up on the projector
+    "classview.discuss.title": "A wrong answer to discuss, on the projector",
+    "classview.discuss.choose": "Wrong answer:",
+    "classview.discuss.option": "{answer}   ({exercise})",
+    "classview.discuss.put_up": "Put it on the projector",
+    "classview.discuss.take_down": "Take it down",
+    "classview.discuss.none": "No wrong answer yet. Nothing is up: the projector shows the class's figures.",
+    "classview.discuss.nothing_up": "Nothing is up: the projector shows the class's figures. Pick a wrong answer above to put it up, alone, with its question and without its nickname.",
+    "classview.discuss.showing": "On the projector now: {answer} ({exercise}), shown with its question and without its nickname.",
+    # calcnb.classroom.projector: an answer put up by the teacher
+    "projector.discuss_title": "An answer to talk about",
+    "projector.answer_given": "An answer given in this class:",
+    "projector.discuss_prompt": "What might its writer have been thinking? What would you answer, and why?",
 }

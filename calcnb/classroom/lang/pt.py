@@ -76,4 +76,17 @@ MESSAGES: dict[str, str] = {
     "projector.nothing_yet": "Ainda nenhuma resposta foi verificada.",
     "projector.as_of": "Os números são de {time}.",
     "classview.projector_no_log": "Nenhum registo da turma foi indicado. Abra a vista para projetar com: python -m calcnb class-view lesson.db --projector",
+    # calcnb.classroom.view: uma resposta errada para discutir, mostrada na projeção
+    "classview.discuss.title": "Uma resposta errada para discutir, na projeção",
+    "classview.discuss.choose": "Resposta errada:",
+    "classview.discuss.option": "{answer}   ({exercise})",
+    "classview.discuss.put_up": "Mostrar na projeção",
+    "classview.discuss.take_down": "Retirar",
+    "classview.discuss.none": "Ainda nenhuma resposta errada. Nada está a ser mostrado: a projeção mostra os números da turma.",
+    "classview.discuss.nothing_up": "Nada está a ser mostrado: a projeção mostra os números da turma. Escolha acima uma resposta errada para a mostrar, sozinha, com a pergunta e sem a alcunha.",
+    "classview.discuss.showing": "Na projeção agora: {answer} ({exercise}), mostrada com a pergunta e sem a alcunha.",
+    # calcnb.classroom.projector: uma resposta mostrada pelo professor
+    "projector.discuss_title": "Uma resposta para conversarmos",
+    "projector.answer_given": "Uma resposta dada nesta turma:",
+    "projector.discuss_prompt": "O que terá pensado quem a escreveu? O que responderias tu, e porquê?",
 }

@@ -54,7 +54,7 @@ MESSAGES: dict[str, str] = {
     "app.summary_written": "The summary of {location} is in {path}.",
     "app.bad_summary": "{path}: the summary is written as .pdf (to print) or .csv (for a spreadsheet)",
     "app.cannot_write_summary": "the summary cannot be written to {path}: {reason}",
-    "app.help.projector": "serve the projector view instead (on port {port} unless --port says otherwise): what the whole class may see, with no nickname and no answer; run it beside the class view",
+    "app.help.projector": "serve the projector view instead (on port {port} unless --port says otherwise): what the whole class may see: counts, no nickname, and no answer but one you put up from the class view; run it beside the class view",
     "app.what_projector": "The projector view of {location}",
     "app.help.class_view_port": "the port to listen on (default {view}; with --projector, {projector})",
     "app.what_class_view": "The class view of {location}",

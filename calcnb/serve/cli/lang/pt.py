@@ -54,7 +54,7 @@ MESSAGES: dict[str, str] = {
     "app.summary_written": "O resumo de {location} está em {path}.",
     "app.bad_summary": "{path}: o resumo é escrito em .pdf (para imprimir) ou .csv (para uma folha de cálculo)",
     "app.cannot_write_summary": "o resumo não pode ser escrito em {path}: {reason}",
-    "app.help.projector": "serve antes a vista para projetar (na porta {port}, a não ser que --port diga outra): o que toda a turma pode ver, sem alcunhas nem respostas; corra-a ao lado da vista da turma",
+    "app.help.projector": "serve antes a vista para projetar (na porta {port}, a não ser que --port diga outra): o que toda a turma pode ver: contagens, sem alcunhas, e nenhuma resposta além da que mostrar a partir da vista da turma; corra-a ao lado da vista da turma",
     "app.what_projector": "A vista para projetar de {location}",
     "app.help.class_view_port": "a porta onde escutar (por omissão {view}; com --projector, {projector})",
     "app.what_class_view": "A vista da turma de {location}",
