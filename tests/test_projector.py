@@ -5,6 +5,9 @@ Every test taking ``log`` runs on SQLite and on PostgreSQL (``class_log_fixtures
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from class_log_support import HOSTILE, an_attempt
 
@@ -15,8 +18,8 @@ from calcnb.classroom.projector import MOST_BARS, ProjectorView
 from calcnb.classroom.view import escaped
 from calcnb.core.settings import CLASS_LOG, CLASS_PROJECTOR, CLASS_VIEW
 from calcnb.exercises.items import Outcome
-from calcnb.i18n import set_language
-from calcnb.lessons import BANK, lesson
+from calcnb.i18n import message, set_language
+from calcnb.lessons import BANK, LESSONS, lesson
 from calcnb.lessons.class_view import LessonClassView, class_view
 from calcnb.lessons.evidence.exercises import PLAYER_KEY
 from calcnb.lessons.projector import LessonProjectorView, projector_view
@@ -205,3 +208,26 @@ def test_the_projector_puts_up_an_answer_in_portuguese(log):
     projector = LessonProjectorView(log)
     projector.refresh()
     assert "Uma resposta para conversarmos" in projector.page.value and "419" in projector.page.value
+
+
+# ---------------------------------------------------------------- the teacher's notes, word for word
+
+NOTES = Path(__file__).resolve().parent.parent / "notebooks"
+
+
+@pytest.mark.parametrize("lang", ["en", "pt"])
+@pytest.mark.parametrize("known", [found for found in LESSONS if found.teacher_notebook], ids=lambda found: found.key)
+def test_the_teachers_notes_start_the_projector_and_name_its_buttons_word_for_word(known, lang):
+    path = NOTES / ("" if lang == "en" else "pt") / known.teacher_notebook
+    prose = "\n".join(
+        "".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "markdown"
+    )  # fmt: skip
+    tail = "" if lang == "en" else " --lang pt"
+    lines = [line.strip() for line in prose.splitlines() if "--projector" in line and line.startswith("    python")]
+    assert lines == [f"python -m calcnb class-view lesson.db --lesson {known.name} --projector{tail}"]
+    arguments = build_parser().parse_args(lines[0].split()[3:])
+    assert arguments.projector and lesson(arguments.lesson) is known and (arguments.lang or "en") == lang
+    set_language(lang)
+    for key in ("classview.discuss.title", "classview.discuss.put_up", "classview.discuss.take_down"):
+        assert message(key) in prose
