@@ -218,9 +218,12 @@ class Exercise(widgets.VBox):
         self.off_note.add_class("calcnb-show-off")
         self.feedback = widgets.HTML()
         self.feedback.add_class("calcnb-feedback")
+        self.held_note = widgets.HTML()  # why the exercise waits, while held (see hold)
+        self.held_note.add_class("calcnb-held")
+        self.held_note.layout.display = "none"
         self.add_class("calcnb-exercise")
         row = widgets.HBox([self.answer_box, self.check_button, self.show_button, self.off_note])
-        super().__init__([self.prompt, row, self.feedback])
+        super().__init__([self.prompt, row, self.held_note, self.feedback])
         self._on_attempt: list[Callable[[Feedback], object]] = []
         self.check_button.on_click(lambda _button: self.check())
         with warnings.catch_warnings():  # Enter in the box checks too (ipywidgets calls on_submit deprecated)
@@ -251,6 +254,23 @@ class Exercise(widgets.VBox):
         self.feedback.value = ""
         self._show_buttons()
 
+    def hold(self, note: str | None) -> None:
+        """Hold the exercise: its box and buttons disabled, ``note`` said under them; None lets it go on.
+
+        What is typed in the box stays there, held or not (the class's pacing holds exercises: a lesson's page
+        whose teacher paused the class, or has not opened the exercise yet).
+        """
+        held = note is not None
+        for control in (self.answer_box, self.check_button, self.show_button):
+            control.disabled = held
+        self.held_note.value = "" if note is None else f"<i>{html.escape(note)}</i>"
+        self.held_note.layout.display = None if held else "none"
+
+    @property
+    def held(self) -> bool:
+        """Is the exercise held (see :meth:`hold`)?"""
+        return self.check_button.disabled
+
     def may_reveal(self) -> bool:
         """Would Show answer show the answer now? Only after a wrong answer, before a right one, if it is on."""
         return self.reveal_on and self.judged_wrong and not self.judged_right
@@ -264,8 +284,11 @@ class Exercise(widgets.VBox):
     def exercise_id(self) -> str:
         return self.item.exercise_id
 
-    def check(self, answer: str | None = None) -> Feedback:
-        """Judge ``answer`` (by default what is in the answer box), show the verdict and return it."""
+    def check(self, answer: str | None = None) -> Feedback | None:
+        """Judge ``answer`` (by default what is in the answer box), show the verdict and return it; None, judging
+        nothing, while the exercise is held (a page can send a click all the same)."""
+        if self.held:
+            return None
         if answer is None:
             answer = self.answer_box.value
         else:
@@ -292,7 +315,7 @@ class Exercise(widgets.VBox):
         Refused before an answer was read and judged wrong, and when Show answer is off: the button is
         hidden then, but a page can still send its click. After a right answer it does nothing.
         """
-        if self.judged_right:  # the right answer's feedback already says why: nothing to show, nothing to refuse
+        if self.judged_right or self.held:  # said already, or the exercise waits: nothing to show, nothing to refuse
             return ""
         if not self.may_reveal():
             key = "lessons.show_off" if not self.reveal_on else "lessons.show_refused"
