@@ -18,7 +18,7 @@ from calcnb.classlog.export import csv_text
 from calcnb.classlog.location import database_url
 from calcnb.classlog.readings import class_status, exercise_outcomes, exercise_stats, student_summaries
 from calcnb.classlog.schema import SCHEMA_VERSION, row_outcome, student_key
-from calcnb.classlog.store import ALREADY_WRITTEN, WRITTEN, open_class_log, read_class_key
+from calcnb.classlog.store import ALREADY_WRITTEN, WRITTEN, Pacing, open_class_log, read_class_key
 from calcnb.exercises.items import Outcome
 
 pytest_plugins = ["class_log_fixtures"]
@@ -172,6 +172,24 @@ def test_a_log_of_schema_version_3_gets_the_table_of_the_answer_to_discuss(locat
         log.close()
 
 
+def test_a_log_of_schema_version_4_gets_the_table_of_the_pacing(location):
+    log = open_class_log(location)
+    log.join("ana")
+    with log.engine.begin() as connection:  # as calcnb wrote it before the class was paced
+        connection.execute(sa.text("DROP TABLE calcnb_pacing"))
+        connection.execute(sa.text("UPDATE calcnb_schema SET version = 4"))
+    log.close()
+    log = open_class_log(location)
+    try:
+        with log.engine.connect() as connection:
+            assert connection.execute(sa.text("SELECT version FROM calcnb_schema")).scalar() == SCHEMA_VERSION
+        assert log.pacing() == Pacing() and log.students() == ["ana"]  # every exercise open, nothing paused
+        log.set_pacing(Pacing(2, True))
+        assert log.pacing() == Pacing(2, True)
+    finally:
+        log.close()
+
+
 def test_a_log_written_before_the_split_reads_unchanged(old_log):
     before = _old_rows(old_log)
     assert before["calcnb_schema"] == [(1, 2)] and len(before["calcnb_attempts"]) == 9
@@ -225,7 +243,7 @@ def test_a_log_written_before_the_split_reads_unchanged(old_log):
         assert lines[7].split(",")[4] == "'=1+1" and len(lines) == 10
         # opened and read: not a row changed, only brought to the schema of today (each first join keyed)
         after = _old_rows(old_log)
-        assert after["calcnb_schema"] == [(1, SCHEMA_VERSION)] and SCHEMA_VERSION == 4
+        assert after["calcnb_schema"] == [(1, SCHEMA_VERSION)] and SCHEMA_VERSION == 5
         assert log.discussed() is None  # the table of the answer up for discussion added, empty
         students = after["calcnb_students"]
         assert [row[:-1] for row in students] == before["calcnb_students"]

@@ -34,6 +34,7 @@ __all__ = [
     "NAME_MAX",
     "NICKNAME_MAX",
     "OUTCOME_MAX",
+    "PACING",
     "SCHEMA_TABLE",
     "SCHEMA_VERSION",
     "STUDENTS",
@@ -51,8 +52,8 @@ __all__ = [
 
 #: Version of the schema below; a log written with a newer version is refused, never silently mixed, and an
 #: older one is brought up to date when opened (version 1 had no ``outcome`` column, version 2 no ``nickname_key``,
-#: version 3 no ``calcnb_discussed``).
-SCHEMA_VERSION = 4
+#: version 3 no ``calcnb_discussed``, version 4 no ``calcnb_pacing``).
+SCHEMA_VERSION = 5
 #: Longest nickname kept, in characters.
 NICKNAME_MAX = 40
 #: Longest nickname key kept (:func:`student_key`): a character's key is at most 7 characters long (a Hangul
@@ -198,6 +199,18 @@ DISCUSSED = sa.Table(
 #: The columns of the answer up for discussion, as :meth:`ClassLog.discussed
 #: <calcnb.classlog.store.ClassLog.discussed>` gives them.
 DISCUSSED_COLUMNS = ("attempt_id", "exercise_id", "variant", "answer", "shown_at")
+
+# How far the class may go, set by the teacher's class view (one row, or none: every exercise, not paused). Every
+# pupil's page reads it every few seconds, and a page opened late reads it first: up_to is the last exercise open
+# (its number in the lesson, as on the pupils' screens; NULL: all), paused dims every page ("Eyes on the board").
+PACING = sa.Table(
+    "calcnb_pacing",
+    METADATA,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),  # always 1: one pacing for the class
+    sa.Column("up_to", sa.Integer, nullable=True),
+    sa.Column("paused", sa.Boolean, nullable=False),
+    sa.Column("changed_at", sa.Float, nullable=False),  # seconds since the epoch, UTC
+)
 
 #: The columns of a game, in the order :meth:`ClassLog.games <calcnb.classlog.store.ClassLog.games>` gives them.
 GAME_COLUMNS = ("recorded_at", "nickname", "seed", "player", "won", "score")

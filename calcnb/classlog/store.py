@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -32,6 +32,7 @@ from calcnb.classlog.schema import (
     GAMES,
     METADATA,
     NAME_MAX,
+    PACING,
     SCHEMA_TABLE,
     SCHEMA_VERSION,
     STUDENTS,
@@ -56,6 +57,7 @@ __all__ = [
     "REFUSED",
     "WRITTEN",
     "ClassLog",
+    "Pacing",
     "open_class_log",
     "read_class_key",
     "within_rate",
@@ -74,6 +76,18 @@ RATE_LIMITS = ((1.0, 5), (10.0, 20))
 WRITTEN, ALREADY_WRITTEN, REFUSED = "written", "already written", "refused"
 # Any number: the PostgreSQL advisory lock that makes answers take their ids in the order they commit.
 _ORDER_LOCK = 0x6361_6C63
+
+
+class Pacing(NamedTuple):
+    """How far the class may go: ``up_to`` the last exercise open (its number in the lesson; None: all), and
+    whether the teacher has ``paused`` every page. The default, with nothing set: all open, not paused."""
+
+    up_to: int | None = None
+    paused: bool = False
+
+    def open(self, number: int | None) -> bool:
+        """May an exercise numbered ``number`` be answered now (an unnumbered one always, unless paused)?"""
+        return not self.paused and (self.up_to is None or number is None or number <= self.up_to)
 
 
 def within_rate(times: Iterable[float], when: float) -> bool:
@@ -515,6 +529,24 @@ class ClassLog:
         """The answer up for discussion (keyed by :data:`~calcnb.classlog.schema.DISCUSSED_COLUMNS`), or None."""
         rows = self._read(sa.select(*(DISCUSSED.c[name] for name in DISCUSSED_COLUMNS)).where(DISCUSSED.c.id == 1))
         return rows[0] if rows else None
+
+    # ------------------------------------------------------------ pacing
+
+    def set_pacing(self, pacing: Pacing, *, when: float | None = None) -> None:
+        """Set how far the class may go (the teacher's class view does): every page reads it within seconds."""
+        up_to = pacing.up_to
+        if up_to is not None and (isinstance(up_to, bool) or not isinstance(up_to, int) or up_to < 1):
+            raise ClassLogError(message("classlog.bad_pacing", up_to=quote(up_to)))
+        row = {"up_to": up_to, "paused": bool(pacing.paused), "changed_at": time.time() if when is None else when}
+        self.check_file()
+        with self.engine.begin() as connection:
+            connection.execute(sa.delete(PACING))
+            connection.execute(sa.insert(PACING).values(id=1, **row))
+
+    def pacing(self) -> Pacing:
+        """How far the class may go now (:class:`Pacing`; all open and not paused when the teacher set nothing)."""
+        rows = self._read(sa.select(PACING.c.up_to, PACING.c.paused).where(PACING.c.id == 1))
+        return Pacing(rows[0]["up_to"], bool(rows[0]["paused"])) if rows else Pacing()
 
     # ------------------------------------------------------------ reading
 

@@ -11,10 +11,10 @@ from collections.abc import Callable
 
 import sqlalchemy as sa
 
-from calcnb.classlog.schema import ATTEMPTS, DISCUSSED, OUTCOME_MAX, STUDENTS, ClassLogError, student_key
+from calcnb.classlog.schema import ATTEMPTS, DISCUSSED, OUTCOME_MAX, PACING, STUDENTS, ClassLogError, student_key
 from calcnb.exercises.items import Outcome
 
-__all__ = ["UPGRADES", "from_1", "from_2", "from_3"]
+__all__ = ["UPGRADES", "from_1", "from_2", "from_3", "from_4"]
 
 
 def from_1(connection: sa.Connection) -> None:
@@ -65,5 +65,11 @@ def from_3(connection: sa.Connection) -> None:
     DISCUSSED.create(connection, checkfirst=True)
 
 
+def from_4(connection: sa.Connection) -> None:
+    """Add the table of the class's pacing to a version-4 log, empty: every exercise open, nothing paused. No row of
+    the log is changed (the table may be there already, made when the log was opened: it is left as it is)."""
+    PACING.create(connection, checkfirst=True)
+
+
 #: The step that brings a log of each older schema version to the next one.
-UPGRADES: dict[int, Callable[[sa.Connection], None]] = {1: from_1, 2: from_2, 3: from_3}
+UPGRADES: dict[int, Callable[[sa.Connection], None]] = {1: from_1, 2: from_2, 3: from_3, 4: from_4}

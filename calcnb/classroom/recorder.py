@@ -8,14 +8,19 @@ answer (see :func:`calcnb.ui.lesson.add_answer_listener`) is kept in the kernel 
 order and once each, by the page's outbox (:class:`calcnb.classlog.outbox.Outbox`), whose thread tries again
 until the log takes it. A log that cannot be written never stops the exercises, and the page says whether the
 answers are saved (``docs/design.md``). This module is the page: the notice, the nickname and its rejoin code,
-the save line.
+the save line. It also follows the class's pacing, set by the teacher's class view in the log
+(:meth:`ClassLog.pacing <calcnb.classlog.store.ClassLog.pacing>`): read when the page opens and every few seconds
+on a thread of the recorder's own, it holds the exercises past the last one open, and dims the whole page while
+the teacher has paused the class ("Eyes on the board"); what is typed stays. The page has no control over it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import sys
+import threading
 import warnings
 from typing import Any, Protocol
 
@@ -24,7 +29,7 @@ import ipywidgets as widgets
 from calcnb.classlog.names import codes_match, rejoin_code
 from calcnb.classlog.outbox import Outbox, PlayedDeal
 from calcnb.classlog.schema import ClassLogError, ClassLogMoved, NicknameTaken
-from calcnb.classlog.store import DEFAULT_TIMEOUT, ClassLog, open_class_log
+from calcnb.classlog.store import DEFAULT_TIMEOUT, ClassLog, Pacing, open_class_log
 from calcnb.core.settings import CLASS_LOG
 from calcnb.core.visits import PerVisit
 from calcnb.exercises.items import Attempt
@@ -35,10 +40,14 @@ from calcnb.ui.palette import ERROR_TEXT
 __all__ = ["ClassRecorder", "class_log_location", "join_class"]
 
 MAX_WRONG_CODES = 5  # wrong rejoin codes a page may type before it can only join under a free nickname
+#: Seconds between two readings of the class's pacing by a page.
+PACING_SECONDS = 2.0
 
 
 class NamedQuiz(Protocol):
     """A lesson's quiz whose variants follow a name (:class:`calcnb.ui.lesson.Quiz`)."""
+
+    exercises: list  # the exercises shown so far, numbered as in the lesson (calcnb.ui.lesson.Exercise)
 
     def use_name(self, name: str, *, class_key: str | None = None) -> None: ...
 
@@ -97,7 +106,12 @@ class ClassRecorder(widgets.VBox):
         self._taken: str | None = None  # the taken nickname the button goes on as
         self._wrong_codes = 0
         row = widgets.HBox([self.nickname_box, self.join_button])
-        super().__init__([self.notice, row, self.status, self.save_status, self.same_student])
+        # The class's pacing, as last read: "Eyes on the board" covers the page while paused.
+        self.pacing = Pacing()
+        self._held: dict[Any, str | None] = {}  # each exercise's note as last held (None: let go)
+        self.eyes = widgets.HTML()
+        self.eyes.add_class("calcnb-eyes")
+        super().__init__([self.notice, row, self.status, self.save_status, self.same_student, self.eyes])
         self.add_class("calcnb-class-recorder")
         self.join_button.on_click(lambda _button: self.join())
         self.same_student_button.on_click(lambda _button: self.join(self._taken, code=self.code_box.value))
@@ -110,6 +124,49 @@ class ClassRecorder(widgets.VBox):
             self.nickname_box.disabled = self.join_button.disabled = True
         add_answer_listener(self.record)
         add_game_listener(self.record_game)
+        self._stop_pacing = threading.Event()
+        self._pacer: threading.Thread | None = None
+        try:
+            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()  # a kernel's
+        except RuntimeError:
+            self._loop = None
+        if log is not None:
+            with contextlib.suppress(Exception):  # the database, just now: the next reading follows
+                self.pace(log.pacing())  # a page opened late starts with the class's pacing
+            self._pacer = threading.Thread(target=self._follow_pacing, name="calcnb-pacing", daemon=True)
+            self._pacer.start()
+
+    # ------------------------------------------------------------ the class's pacing
+
+    def pace(self, pacing: Pacing) -> None:
+        """Hold the exercises ``pacing`` does not open (see :meth:`calcnb.ui.lesson.Exercise.hold`), and cover the
+        page while it is paused; what is typed stays. On the kernel's thread (or its loop)."""
+        self.pacing = pacing
+        if pacing.paused:
+            self.eyes.value = eyes_on_the_board()
+        else:
+            self.eyes.value = ""
+        for exercise in getattr(self.quiz, "exercises", ()):
+            if pacing.open(exercise.number):
+                note = None
+            else:
+                note = message("classroom.eyes_more" if pacing.paused else "classroom.not_open")
+            if note != self._held.get(exercise):  # only what changed goes to the page
+                exercise.hold(note)
+                self._held[exercise] = note
+
+    def _follow_pacing(self) -> None:
+        """The pacing thread: read the class's pacing every :data:`PACING_SECONDS`, and apply it on the kernel's
+        loop when it turns one (exercises shown since the last reading are held too)."""
+        while not self._stop_pacing.wait(PACING_SECONDS):
+            try:
+                pacing = self.class_log.pacing()
+            except Exception:  # the database, just now: the page stays as it is until the next reading
+                continue
+            if self._loop is not None and self._loop.is_running():
+                self._loop.call_soon_threadsafe(self.pace, pacing)
+            else:
+                self.pace(pacing)
 
     # ------------------------------------------------------------ joining
 
@@ -244,6 +301,9 @@ class ClassRecorder(widgets.VBox):
         """Stop listening, make one last try at what waits, close the log's connections (and the widgets)."""
         remove_answer_listener(self.record)
         remove_game_listener(self.record_game)
+        self._stop_pacing.set()
+        if self._pacer is not None:
+            self._pacer.join(timeout=10)
         if self.outbox is not None:
             self.outbox.stop()
         if self.class_log is not None:
@@ -254,6 +314,31 @@ class ClassRecorder(widgets.VBox):
         state = "stopped" if self.stopped else f"joined as {self.nickname!r}" if self.nickname else "not joined"
         recorded, waiting = (self.outbox.recorded, self.outbox.waiting) if self.outbox is not None else (0, 0)
         return f"<ClassRecorder {state}, {recorded} recorded, {waiting} waiting>"
+
+
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string (quoted), safe inside a ``<style>`` element."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ").replace("\n", "\\A ")
+    return f'"{escaped}"'
+
+
+def eyes_on_the_board() -> str:
+    """What covers a paused page: the whole window dimmed, "Eyes on the board" and why in large type over it.
+
+    Drawn by the page's ``body`` itself (its ``::after`` and ``::before``), so no container of the page, on either
+    server, can hold it in or paint over it; the same words in an element of their own are what a screen reader
+    says (``role="alert"``) and what a test reads.
+    """
+    title, more = message("classroom.eyes"), message("classroom.eyes_more")
+    return (
+        "<style>"
+        'body::after{content:"";position:fixed;inset:0;background:rgba(255,255,255,0.93);z-index:2147483646}'
+        f"body::before{{content:{_css_string(title + chr(10) + more)};position:fixed;inset:0;z-index:2147483647;"
+        "display:flex;align-items:center;justify-content:center;text-align:center;white-space:pre-line;"
+        "font-size:2.2em;font-weight:bold;line-height:1.6;padding:1em;color:#000}"
+        "</style>"
+        f'<div class="calcnb-eyes-cover" role="alert"><b>{html.escape(title)}</b> {html.escape(more)}</div>'
+    )
 
 
 #: The recorder of this kernel's page (one per visitor on the class server, calcnb.core.visits).

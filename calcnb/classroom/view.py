@@ -44,7 +44,7 @@ from calcnb.classlog.health import (
 )
 from calcnb.classlog.readings import STUCK_AFTER, ClassStatus, ExerciseStats, StudentSummary
 from calcnb.classlog.schema import ClassLogMoved, row_outcome
-from calcnb.classlog.store import ClassLog, open_class_log
+from calcnb.classlog.store import ClassLog, Pacing, open_class_log
 from calcnb.classlog.summary import (
     SUMMARY_COLUMNS,
     exercise_label,
@@ -330,6 +330,28 @@ class ClassView(ShownWhenRun, widgets.VBox):
         discuss.add_class("calcnb-discuss")
         self._show_choices()
         self._show_discussed(None)
+        # Pacing: how far every pupil's page may go, and "Eyes on the board"; kept in the log, read by every page.
+        self.pacing: Pacing | None = None  # as last read from the log (None: not read yet)
+        self._showing_pacing = False  # the view is showing what it read: the choice is not the teacher's
+        self.pace_choice = widgets.Dropdown(
+            options=self._pace_options(), value=0, description=message("classview.pace.label")
+        )
+        self.pace_choice.style.description_width = "initial"
+        self.pace_choice.add_class("calcnb-pace-choice")
+        self.pace_choice.observe(self._chosen, "value")
+        self.pause_button = widgets.Button(description=message("classview.pace.pause"), icon="pause")
+        self.pause_button.layout.width = "max-content"
+        self.pause_button.add_class("calcnb-pause")
+        self.pause_button.on_click(lambda _button: self.pause(not (self.pacing is not None and self.pacing.paused)))
+        self.pace_status = widgets.HTML()
+        self.pace_status.add_class("calcnb-pace-status")
+        pace_row = widgets.HBox([self.pace_choice, self.pause_button])
+        pace_row.layout.flex_flow = "row wrap"
+        pace_row.layout.align_items = "center"
+        pace = widgets.VBox(
+            [widgets.HTML(f"<h4>{html.escape(message('classview.pace.title'))}</h4>"), pace_row, self.pace_status]
+        )
+        pace.add_class("calcnb-pace")
         title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
         legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
         legend_html = widgets.HTML(folded(legend))  # folded away: the table and the charts stay above the fold
@@ -338,8 +360,8 @@ class ClassView(ShownWhenRun, widgets.VBox):
         export = widgets.HBox([self.export_button, self.export])
         export.layout.align_items = "center"
         super().__init__(
-            [title, self.banner, legend_html, self.status, self.exercises, self.students, discuss, self.summary,
-             downloads, export, self.health]
+            [title, self.banner, legend_html, self.status, pace, self.exercises, self.students, discuss,
+             self.summary, downloads, export, self.health]
         )  # fmt: skip
         self.add_class("calcnb-class-view")
         self._task: asyncio.Task | None = None
@@ -347,6 +369,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
             self.status.value = f"<p>{html.escape(message('classview.no_log'))}</p>"
             self.export_button.disabled = True
             self.discuss_button.disabled = self.take_down_button.disabled = True
+            self.pace_choice.disabled = self.pause_button.disabled = True
 
     # ------------------------------------------------------------ reading the log
 
@@ -364,6 +387,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
             students = log.students()
             writers = log.writers()
             discussed = log.discussed()
+            pacing = log.pacing()
         except ClassLogMoved:
             self._say([self._gone_or_replaced()])
             return False
@@ -407,6 +431,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
         self.health.value = health_html(health, students)
         self._show_choices()
         self._show_discussed(discussed)
+        self._show_pacing(pacing)
         self.status.value = html.escape(
             message(
                 "classview.updated",
@@ -484,6 +509,64 @@ class ClassView(ShownWhenRun, widgets.VBox):
         if room == FULL:
             return [message("classview.disk_full", folder=folder)], True
         return [message("classview.disk_low", megabytes=(free or 0) / 1_000_000, folder=folder)], False
+
+    # ------------------------------------------------------------ pacing
+
+    def _pace_options(self) -> list[tuple[str, int]]:
+        """Every exercise, or up to each exercise of the lesson (0 stands for every exercise)."""
+        numbers = range(1, len(self.order) + 1)
+        return [(message("classview.pace.all"), 0)] + [(message("classview.pace.up_to", number=n), n) for n in numbers]
+
+    def _chosen(self, change: dict) -> None:
+        if not self._showing_pacing:  # the teacher's choice, not the view showing what it read
+            self.pace(change["new"] or None)
+
+    def pace(self, up_to: int | None) -> bool:
+        """Let every pupil's page answer up to exercise ``up_to`` (None: every exercise); paused or not as it is.
+        False if the log cannot be written just now (said under the buttons)."""
+        paused = self.pacing is not None and self.pacing.paused
+        return self._set_pacing(Pacing(up_to, paused))
+
+    def pause(self, paused: bool = True) -> bool:
+        """Pause every pupil's page ("Eyes on the board"), or let them carry on (``paused`` False)."""
+        up_to = self.pacing.up_to if self.pacing is not None else None
+        return self._set_pacing(Pacing(up_to, paused))
+
+    def _set_pacing(self, pacing: Pacing) -> bool:
+        if self.class_log is None:
+            return False
+        try:
+            self.class_log.set_pacing(pacing)
+        except Exception as error:
+            said = message("classview.cannot_write", reason=_reason(error))
+            self.pace_status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
+            return False
+        self._show_pacing(pacing)
+        return True
+
+    def _show_pacing(self, pacing: Pacing) -> None:
+        """Show the pacing the pages follow: the choice, the button's words, and a sentence saying it."""
+        self.pacing = pacing
+        self._showing_pacing = True
+        try:
+            options = self._pace_options()
+            if pacing.up_to is not None and pacing.up_to >= len(options):  # set for a longer lesson: shown as set
+                options.append((message("classview.pace.up_to", number=pacing.up_to), pacing.up_to))
+            if options != list(self.pace_choice.options):
+                self.pace_choice.options = options
+            self.pace_choice.value = pacing.up_to or 0
+        finally:
+            self._showing_pacing = False
+        self.pause_button.description = message("classview.pace.release" if pacing.paused else "classview.pace.pause")
+        self.pause_button.icon = "play" if pacing.paused else "pause"
+        self.pause_button.button_style = "warning" if pacing.paused else ""
+        if pacing.up_to is None:
+            said = message("classview.pace.now_all")
+        else:
+            said = message("classview.pace.now_up_to", number=pacing.up_to)
+        if pacing.paused:
+            said = message("classview.pace.now_paused") + " " + said
+        self.pace_status.value = f"<p>{html.escape(said + ' ' + message('classview.pace.said'))}</p>"
 
     # ------------------------------------------------------------ a wrong answer to discuss
 

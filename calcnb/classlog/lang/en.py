@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     "classlog.bad_nickname": "{nickname} is not a nickname: type a name of 1 to {limit} characters (no other personal data)",
     "classroom.blank_nickname": "The nickname you typed shows nothing on screen: it has only blank or invisible characters. Type a nickname with letters or digits that everyone can see.",
     "classlog.no_such_answer": "the class log has no answer numbered {number} to put up",
+    "classlog.bad_pacing": "pacing goes up to an exercise numbered from 1, or to all of them; got {up_to}",
     "classlog.bad_game": "a game needs a whole-number seed and score; got seed {seed}, score {score}",
     "classroom.taken": "Someone in this class has already joined as {nickname} (or as a nickname that looks the same). If that was you, on a page you closed or reloaded, type the rejoin code that page showed you and go on as {nickname}. If not, type another nickname, so that your teacher sees two students.",
     "classview.numbered": "{number}. {text}",

@@ -11,6 +11,7 @@ MESSAGES: dict[str, str] = {
     "classlog.bad_nickname": "{nickname} não é uma alcunha: escreve um nome de 1 a {limit} caracteres (nenhum outro dado pessoal)",
     "classroom.blank_nickname": "A alcunha que escreveste não mostra nada no ecrã: só tem caracteres em branco ou invisíveis. Escreve uma alcunha com letras ou algarismos que toda a gente consiga ver.",
     "classlog.no_such_answer": "o registo da turma não tem nenhuma resposta com o número {number} para mostrar",
+    "classlog.bad_pacing": "o ritmo vai até um exercício numerado a partir de 1, ou até todos; recebeu {up_to}",
     "classlog.bad_game": "um jogo precisa de uma semente e de uma pontuação inteiras; recebeu a semente {seed} e a pontuação {score}",
     "classroom.taken": "Alguém nesta turma já entrou como {nickname} (ou com uma alcunha que parece igual). Se foste tu, numa página que fechaste ou recarregaste, escreve o código para voltar que essa página te mostrou e continua como {nickname}. Se não foste tu, escreve outra alcunha, para que o teu professor veja dois alunos.",
     "classview.numbered": "{number}. {text}",

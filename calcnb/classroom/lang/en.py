@@ -89,4 +89,19 @@ MESSAGES: dict[str, str] = {
     "projector.discuss_title": "An answer to talk about",
     "projector.answer_given": "An answer given in this class:",
     "projector.discuss_prompt": "What might its writer have been thinking? What would you answer, and why?",
+    # calcnb.classroom.recorder: the class's pacing, on a pupil's page
+    "classroom.eyes": "Eyes on the board",
+    "classroom.eyes_more": "Your teacher has paused the class. What you typed stays on this page.",
+    "classroom.not_open": "Your teacher has not opened this exercise yet: you can answer it once they do.",
+    # calcnb.classroom.view: pacing, set by the teacher
+    "classview.pace.title": "Pacing: how far the pupils' pages may go",
+    "classview.pace.label": "Pupils may answer:",
+    "classview.pace.all": "every exercise",
+    "classview.pace.up_to": "up to exercise {number}",
+    "classview.pace.pause": "Eyes on the board",
+    "classview.pace.release": "Carry on",
+    "classview.pace.now_all": "The pupils' pages let them answer every exercise.",
+    "classview.pace.now_up_to": "The pupils' pages let them answer up to exercise {number}; the later ones wait, each saying it is not open yet.",
+    "classview.pace.now_paused": "Every pupil's page is paused (Eyes on the board) until you press Carry on; nothing typed is lost.",
+    "classview.pace.said": "Pages follow within a few seconds; a page opened later starts with it.",
 }

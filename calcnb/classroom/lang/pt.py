@@ -89,4 +89,19 @@ MESSAGES: dict[str, str] = {
     "projector.discuss_title": "Uma resposta para conversarmos",
     "projector.answer_given": "Uma resposta dada nesta turma:",
     "projector.discuss_prompt": "O que terá pensado quem a escreveu? O que responderias tu, e porquê?",
+    # calcnb.classroom.recorder: o ritmo da turma, na página de um aluno
+    "classroom.eyes": "Olhos no quadro",
+    "classroom.eyes_more": "O teu professor fez uma pausa na turma. O que escreveste fica nesta página.",
+    "classroom.not_open": "O teu professor ainda não abriu este exercício: podes responder-lhe quando ele o abrir.",
+    # calcnb.classroom.view: o ritmo, escolhido pelo professor
+    "classview.pace.title": "Ritmo: até onde podem ir as páginas dos alunos",
+    "classview.pace.label": "Os alunos podem responder:",
+    "classview.pace.all": "a todos os exercícios",
+    "classview.pace.up_to": "até ao exercício {number}",
+    "classview.pace.pause": "Olhos no quadro",
+    "classview.pace.release": "Continuar",
+    "classview.pace.now_all": "As páginas dos alunos deixam responder a todos os exercícios.",
+    "classview.pace.now_up_to": "As páginas dos alunos deixam responder até ao exercício {number}; os seguintes esperam, cada um a dizer que ainda não está aberto.",
+    "classview.pace.now_paused": "Todas as páginas dos alunos estão em pausa (Olhos no quadro) até carregar em Continuar; nada do que foi escrito se perde.",
+    "classview.pace.said": "As páginas seguem em poucos segundos; uma página aberta mais tarde começa já assim.",
 }
