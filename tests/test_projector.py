@@ -217,7 +217,7 @@ NOTES = Path(__file__).resolve().parent.parent / "notebooks"
 
 @pytest.mark.parametrize("lang", ["en", "pt"])
 @pytest.mark.parametrize("known", [found for found in LESSONS if found.teacher_notebook], ids=lambda found: found.key)
-def test_the_teachers_notes_start_the_projector_and_name_its_buttons_word_for_word(known, lang):
+def test_the_teachers_notes_start_the_projector_and_name_the_buttons_word_for_word(known, lang):
     path = NOTES / ("" if lang == "en" else "pt") / known.teacher_notebook
     prose = "\n".join(
         "".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]
@@ -229,5 +229,14 @@ def test_the_teachers_notes_start_the_projector_and_name_its_buttons_word_for_wo
     arguments = build_parser().parse_args(lines[0].split()[3:])
     assert arguments.projector and lesson(arguments.lesson) is known and (arguments.lang or "en") == lang
     set_language(lang)
-    for key in ("classview.discuss.title", "classview.discuss.put_up", "classview.discuss.take_down"):
-        assert message(key) in prose
+    for key in (
+        "classview.discuss.title",
+        "classview.discuss.put_up",
+        "classview.discuss.take_down",
+        "classview.pace.label",
+        "classview.pace.all",
+        "classview.pace.pause",
+        "classview.pace.release",
+    ):
+        assert message(key) in prose  # fmt: skip
+    assert message("classview.pace.up_to", number="N") in prose
