@@ -231,7 +231,7 @@ def test_a_log_of_version_2_holding_look_alikes_and_doubles_opens_and_reads_unch
     log = open_class_log(location)
     try:
         with log.engine.connect() as connection:
-            assert connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one() == SCHEMA_VERSION == 3
+            assert connection.execute(sa.select(SCHEMA_TABLE.c.version)).scalar_one() == SCHEMA_VERSION == 5
         assert [row[:-1] for row in _rows(location, STUDENTS.name)] == students  # every join kept as it was
         assert _rows(location, ATTEMPTS.name) == attempts
         assert log.students() == list(dict.fromkeys(OLD_JOINS))
