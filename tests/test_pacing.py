@@ -109,6 +109,18 @@ def test_the_pages_own_thread_follows_the_pacing(location, monkeypatch):
     assert not recorder._pacer.is_alive()
 
 
+def test_the_pages_thread_ends_with_its_widgets(location, monkeypatch):
+    """The class server closes a page's widgets when the page goes, not its recorder: the thread ends all the same."""
+    monkeypatch.setattr(recorder_module, "PACING_SECONDS", 0.05)
+    _quiz, recorder = _page(location, "ana")
+    try:
+        widgets.Widget.close(recorder)
+        recorder._pacer.join(timeout=60)
+        assert not recorder._pacer.is_alive()
+    finally:
+        recorder.close()
+
+
 def test_a_pupils_page_has_no_control_over_the_pacing(location, monkeypatch):
     written = []
     monkeypatch.setattr(ClassLog, "set_pacing", lambda self, pacing, **_: written.append(pacing))

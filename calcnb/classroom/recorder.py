@@ -157,8 +157,11 @@ class ClassRecorder(widgets.VBox):
 
     def _follow_pacing(self) -> None:
         """The pacing thread: read the class's pacing every :data:`PACING_SECONDS`, and apply it on the kernel's
-        loop when it turns one (exercises shown since the last reading are held too)."""
+        loop when it turns one (exercises shown since the last reading are held too); it ends with :meth:`close`,
+        or once the page's widgets are closed."""
         while not self._stop_pacing.wait(PACING_SECONDS):
+            if self.comm is None:  # the page is gone (the class server closes a page's widgets with its kernel)
+                return
             try:
                 pacing = self.class_log.pacing()
             except Exception:  # the database, just now: the page stays as it is until the next reading
