@@ -12,7 +12,7 @@ import pytest
 from class_log_support import HOSTILE, an_attempt
 
 from calcnb.classlog.schema import ClassLogError
-from calcnb.classlog.store import open_class_log
+from calcnb.classlog.store import Pacing, open_class_log
 from calcnb.classlog.summary import exercise_label, misconception_label
 from calcnb.classroom.projector import MOST_BARS, ProjectorView
 from calcnb.classroom.view import escaped
@@ -67,6 +67,19 @@ def test_the_projector_shows_counts_and_the_lessons_words_and_no_nickname_or_ans
     assert f"{misconception_label('zero_for_king', BANK)}: 1" in page
     # exercises nobody tried take no room on the wall
     assert page.count('class="calcnb-projector-exercise"') == 2
+
+
+def test_the_projector_shows_the_exercises_open_when_the_class_is_paced(log):
+    _a_class(log)
+    log.set_pacing(Pacing(1, False))
+    view = LessonProjectorView(log)
+    view.refresh()
+    assert (
+        view.page.value.count('class="calcnb-projector-exercise"') == 1 and "0 of 1 got it right" not in view.page.value
+    )
+    log.set_pacing(Pacing())
+    view.refresh()
+    assert view.page.value.count('class="calcnb-projector-exercise"') == 2
 
 
 def test_the_projector_speaks_portuguese(log):

@@ -1,7 +1,8 @@
 """The projector view: what the whole class may see of the class log, read back every few seconds, in large type.
 
-Per exercise someone has tried: how many students tried it and how many got it right, and the misconceptions
-of the wrong answers as large bars named in the lesson's words. Never a nickname, a rejoin code or an answer:
+Per exercise someone has tried (up to the last one open, when the teacher paces the class): how many students
+tried it and how many got it right, and the misconceptions of the wrong answers as large bars named in the
+lesson's words. Never a nickname, a rejoin code or an answer:
 only counts, so nothing on the wall can point at a pupil. The one exception is an answer the teacher chose in
 the class view to discuss (:meth:`calcnb.classlog.store.ClassLog.discussed`): it is shown alone, with its question,
 without its nickname, until the teacher takes it down.
@@ -25,7 +26,7 @@ import ipywidgets as widgets
 from calcnb.classlog.readings import ExerciseStats
 from calcnb.classlog.schema import ClassLogMoved
 from calcnb.classlog.store import ClassLog
-from calcnb.classlog.summary import exercise_label, misconception_label
+from calcnb.classlog.summary import exercise_label, exercise_number, misconception_label
 from calcnb.classlog.tally import Tally
 from calcnb.classroom.view import escaped
 from calcnb.exercises.bank import Bank
@@ -78,15 +79,27 @@ def _card(item: ExerciseStats, order: Sequence[str], bank: Bank) -> str:
     )
 
 
+def _open(exercise_id: str, order: Sequence[str], up_to: int | None) -> bool:
+    number = exercise_number(exercise_id, order)
+    return up_to is None or number is None or number <= up_to
+
+
 def projector_html(
-    stats: Sequence[ExerciseStats], order: Sequence[str], bank: Bank, *, students: int, extra: str = ""
+    stats: Sequence[ExerciseStats],
+    order: Sequence[str],
+    bank: Bank,
+    *,
+    students: int,
+    extra: str = "",
+    up_to: int | None = None,
 ) -> str:
     """The projector's page: how many joined, then one card per exercise tried (:func:`_card`), then ``extra`` (a
-    lesson's own part, already HTML with no nickname in it). Counts and the lesson's words only."""
+    lesson's own part, already HTML with no nickname in it). Counts and the lesson's words only. With ``up_to``
+    (the class paced up to that exercise), the exercises past it are left out: the wall shows what is open."""
     title = html.escape(message("projector.title"))
     joined = html.escape(message("projector.joined", count=students))
     legend = html.escape(message("projector.legend"))
-    tried = [item for item in stats if item.tried]
+    tried = [item for item in stats if item.tried and _open(item.exercise_id, order, up_to)]
     if tried:
         cards = "".join(_card(item, order, bank) for item in tried)
         body = (
@@ -178,6 +191,7 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
             students = len(log.students())
             self.follow()
             self.discussed = log.discussed()
+            up_to = log.pacing().up_to
         except ClassLogMoved:
             self._reopen()
             return False
@@ -192,7 +206,9 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
             self.page.value = discussed_html(self.discussed, self.order, self.bank)
             return True
         stats = self.tally.stats(self.order)
-        self.page.value = projector_html(stats, self.order, self.bank, students=students, extra=self.extra_html())
+        self.page.value = projector_html(
+            stats, self.order, self.bank, students=students, extra=self.extra_html(), up_to=up_to
+        )
         return True
 
     def _reopen(self) -> None:
