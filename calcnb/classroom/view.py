@@ -337,6 +337,8 @@ class ClassView(ShownWhenRun, widgets.VBox):
             options=self._pace_options(), value=0, description=message("classview.pace.label")
         )
         self.pace_choice.style.description_width = "initial"
+        self.pace_choice.layout.width = "28em"  # the label and "up to exercise 10", in either language
+        self.pace_choice.layout.max_width = "100%"
         self.pace_choice.add_class("calcnb-pace-choice")
         self.pace_choice.observe(self._chosen, "value")
         self.pause_button = widgets.Button(description=message("classview.pace.pause"), icon="pause")
