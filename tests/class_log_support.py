@@ -5,12 +5,15 @@ The fixtures (a log on SQLite and on PostgreSQL) are in ``class_log_fixtures``.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import os
 import subprocess
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
+from typing import TypeVar
 
 import sqlalchemy as sa
 from pg_server import stopped
@@ -19,6 +22,8 @@ from calcnb.classlog.location import database_url
 from calcnb.classlog.store import ClassLog, open_class_log
 from calcnb.exercises.items import Attempt, Outcome
 from calcnb.lessons import BANK, lesson
+
+T = TypeVar("T")
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -314,3 +319,14 @@ def figures(view) -> tuple:
     """What a class view shows of the class (its status line without the time, its tables and the summary)."""
     return (view.status.value.split(" Updated")[0], view.exercises.value, view.students.value, view.summary.value,
             view.summary_csv.value)  # fmt: skip
+
+
+def made_without_a_loop(make: Callable[[], T]) -> T:
+    """``make()``'s result, made on a thread of its own where no event loop runs, as in a plain script.
+
+    What a page's recorder or outbox makes on a thread whose asyncio loop is running (a kernel's) is handed
+    back through that loop; a test worker's main thread may report a loop as running that never turns while
+    the test waits, so objects whose threads must call back directly are made this way.
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(make).result()

@@ -136,30 +136,6 @@ def test_a_page_sent_holds_its_place_for_its_connection_and_frees_it_when_the_co
     assert places.connected("socket 4", "p", "kernel 4") == caps.Refusal("device", 2)
 
 
-def test_a_browsers_reloads_replace_its_page_still_loading_and_its_connected_pages_still_count():
-    """F5 held down: twelve pages sent to one browser whose connections never came, then one more, which is
-    served; its connected pages still meet the device's cap."""
-    clock = Clock()
-    places = caps.ConnectedPlaces(caps.PageCaps(30, 2), reserve_seconds=30, clock=clock)
-    for _ in range(12):
-        assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
-        clock.now += 0.1
-    assert len(places.reserved) == 1  # the last page's place only
-    assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
-    # Its pages connect: two at most, however many it reloads.
-    assert isinstance(places.connected("socket 1", "p", "kernel 1", "browser A"), caps.Visit)
-    assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
-    assert isinstance(places.connected("socket 2", "p", "kernel 2", "browser A"), caps.Visit)
-    assert places.page_sent("p", "browser A") == caps.Refusal("device", 2)
-    assert places.connected("socket 3", "p", "kernel 3", "browser A") == caps.Refusal("device", 2)
-    # Another browser's page still loading is its own: not replaced by this browser's reloads.
-    places.closed("socket 2")
-    other = places.page_sent("p", "browser B")
-    assert isinstance(other, caps.Visit)
-    assert places.page_sent("p", "browser A") == caps.Refusal("device", 2)
-    assert places.connected("socket 4", "p", "kernel 4", "browser B") is other
-
-
 def _one_character_changed(value: str) -> str:
     """``value`` with its last character replaced by another (never by itself: a changed cookie is changed)."""
     return value[:-1] + ("1" if value.endswith("0") else "0")

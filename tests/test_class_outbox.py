@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from class_log_support import an_attempt, unwritable
+from class_log_support import an_attempt, made_without_a_loop, unwritable
 
 from calcnb.classlog.outbox import Outbox
 from calcnb.classlog.store import RATE_LIMITS
@@ -31,7 +31,7 @@ class PlayedDeal:
 
 def test_an_outbox_writes_in_order_once_each_and_tells_its_owner(log):
     told = []
-    outbox = Outbox(log, on_change=lambda: told.append(threading.current_thread().name))
+    outbox = made_without_a_loop(lambda: Outbox(log, on_change=lambda: told.append(threading.current_thread().name)))
     assert outbox.record(an_attempt("clock", 0, "early")) and outbox.checks == ()  # not started: nothing kept
     log.join("ana")
     outbox.start("ana")

@@ -10,6 +10,7 @@ import time
 
 import ipywidgets as widgets
 import pytest
+from class_log_support import made_without_a_loop
 
 import calcnb.classroom.recorder as recorder_module
 from calcnb.classlog.schema import ClassLogError
@@ -95,7 +96,7 @@ def test_the_class_view_paces_every_page_a_late_one_included_and_pause_keeps_wha
 
 def test_the_pages_own_thread_follows_the_pacing(location, monkeypatch):
     monkeypatch.setattr(recorder_module, "PACING_SECONDS", 0.05)
-    quiz, recorder = _page(location, "ana")
+    quiz, recorder = made_without_a_loop(lambda: _page(location, "ana"))
     log = open_class_log(location)
     try:
         log.set_pacing(Pacing(1, False))

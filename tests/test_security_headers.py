@@ -14,7 +14,13 @@ def _directives(policy: str) -> dict[str, list[str]]:
 def test_the_policy_allows_the_pages_own_origin_and_its_websocket_only():
     directives = _directives(content_security_policy("school.example:8866"))
     assert directives["default-src"] == ["'self'"]
-    assert directives["connect-src"] == ["'self'", "blob:", "ws://school.example:8866", "wss://school.example:8866"]
+    assert directives["connect-src"] == [
+        "'self'",
+        "blob:",
+        "data:",
+        "ws://school.example:8866",
+        "wss://school.example:8866",
+    ]
     assert directives["frame-ancestors"] == ["'self'"]
     assert directives["object-src"] == ["'none'"]
     # nothing from another machine: every source is a keyword or a scheme of the page's own content
@@ -27,7 +33,7 @@ def test_the_policy_allows_the_pages_own_origin_and_its_websocket_only():
 )
 def test_a_missing_or_malformed_host_allows_self_alone(host):
     directives = _directives(content_security_policy(host))
-    assert directives["connect-src"] == ["'self'", "blob:"]
+    assert directives["connect-src"] == ["'self'", "blob:", "data:"]
     assert "evil" not in content_security_policy(host)
 
 

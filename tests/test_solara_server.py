@@ -671,47 +671,6 @@ def test_tabs_opened_over_a_devices_cap_get_a_refusal_page_not_a_page_that_never
     assert _gate_answers(pages) == [200, 200, 429, 429, 101, 101]  # the two pages sent claim their two places
 
 
-def test_reloads_held_down_in_one_browser_never_lock_it_out():
-    """Twelve quick loads by one browser (one cookie jar) whose page never connects, then one more: the app."""
-    from loop_thread import LoopThread
-
-    from calcnb.serve.class_server.gate import ClassGate
-    from calcnb.serve.shared.caps import BROWSER_COOKIE, ClassDoor, PageCaps
-
-    async def app(scope, receive, send) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
-        await send({"type": "http.response.body", "body": b"the app"})
-
-    gate = ClassGate(app, ClassDoor(PageCaps(30, 4)))
-
-    async def load(cookie: str | None) -> tuple[int, dict[bytes, bytes]]:
-        sent: list[dict] = []
-
-        async def receive() -> dict:
-            return {"type": "http.request", "body": b""}
-
-        async def send(event: dict) -> None:
-            sent.append(event)
-
-        headers = [(b"host", b"127.0.0.1:8866")] + ([(b"cookie", cookie.encode())] if cookie else [])
-        scope = {"type": "http", "method": "GET", "path": "/", "headers": headers, "client": ("10.0.0.9", 1)}
-        await gate(scope, receive, send)
-        return sent[0]["status"], dict(sent[0]["headers"])
-
-    async def reloads() -> list[int]:
-        status, headers = await load(None)  # the first visit: the browser is given its name
-        named = headers[b"set-cookie"].decode().split(";")[0]
-        assert named.startswith(f"{BROWSER_COOKIE}=")
-        statuses = [status]
-        for _ in range(11):
-            statuses.append((await load(named))[0])
-        statuses.append((await load(named))[0])
-        return statuses
-
-    with LoopThread() as loop:  # the gate runs in an event loop, as in the server
-        assert loop.run(reloads()) == [200] * 13
-
-
 def test_a_page_closed_before_it_connected_frees_its_place_after_a_while():
     pupil = "10.0.0.6"
     requests = [("page", pupil), ("page", pupil), ("page", pupil), ("wait", ""), ("page", pupil), ("socket", pupil)]

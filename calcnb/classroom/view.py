@@ -305,7 +305,29 @@ class ClassView(ShownWhenRun, widgets.VBox):
         self.export_button.on_click(lambda _button: self.make_export())
         self.export = widgets.HTML()
         self._summaries: list[StudentSummary] = []
-        # A wrong answer to discuss: picked here, shown by the projector's own server (through the log).
+        discuss = self._discuss_panel()
+        pace = self._pace_panel()
+        title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
+        legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
+        legend_html = widgets.HTML(folded(legend))  # folded away: the table and the charts stay above the fold
+        downloads = widgets.HBox([self.summary_csv, self.pdf_button, self.pdf_link])
+        downloads.layout.align_items = "center"
+        export = widgets.HBox([self.export_button, self.export])
+        export.layout.align_items = "center"
+        super().__init__(
+            [title, self.banner, legend_html, self.status, pace, self.exercises, self.students, discuss,
+             self.summary, downloads, export, self.health]
+        )  # fmt: skip
+        self.add_class("calcnb-class-view")
+        self._task: asyncio.Task | None = None
+        if log is None:
+            self.status.value = f"<p>{html.escape(message('classview.no_log'))}</p>"
+            self.export_button.disabled = True
+            self.discuss_button.disabled = self.take_down_button.disabled = True
+            self.pace_choice.disabled = self.pause_button.disabled = True
+
+    def _discuss_panel(self) -> widgets.VBox:
+        """A wrong answer to discuss: picked here, shown by the projector's own server (through the log)."""
         self._wrong: dict[tuple[str, str, str], int] = {}  # (exercise, variant, answer) -> its latest id, in order
         self.discuss_choice = widgets.Dropdown(options=[], description=message("classview.discuss.choose"))
         self.discuss_choice.style.description_width = "initial"
@@ -330,7 +352,10 @@ class ClassView(ShownWhenRun, widgets.VBox):
         discuss.add_class("calcnb-discuss")
         self._show_choices()
         self._show_discussed(None)
-        # Pacing: how far every pupil's page may go, and "Eyes on the board"; kept in the log, read by every page.
+        return discuss
+
+    def _pace_panel(self) -> widgets.VBox:
+        """Pacing: how far every pupil's page may go, and "Eyes on the board"; kept in the log, read by every page."""
         self.pacing: Pacing | None = None  # as last read from the log (None: not read yet)
         self._showing_pacing = False  # the view is showing what it read: the choice is not the teacher's
         self.pace_choice = widgets.Dropdown(
@@ -354,24 +379,7 @@ class ClassView(ShownWhenRun, widgets.VBox):
             [widgets.HTML(f"<h4>{html.escape(message('classview.pace.title'))}</h4>"), pace_row, self.pace_status]
         )
         pace.add_class("calcnb-pace")
-        title = widgets.HTML(f"<h3>{html.escape(message('classview.title'))}</h3>")
-        legend = message("classview.legend", stuck=STUCK_AFTER, seconds=refresh_seconds)
-        legend_html = widgets.HTML(folded(legend))  # folded away: the table and the charts stay above the fold
-        downloads = widgets.HBox([self.summary_csv, self.pdf_button, self.pdf_link])
-        downloads.layout.align_items = "center"
-        export = widgets.HBox([self.export_button, self.export])
-        export.layout.align_items = "center"
-        super().__init__(
-            [title, self.banner, legend_html, self.status, pace, self.exercises, self.students, discuss,
-             self.summary, downloads, export, self.health]
-        )  # fmt: skip
-        self.add_class("calcnb-class-view")
-        self._task: asyncio.Task | None = None
-        if log is None:
-            self.status.value = f"<p>{html.escape(message('classview.no_log'))}</p>"
-            self.export_button.disabled = True
-            self.discuss_button.disabled = self.take_down_button.disabled = True
-            self.pace_choice.disabled = self.pause_button.disabled = True
+        return pace
 
     # ------------------------------------------------------------ reading the log
 

@@ -148,20 +148,6 @@ def test_ten_tabs_opened_at_once_on_one_device_show_three_apps_and_seven_refusal
     context.close()
 
 
-def test_reloads_held_down_in_one_browser_then_one_more_show_the_app(browser, capped_app):
-    """F5 held down: twelve loads of one tab, each before its page could connect, then one more a second later:
-    the app, not "Too many pages open on this device" (the device's cap is three)."""
-    context = _context(browser)
-    page = context.new_page()
-    for _ in range(12):
-        page.goto(f"{capped_app.url}/", wait_until="commit")
-    page.wait_for_timeout(1000)
-    response = page.goto(f"{capped_app.url}/")
-    assert response.status == 200, response.status
-    page.locator("button.calcnb-btn-T").wait_for(state="visible")
-    context.close()
-
-
 def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, capped_app_pt):
     context = _context(browser)
     sockets = KernelSockets(context)

@@ -144,13 +144,14 @@ def test_kernels_end_with_their_pages_closed_or_reloaded(browser, own_voila):
         time.sleep(1)
     assert len(_kernels_serving(own_voila.root)) <= 2
 
-    # Within 60 s of the lost tab closing, the culler has ended its kernel: only the open page's is left.
-    assert CULL_IDLE_SECONDS + CULL_INTERVAL_SECONDS < 60
-    deadline = lost_at + 60
+    # The culler ends the lost tab's kernel once it has been idle CULL_IDLE_SECONDS, at its next look (every
+    # CULL_INTERVAL_SECONDS); the kernel's last activity may come a little after the tab closed (its socket's end,
+    # seen late on a busy machine): a look more, and some slack, then only the open page's kernel is left.
+    deadline = lost_at + CULL_IDLE_SECONDS + 2 * CULL_INTERVAL_SECONDS + 20
     while len(_kernels_serving(own_voila.root)) > 1 and time.monotonic() < deadline:
         time.sleep(2)
     left = _kernels_serving(own_voila.root)
-    assert len(left) == 1, f"{len(left)} kernels 60 s after the lost tab closed"
+    assert len(left) == 1, f"{len(left)} kernels {deadline - lost_at:.0f} s after the lost tab closed"
 
     # The page that stayed open still plays: its kernel was not culled.
     said = stayer.click("T")

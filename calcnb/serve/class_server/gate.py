@@ -180,13 +180,12 @@ class ClassGate:
         if canonical != scope["path"]:
             await _redirect(send, canonical)
             return
-        browser, named = _browser_name(scope)  # named: the cookie that names a new browser, so reloads are known
-        place = self.places.page_sent(_address(scope), browser)
+        place = self.places.page_sent(_address(scope))
         if isinstance(place, Refusal):
             _log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
-            await _send_html(send, place.status, refusal_page(place.reason, most=place.most), named)
+            await _send_html(send, place.status, refusal_page(place.reason, most=place.most))
             return
-        await self.app(_without_compression(scope), receive, _with_language(_with_headers(send, named)))
+        await self.app(_without_compression(scope), receive, _with_language(send))
 
     def _canonical(self, path: str) -> str | None:
         """The address a page at ``path`` is served at (``path`` itself, or another to redirect to), or None."""
@@ -208,8 +207,7 @@ class ClassGate:
         socket = _KERNEL_SOCKET.match(scope["path"])
         place = None
         if self.admitted(scope) and socket is not None:
-            browser = _cookies(scope).get(BROWSER_COOKIE)
-            place = self.places.connected(id(scope), _address(scope), socket["kernel"], browser)
+            place = self.places.connected(id(scope), _address(scope), socket["kernel"])
         if not isinstance(place, Visit):  # no code, not a page's websocket (4403), or over a cap (4429)
             await receive()  # the connection request
             await send({"type": "websocket.close", "code": 4403 if place is None else 4429})

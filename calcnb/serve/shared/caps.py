@@ -102,7 +102,6 @@ class Visit:
     address: str
     kernel_id: str | None = None
     abandoned: bool = False  # the visitor went away before the page arrived
-    browser: str | None = None  # the browser's name (BROWSER_COOKIE), where the server reads it
 
 
 @dataclass
@@ -436,11 +435,6 @@ class ConnectedPlaces:
     (:meth:`connected`) and holds it while open; the place is free the moment it closes (:meth:`closed`: a closed
     tab, a reload), or once its time runs out unclaimed (a tab closed while loading), so abandoned pages never
     fill the class.
-
-    A browser that names itself (its :data:`BROWSER_COOKIE`) holds one unclaimed place at most: a page sent to it
-    replaces the place of its page still loading, so reloads held down (F5) never lock it out, while its
-    connected pages still count against the caps. Two tabs of one browser loading at once lose nothing: the
-    first tab's connection takes a place of its own when it comes.
     """
 
     def __init__(
@@ -461,29 +455,19 @@ class ConnectedPlaces:
     def _live(self) -> list[str]:
         return [visit.kernel_id for visit in self.open.values() if visit.kernel_id]
 
-    def page_sent(self, address: str, browser: str | None = None) -> Visit | Refusal:
-        """A place for a page about to be sent to ``browser`` at ``address``, kept for its connection (in place of
-        that browser's unclaimed one, if any); or why there is none."""
+    def page_sent(self, address: str) -> Visit | Refusal:
+        """A place for a page about to be sent to ``address``, kept for its connection; or why there is none."""
         self._drop_unclaimed()
-        if browser is not None:
-            for entry in [entry for entry in self.reserved if entry[1].browser == browser]:
-                self.reserved.remove(entry)
-                self.caps.release(entry[1])
         place = self.caps.place(address, self._live())
         if isinstance(place, Visit):
-            place.browser = browser
             self.reserved.append((self.clock(), place))
         return place
 
-    def connected(
-        self, connection: object, address: str, kernel_id: str, browser: str | None = None
-    ) -> Visit | Refusal:
-        """``connection`` (a page's, from ``browser`` at ``address``, to ``kernel_id``) claims the place its page was
-        given (its browser's, else its address's), or a new one (a page reconnecting); or why there is none."""
+    def connected(self, connection: object, address: str, kernel_id: str) -> Visit | Refusal:
+        """``connection`` (a page's, from ``address``, to ``kernel_id``) claims the place its page was given, or a new
+        one (a page reconnecting); or why there is none."""
         self._drop_unclaimed()
-        mine = [entry for entry in self.reserved if browser is not None and entry[1].browser == browser]
-        here = [entry for entry in self.reserved if entry[1].address == address]
-        claimed = next(iter(mine or here), None)
+        claimed = next((entry for entry in self.reserved if entry[1].address == address), None)
         if claimed is not None:
             self.reserved.remove(claimed)
             place: Visit | Refusal = claimed[1]

@@ -2,12 +2,13 @@
 
 A lesson's pages load everything from the machine that serves them (no CDN: ``tests/browser/test_serving.py``
 checks that no page asks anything beyond it), so the Content-Security-Policy allows the page's own origin
-alone, besides what the page frameworks need to run: inline scripts and ``eval`` (Vue's templates in Solara,
-JSON schemas in the widget manager), inline styles, pictures as ``data:`` and ``blob:`` addresses (the board's
-PNG), and its own websocket (named by its host as well, for browsers whose ``'self'`` does not cover ``ws:``).
+alone, besides what the page frameworks need to run: inline scripts, ``eval`` and scripts made in the page
+(``blob:``: Solara's widget modules, Vue's templates, the widget manager's JSON schemas), inline styles,
+pictures as ``data:`` and ``blob:`` addresses (the board's PNG, which the page may read back), and its own
+websocket (named by its host as well, for browsers whose ``'self'`` does not cover ``ws:``).
 ``frame-ancestors 'self'`` (and ``X-Frame-Options`` for older browsers) keeps another site from framing a
 lesson to catch a pupil's clicks; ``nosniff`` keeps a browser from reading a file as a script it is not.
-Both gates add them (:mod:`calcnb.serve.class_server.app`, :mod:`calcnb.serve.voila.app`).
+Both servers add them (:mod:`calcnb.serve.class_server.gate`, :mod:`calcnb.serve.voila.app`).
 """
 
 from __future__ import annotations
@@ -36,13 +37,13 @@ def content_security_policy(host: str | None = None) -> str:
 
     The page's websocket is allowed at ``host`` itself; a missing or malformed host allows ``'self'`` only.
 
-    >>> "connect-src 'self' blob: ws://127.0.0.1:8866 wss://127.0.0.1:8866" in content_security_policy("127.0.0.1:8866")
+    >>> content_security_policy("127.0.0.1:8866").endswith("ws://127.0.0.1:8866 wss://127.0.0.1:8866")
     True
     >>> "evil" in content_security_policy("x; connect-src evil")
     False
     """
     sockets = f" ws://{host} wss://{host}" if host and _HOST.fullmatch(host) else ""
-    return "; ".join((*_POLICY, f"connect-src 'self' blob:{sockets}"))
+    return "; ".join((*_POLICY, f"connect-src 'self' blob: data:{sockets}"))
 
 
 def security_headers(host: str | None = None) -> dict[str, str]:
