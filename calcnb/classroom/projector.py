@@ -14,7 +14,6 @@ only: the class view's notebook finds no log there, so a wrong click on the proj
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import time
@@ -28,10 +27,9 @@ from calcnb.classlog.schema import ClassLogMoved
 from calcnb.classlog.store import ClassLog
 from calcnb.classlog.summary import exercise_label, exercise_number, misconception_label
 from calcnb.classlog.tally import Tally
-from calcnb.classroom.view import escaped
+from calcnb.classroom.view import LogView, escaped
 from calcnb.exercises.bank import Bank
 from calcnb.i18n import message
-from calcnb.ui.before_run import ShownWhenRun
 from calcnb.ui.palette import BAR_COLOURS, BLACK, BLUISH_GREEN, DARK_GREY, LIGHT_GREY, PALE_GREY, WHITE
 
 __all__ = ["MOST_BARS", "ProjectorView", "discussed_html", "projector_html"]
@@ -142,7 +140,7 @@ def discussed_html(discussed: Mapping[str, Any], order: Sequence[str], bank: Ban
     )
 
 
-class ProjectorView(ShownWhenRun, widgets.VBox):
+class ProjectorView(LogView):
     """The projector view of one class log: call :meth:`refresh`, or :meth:`start` to refresh by itself.
 
     ``order`` and ``bank`` as :class:`calcnb.classroom.view.ClassView` takes them. Each reading takes in only the
@@ -168,7 +166,6 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
         super().__init__([self.page, self.note])
         self.add_class("calcnb-projector")
         self.layout.width = "100%"
-        self._task: asyncio.Task | None = None
         if log is None:
             self.page.value = f"<p>{html.escape(message('classview.projector_no_log'))}</p>"
 
@@ -216,37 +213,3 @@ class ProjectorView(ShownWhenRun, widgets.VBox):
         with contextlib.suppress(Exception):
             if self.class_log.reopen():
                 self.tally = Tally()
-
-    async def _run(self) -> None:
-        while True:
-            self.refresh()
-            await asyncio.sleep(self.refresh_seconds)
-
-    def start(self) -> ProjectorView:
-        """Refresh now and every ``refresh_seconds`` on the kernel's event loop, until :meth:`stop`; returns self."""
-        self.stop()
-        self.refresh()
-        with contextlib.suppress(RuntimeError):  # no running loop (a plain script): refresh by hand
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        if self._task is None:
-            with contextlib.suppress(RuntimeError):
-                loop = asyncio.get_event_loop()
-                if loop.is_running():
-                    self._task = loop.create_task(self._run())
-        return self
-
-    def stop(self) -> None:
-        """Stop refreshing by itself."""
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    def close(self) -> None:
-        """Stop refreshing, close the log's connections and the widgets."""
-        self.stop()
-        if self.class_log is not None:
-            self.class_log.close()
-        super().close()
-
-    def __repr__(self) -> str:
-        return f"<ProjectorView of {self.class_log.location if self.class_log else 'no class log'}>"

@@ -30,6 +30,7 @@ import time
 import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import ipywidgets as widgets
 
@@ -256,7 +257,59 @@ def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -
     )
 
 
-class ClassView(ShownWhenRun, widgets.VBox):
+class LogView(ShownWhenRun, widgets.VBox):
+    """A page that reads a class log every few seconds on the kernel's event loop: the class view and the projector.
+
+    A subclass's ``__init__`` sets :attr:`class_log` and :attr:`refresh_seconds`; :meth:`refresh` reads the log.
+    """
+
+    class_log: ClassLog | None
+    refresh_seconds: float
+    _task: asyncio.Task | None = None  # the refresh loop, while it runs
+
+    def refresh(self) -> bool:
+        """Read what is new in the log and redraw; False if it cannot be read just now."""
+        raise NotImplementedError
+
+    async def _run(self) -> None:
+        while True:
+            self.refresh()
+            await asyncio.sleep(self.refresh_seconds)
+
+    def start(self: LogViewT) -> LogViewT:
+        """Refresh now and every ``refresh_seconds`` on the kernel's event loop, until :meth:`stop`; returns self."""
+        self.stop()
+        self.refresh()
+        with contextlib.suppress(RuntimeError):  # no running loop (a plain script): refresh by hand
+            self._task = asyncio.get_running_loop().create_task(self._run())
+        if self._task is None:
+            with contextlib.suppress(RuntimeError):
+                loop = asyncio.get_event_loop()
+                if loop.is_running():
+                    self._task = loop.create_task(self._run())
+        return self
+
+    def stop(self) -> None:
+        """Stop refreshing by itself."""
+        if self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def close(self) -> None:
+        """Stop refreshing, close the log's connections and the widgets."""
+        self.stop()
+        if self.class_log is not None:
+            self.class_log.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self.class_log.location if self.class_log else 'no class log'}>"
+
+
+LogViewT = TypeVar("LogViewT", bound=LogView)
+
+
+class ClassView(LogView):
     """The live class view of one class log: call :meth:`refresh`, or :meth:`start` to refresh by itself.
 
     ``order`` lists the lesson's exercise identifiers, in the order the lesson asks them: they are shown first,
@@ -319,7 +372,6 @@ class ClassView(ShownWhenRun, widgets.VBox):
              self.summary, downloads, export, self.health]
         )  # fmt: skip
         self.add_class("calcnb-class-view")
-        self._task: asyncio.Task | None = None
         if log is None:
             self.status.value = f"<p>{html.escape(message('classview.no_log'))}</p>"
             self.export_button.disabled = True
@@ -670,40 +722,6 @@ class ClassView(ShownWhenRun, widgets.VBox):
         filename = f"{message('classview.summary_file')}.pdf"
         self.pdf_link.value = download_link(pdf, filename, label, "calcnb-summary-pdf", mime="application/pdf")
         return pdf
-
-    async def _run(self) -> None:
-        while True:
-            self.refresh()
-            await asyncio.sleep(self.refresh_seconds)
-
-    def start(self) -> ClassView:
-        """Refresh now and every ``refresh_seconds`` on the kernel's event loop, until :meth:`stop`; returns self."""
-        self.stop()
-        self.refresh()
-        with contextlib.suppress(RuntimeError):  # no running loop (a plain script): refresh by hand
-            self._task = asyncio.get_running_loop().create_task(self._run())
-        if self._task is None:
-            with contextlib.suppress(RuntimeError):
-                loop = asyncio.get_event_loop()
-                if loop.is_running():
-                    self._task = loop.create_task(self._run())
-        return self
-
-    def stop(self) -> None:
-        """Stop refreshing by itself."""
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    def close(self) -> None:
-        """Stop refreshing, close the log's connections and the widgets."""
-        self.stop()
-        if self.class_log is not None:
-            self.class_log.close()
-        super().close()
-
-    def __repr__(self) -> str:
-        return f"<ClassView of {self.class_log.location if self.class_log else 'no class log'}>"
 
 
 def class_view(

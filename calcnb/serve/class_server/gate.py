@@ -31,7 +31,7 @@ from calcnb.serve.shared.gate_pages import READY_PATH, code_page, missing_page, 
 from calcnb.serve.shared.headers import security_headers
 from calcnb.serve.shared.notebooks import Served
 
-__all__ = ["ClassGate"]
+__all__ = ["ClassGate", "request_cookies"]
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -51,7 +51,8 @@ _PRIVATE = re.compile(r"^/(resourcez|_solara/api/evict)(/|$)")
 _KERNEL_SOCKET = re.compile(r"^/jupyter/api/kernels/(?P<kernel>[^/]+)/")
 
 
-def _cookies(scope: Scope) -> dict[str, str]:
+def request_cookies(scope: Scope) -> dict[str, str]:
+    """The cookies a request sent, by name (a malformed cookie header is skipped)."""
     jar: SimpleCookie = SimpleCookie()
     for name, value in scope.get("headers", []):
         if name == b"cookie":
@@ -68,7 +69,7 @@ def _set_cookie(name: str, value: str) -> tuple[bytes, bytes]:
 
 def _browser_name(scope: Scope) -> tuple[str, list[tuple[bytes, bytes]]]:
     """This browser's name (:func:`~calcnb.serve.shared.caps.browser_name`), and the header naming it if new."""
-    name, new = browser_name(_cookies(scope).get(BROWSER_COOKIE))
+    name, new = browser_name(request_cookies(scope).get(BROWSER_COOKIE))
     return name, [_set_cookie(BROWSER_COOKIE, name)] if new else []
 
 
@@ -137,7 +138,7 @@ class ClassGate:
 
     def admitted(self, scope: Scope) -> bool:
         """Whether the visitor may go on: no class code, or the right code's cookie."""
-        return self.door.admitted(_cookies(scope).get(CODE_COOKIE))
+        return self.door.admitted(request_cookies(scope).get(CODE_COOKIE))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer one request or connection: through to Solara, or the code page, a refusal, a 404."""

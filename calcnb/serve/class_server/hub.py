@@ -21,12 +21,11 @@ import secrets
 import shutil
 import warnings
 from collections.abc import MutableMapping
-from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
-from calcnb.serve.class_server.gate import ASGIApp, Receive, Scope, Send
+from calcnb.serve.class_server.gate import ASGIApp, Receive, Scope, Send, request_cookies
 from calcnb.serve.shared.gate_pages import READY_PATH
 
 __all__ = [
@@ -69,17 +68,6 @@ def pupil_notebooks(source: Path, folder: Path) -> Path:
         shutil.rmtree(folder)
     shutil.copytree(source, folder, ignore=shutil.ignore_patterns(TEACHER_FOLDER, ".*", "__pycache__"))
     return folder
-
-
-def _cookies(scope: Scope) -> dict[str, str]:
-    jar: SimpleCookie = SimpleCookie()
-    for name, value in scope.get("headers", []):
-        if name == b"cookie":
-            try:
-                jar.load(value.decode("latin-1"))
-            except CookieError:
-                continue
-    return {key: morsel.value for key, morsel in jar.items()}
 
 
 def _header(scope: Scope, wanted: bytes) -> str:
@@ -165,7 +153,7 @@ class HubDoor:
     async def _user(self, scope: Scope) -> dict[str, Any] | None:
         """The hub's model of the pupil (``name``, ``scopes`` ...) for the request's token or cookie, or None."""
         found = self.auth.auth_header_pat.match(_header(scope, b"authorization"))
-        token = found.group(1) if found else _cookies(scope).get(self.auth.cookie_name)
+        token = found.group(1) if found else request_cookies(scope).get(self.auth.cookie_name)
         if not token:
             return None
         try:
@@ -201,7 +189,7 @@ class HubDoor:
         if (
             not code
             or verifier is None
-            or not secrets.compare_digest(state, _cookies(scope).get(self.auth.state_cookie_name, ""))
+            or not secrets.compare_digest(state, request_cookies(scope).get(self.auth.state_cookie_name, ""))
         ):
             await self._login({**scope, "path": self.prefix, "query_string": b""}, receive, send)
             return
