@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections import OrderedDict
@@ -492,3 +494,27 @@ def voila_on_a_copy(prefix: str, prepare: Callable[[Path], None] | None = None) 
                 yield Server(f"http://{LOCALHOST}:{port}", root, log_path)
             finally:
                 stop_server(process)
+
+
+@contextmanager
+def calcnb_serving(*arguments: str, log: Path) -> Iterator[int]:
+    """``python -m calcnb ARGUMENTS --port P --no-browser`` running until the block ends; yields P.
+
+    The server is started exactly as a teacher starts it; its output goes to ``log``.
+    """
+    from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving
+    from calcnb.serve.shared.settings import LOCALHOST
+
+    port = free_port()
+    with log.open("wb") as output:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "calcnb", *arguments, "--port", str(port), "--no-browser"],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            wait_until_serving(process, LOCALHOST, port, timeout=120)
+            yield port
+        finally:
+            stop_server(process, timeout=60)

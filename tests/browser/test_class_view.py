@@ -11,12 +11,9 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,10 +25,9 @@ from calcnb.classlog.store import open_class_log
 from calcnb.classlog.summary import exercise_label, misconception_label, summary_csv
 from calcnb.lessons import BANK, lesson
 from calcnb.serve.cli.address import network_address as _network_address
-from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving
 from calcnb.serve.shared.settings import LOCALHOST, MAX_PAGES
 
-from .pages import assert_secured
+from .pages import assert_secured, calcnb_serving
 
 WRAPAROUND = lesson("wraparound")  # the clock of 13
 RIGHT = object()
@@ -48,24 +44,6 @@ STUDENTS = {
 # The outcome the class log must record for each of those checks.
 OUTCOMES = {"0": "wrong", "14": "wrong", "99": "wrong", "zzz": "unreadable", "?": "unreadable",
             "no idea": "unreadable", REVEAL: "revealed", RIGHT: "right"}  # fmt: skip
-
-
-@contextlib.contextmanager
-def _command(*arguments: str, log: Path) -> Iterator[int]:
-    """``python -m calcnb ARGUMENTS --port P --no-browser`` running until the block ends; yields P."""
-    port = free_port()
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "calcnb", *arguments, "--port", str(port), "--no-browser"],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            wait_until_serving(process, LOCALHOST, port, timeout=120)
-            yield port
-        finally:
-            stop_server(process, timeout=60)
 
 
 def _wait_for_rows(database: Path, count: int, timeout: float = 120) -> None:
@@ -150,7 +128,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
     database = tmp_path / "lesson.db"
     # Five students' pages from this one machine: no cap per device.
     command = ("app", "02_wraparound", "--class-log", str(database), "--max-pages-per-device", str(MAX_PAGES))
-    with _command(*command, log=tmp_path / "app.log") as app_port:
+    with calcnb_serving(*command, log=tmp_path / "app.log") as app_port:
         app_url = f"http://{LOCALHOST}:{app_port}/"
         for nickname, answers in STUDENTS.items():
             _student(browser, app_url, nickname, answers, database)
@@ -174,7 +152,7 @@ def test_three_students_answer_and_the_class_view_shows_them(browser, tmp_path):
     assert (clock.tried, clock.right, clock.revealed, clock.unreadable) == (3, 0, 1, 5)
     checked = clock.attempts  # Show answer is not an answer checked
 
-    with _command("class-view", str(database), log=tmp_path / "view.log") as view_port:
+    with calcnb_serving("class-view", str(database), log=tmp_path / "view.log") as view_port:
         # Served on this machine only: another machine (this one's network address) cannot connect.
         address = _network_address()
         if not address.startswith("127.") and address[:1].isdigit():
@@ -238,7 +216,7 @@ def test_with_no_reveal_the_page_says_show_answer_is_off_and_never_shows_an_answ
     hidden button, pressed all the same, shows no answer and records no reveal."""
     database = tmp_path / "lesson.db"
     command = ("app", "02_wraparound", "--class-log", str(database), "--no-reveal")
-    with _command(*command, log=tmp_path / "app.log") as app_port:
+    with calcnb_serving(*command, log=tmp_path / "app.log") as app_port:
         assert "Show answer is off" in (tmp_path / "app.log").read_text()
         with _students_page(browser, f"http://{LOCALHOST}:{app_port}/", "fay") as (page, recorder, box):
             box.press("Enter")

@@ -8,10 +8,7 @@ language, shared by the module's tests.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -24,10 +21,9 @@ from calcnb.classlog.summary import misconception_label
 from calcnb.exercises.items import Attempt, Outcome
 from calcnb.i18n import get_language, set_language
 from calcnb.lessons import BANK, lesson
-from calcnb.serve.cli.process import free_port, stop_server, wait_until_serving
 from calcnb.serve.shared.settings import LOCALHOST
 
-from .pages import assert_secured
+from .pages import assert_secured, calcnb_serving
 
 WRAPAROUND = lesson("wraparound")
 FIRST, SECOND = WRAPAROUND.exercises[:2]
@@ -42,24 +38,6 @@ CHECKS = [  # (nickname, exercise, answer, outcome, misconception)
 SIZES = [(1920, 1080), (1366, 768)]
 WORDS = {"en": ("In the class: 4", "1 of 3 got it right"), "pt": ("Na turma: 4", "1 de 3 acertaram")}
 BUTTONS = {"en": ("Put it on the projector", "Take it down"), "pt": ("Mostrar na projeção", "Retirar")}
-
-
-@contextlib.contextmanager
-def _command(*arguments: str, log: Path) -> Iterator[int]:
-    """``python -m calcnb ARGUMENTS --port P --no-browser`` running until the block ends; yields P."""
-    port = free_port()
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "calcnb", *arguments, "--port", str(port), "--no-browser"],
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            wait_until_serving(process, LOCALHOST, port, timeout=120)
-            yield port
-        finally:
-            stop_server(process, timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -83,9 +61,9 @@ def projector(request, database: Path) -> Iterator[tuple[str, str, str]]:
     (language, the projector's address, the class view's address)."""
     lang = request.param
     with (
-        _command("class-view", str(database), "--projector", "--lang", lang,
+        calcnb_serving("class-view", str(database), "--projector", "--lang", lang,
                  log=database.parent / f"projector-{lang}.log") as port,
-        _command("class-view", str(database), "--lang", lang, log=database.parent / f"view-{lang}.log") as view,
+        calcnb_serving("class-view", str(database), "--lang", lang, log=database.parent / f"view-{lang}.log") as view,
     ):  # fmt: skip
         yield lang, f"http://{LOCALHOST}:{port}/", f"http://{LOCALHOST}:{view}/"
 
