@@ -154,12 +154,7 @@ class ProjectorView(LogView):
     def __init__(
         self, log: ClassLog | None, *, order: Sequence[str], bank: Bank, refresh_seconds: float = REFRESH_SECONDS
     ) -> None:
-        self.class_log = log
-        self.order = tuple(order)
-        self.bank = bank
-        self.refresh_seconds = refresh_seconds
-        self.tally = Tally()
-        self.read_at: float | None = None
+        self._follow(log, order, bank, refresh_seconds)
         self.discussed: dict[str, Any] | None = None  # the answer up for discussion at the last reading
         self.page = widgets.HTML()
         self.note = widgets.HTML()

@@ -28,7 +28,7 @@ import contextlib
 import html
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -260,12 +260,26 @@ def health_html(health: Sequence[StudentHealth], students: Sequence[str] = ()) -
 class LogView(ShownWhenRun, widgets.VBox):
     """A page that reads a class log every few seconds on the kernel's event loop: the class view and the projector.
 
-    A subclass's ``__init__`` sets :attr:`class_log` and :attr:`refresh_seconds`; :meth:`refresh` reads the log.
+    A subclass's ``__init__`` calls :meth:`_follow` with the log and the lesson; :meth:`refresh` reads the log.
     """
 
     class_log: ClassLog | None
+    order: tuple[str, ...]
+    bank: Bank
     refresh_seconds: float
+    tally: Tally
+    read_at: float | None  # the last reading that worked
     _task: asyncio.Task | None = None  # the refresh loop, while it runs
+
+    def _follow(self, log: ClassLog | None, order: Sequence[str], bank: Bank, refresh_seconds: float) -> None:
+        """Keep what every reading needs: the log, the lesson's exercises in order and their bank, the interval,
+        and a tally that has read nothing yet (a subclass's ``__init__`` calls it first)."""
+        self.class_log = log
+        self.order = tuple(order)
+        self.bank = bank
+        self.refresh_seconds = refresh_seconds
+        self.tally = Tally()
+        self.read_at = None
 
     def refresh(self) -> bool:
         """Read what is new in the log and redraw; False if it cannot be read just now."""
@@ -307,6 +321,7 @@ class LogView(ShownWhenRun, widgets.VBox):
 
 
 LogViewT = TypeVar("LogViewT", bound=LogView)
+WrittenT = TypeVar("WrittenT")  # what a write to the class log returns
 
 
 class ClassView(LogView):
@@ -332,12 +347,7 @@ class ClassView(LogView):
         bank: Bank,
         refresh_seconds: float = REFRESH_SECONDS,
     ) -> None:
-        self.class_log = log
-        self.order = tuple(order)
-        self.bank = bank
-        self.refresh_seconds = refresh_seconds
-        self.tally = Tally()
-        self.read_at: float | None = None  # the last reading that worked
+        self._follow(log, order, bank, refresh_seconds)
         self.replaced_at: float | None = None  # when the view found the log's file replaced by another
         self.remade_at: float | None = None  # when the view made the log again, its file gone
         self.alarms: list[str] = []  # what the banner says, in the teacher's words (empty: all is well)
@@ -595,16 +605,23 @@ class ClassView(LogView):
         return self._set_pacing(Pacing(up_to, paused))
 
     def _set_pacing(self, pacing: Pacing) -> bool:
-        if self.class_log is None:
+        log = self.class_log
+        if log is None:
             return False
+        written, _ = self._write(lambda: log.set_pacing(pacing), self.pace_status)
+        if written:
+            self._show_pacing(pacing)
+        return written
+
+    def _write(self, write: Callable[[], WrittenT], status: widgets.HTML) -> tuple[bool, WrittenT | None]:
+        """Run ``write``, a write to the class log: (True, what it returns), or (False, None) when the log refuses
+        it just now, the reason said in ``status`` (under the buttons that asked for it)."""
         try:
-            self.class_log.set_pacing(pacing)
+            return True, write()
         except Exception as error:
             said = message("classview.cannot_write", reason=_reason(error))
-            self.pace_status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
-            return False
-        self._show_pacing(pacing)
-        return True
+            status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
+            return False, None
 
     def _show_pacing(self, pacing: Pacing) -> None:
         """Show the pacing the pages follow: the choice, the button's words, and a sentence saying it."""
@@ -671,29 +688,22 @@ class ClassView(LogView):
     def put_up(self) -> dict | None:
         """Put the answer picked on the projector (in place of any other); returns it as the log keeps it, or None
         (nothing picked, or the log cannot be written just now: said beside the buttons)."""
-        if self.class_log is None or self.discuss_choice.value is None:
+        log, picked = self.class_log, self.discuss_choice.value
+        if log is None or picked is None:
             return None
-        try:
-            shown = self.class_log.discuss(self.discuss_choice.value)
-        except Exception as error:
-            said = message("classview.cannot_write", reason=_reason(error))
-            self.discuss_status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
-            return None
-        self._show_discussed(shown)
+        written, shown = self._write(lambda: log.discuss(picked), self.discuss_status)
+        if written:
+            self._show_discussed(shown)
         return shown
 
     def take_down(self) -> bool:
         """Take the answer down: the projector shows the class's figures again. False if the log refused."""
         if self.class_log is None:
             return False
-        try:
-            self.class_log.stop_discussing()
-        except Exception as error:
-            said = message("classview.cannot_write", reason=_reason(error))
-            self.discuss_status.value = f'<p style="color:{ERROR_TEXT}">{html.escape(said)}</p>'
-            return False
-        self._show_discussed(None)
-        return True
+        written, _ = self._write(self.class_log.stop_discussing, self.discuss_status)
+        if written:
+            self._show_discussed(None)
+        return written
 
     # ------------------------------------------------------------ files to take away
 
