@@ -12,7 +12,15 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from calcnb.core.settings import CLASS_CODE, CLASS_LOG, CLASS_PROJECTOR, CLASS_VIEW, CLASS_VIEW_LESSON, NO_REVEAL
+from calcnb.core.settings import (
+    CLASS_CODE,
+    CLASS_LOG,
+    CLASS_PROJECTOR,
+    CLASS_VIEW,
+    CLASS_VIEW_LESSON,
+    NO_REVEAL,
+    Setting,
+)
 from calcnb.i18n import message
 from calcnb.serve.shared.caps import normal_code
 from calcnb.serve.shared.errors import AppError
@@ -101,12 +109,7 @@ def class_view_environment(environment: dict[str, str], location: str, *, lesson
     ``lesson`` (a name of the lesson index) is the lesson the view shows before anyone has answered; without
     it the setting is removed, and the view follows the lesson the answers belong to.
     """
-    environment = dict(environment)
-    CLASS_LOG.write(environment, None)
-    CLASS_PROJECTOR.write(environment, None)
-    CLASS_VIEW.write(environment, log_argument(location))
-    CLASS_VIEW_LESSON.write(environment, lesson)
-    return environment
+    return _viewer_environment(environment, location, lesson, reads=CLASS_VIEW, removed=CLASS_PROJECTOR)
 
 
 def projector_environment(environment: dict[str, str], location: str, *, lesson: str | None = None) -> dict[str, str]:
@@ -115,10 +118,18 @@ def projector_environment(environment: dict[str, str], location: str, *, lesson:
     The class view's setting is removed, so the class view's notebook finds no log on the projector's server and
     a projected screen cannot show a nickname; ``lesson`` as :func:`class_view_environment` takes it.
     """
+    return _viewer_environment(environment, location, lesson, reads=CLASS_PROJECTOR, removed=CLASS_VIEW)
+
+
+def _viewer_environment(
+    environment: dict[str, str], location: str, lesson: str | None, *, reads: Setting, removed: Setting
+) -> dict[str, str]:
+    """``environment`` for a view's kernels: ``reads`` names the log at ``location``, the other view's setting
+    (``removed``) and recording are removed, and the lesson shown first is ``lesson``."""
     environment = dict(environment)
     CLASS_LOG.write(environment, None)
-    CLASS_VIEW.write(environment, None)
-    CLASS_PROJECTOR.write(environment, log_argument(location))
+    removed.write(environment, None)
+    reads.write(environment, log_argument(location))
     CLASS_VIEW_LESSON.write(environment, lesson)
     return environment
 
