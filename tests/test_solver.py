@@ -158,6 +158,13 @@ def small_game(seed: int):
 
 SMALL_GAMES = [small_game(seed) for seed in range(160)]
 
+
+def small_position(seed: int) -> Position:
+    """The small game of ``seed`` as a fresh position to play on."""
+    ranks, counts, piles, stock = SMALL_GAMES[seed]
+    return Position(list(counts), [list(p) for p in piles], stock, ranks)
+
+
 LIGHT = 20_000  # positions: the exhaustive search of all but a handful of the small games stays within this
 
 
@@ -594,8 +601,8 @@ def random_walk(position: Position, rng: random.Random, steps: int) -> None:
 @pytest.mark.parametrize("seed", range(40))
 def test_position_moves_keep_their_counters_and_undo_exactly(seed):
     """After random moves, the counters equal those of a position built afresh; undo restores every one."""
-    ranks, counts, piles, stock = SMALL_GAMES[seed]
-    position = Position(list(counts), [list(p) for p in piles], stock, ranks)
+    position = small_position(seed)
+    ranks, stock = position.ranks, position.stock
     start = counters(position)
     rng = random.Random(seed)
     random_walk(position, rng, 12)
@@ -640,8 +647,7 @@ def test_the_table_keeps_proofs_across_attempts_and_budgets_within_one():
 @pytest.mark.parametrize("seed", range(160))
 def test_a_dead_position_is_lost(seed):
     """The dead test never calls a winnable small game dead."""
-    ranks, counts, piles, stock = SMALL_GAMES[seed]
-    position = Position(list(counts), [list(p) for p in piles], stock, ranks)
+    position = small_position(seed)
     if DeadTest(position).lost():
         assert not truth_of(seed)
 
@@ -685,8 +691,7 @@ def witness_wins(position: Position, witness) -> bool:
 @pytest.mark.parametrize("seed", range(60))
 def test_witnesses_carried_down_a_line_stay_relaxed_wins(seed):
     """Walk a small game at random, checking the relaxed rule at each position: every witness kept plays."""
-    ranks, counts, piles, stock = SMALL_GAMES[seed]
-    position = Position(list(counts), [list(p) for p in piles], stock, ranks)
+    position = small_position(seed)
     witnesses = Witnesses(position)
     rng = random.Random(seed)
     verdicts = []
