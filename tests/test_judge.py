@@ -23,6 +23,7 @@ The marks read as "I don't know" (never right, never wrong: ``DONT_KNOW_MARKS``)
 """
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -58,6 +59,15 @@ def _of_each_exercise(size: str) -> list[tuple[str, int]]:
     """Every variant of every exercise, or (the fast tier's sample) a dozen of each, spread over its variants
     (evidence-own has 5,150, all worked out by one function)."""
     return sample_of_each(VARIANTS, lambda where: where[0], size, most=12)
+
+
+def _in_every_language(size: str) -> Iterator[tuple[str, str, int, Item]]:
+    """``(language, exercise, variant, item)`` for the variants of :func:`_of_each_exercise`, in each language in
+    turn: the language is set while its items are made and judged."""
+    for language in LANGUAGES:
+        set_language(language)
+        for exercise_id, variant in _of_each_exercise(size):
+            yield language, exercise_id, variant, BANK[exercise_id].item(variant)
 
 
 def _number_forms(value: int) -> list[str]:
@@ -137,13 +147,10 @@ DONT_KNOW_MARKS += ("não sei", "Nao sei", "sei lá", "sei la", "Não sei.")
 
 @pytest.mark.parametrize("size", SIZES)
 def test_every_right_form_of_every_answer_is_right_in_every_variant_and_language(size):
-    for language in LANGUAGES:
-        set_language(language)
-        for exercise_id, variant in _of_each_exercise(size):
-            item = BANK[exercise_id].item(variant)
-            for form in right_forms(item):
-                verdict = judge(item, form)
-                assert verdict.correct is True, (language, exercise_id, variant, form, verdict)
+    for language, exercise_id, variant, item in _in_every_language(size):
+        for form in right_forms(item):
+            verdict = judge(item, form)
+            assert verdict.correct is True, (language, exercise_id, variant, form, verdict)
 
 
 @settings(max_examples=400, deadline=None)
@@ -166,14 +173,11 @@ def test_a_right_answer_in_quotes_with_punctuation_or_capitals_is_still_right(wh
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_dont_know_mark_is_never_right_nor_wrong_and_is_answered_kindly(size):
-    for language in LANGUAGES:
-        set_language(language)
-        for exercise_id, variant in _of_each_exercise(size):
-            item = BANK[exercise_id].item(variant)
-            for mark in DONT_KNOW_MARKS:
-                verdict = judge(item, mark)
-                assert verdict.correct is None and verdict.misconception is None, (exercise_id, mark, verdict)
-                assert verdict.text.startswith("?")
+    for _language, exercise_id, _variant, item in _in_every_language(size):
+        for mark in DONT_KNOW_MARKS:
+            verdict = judge(item, mark)
+            assert verdict.correct is None and verdict.misconception is None, (exercise_id, mark, verdict)
+            assert verdict.text.startswith("?")
 
 
 @settings(max_examples=300, deadline=None)
