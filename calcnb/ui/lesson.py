@@ -30,6 +30,7 @@ import secrets
 import time
 import warnings
 from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
 
 import ipywidgets as widgets
 
@@ -122,8 +123,45 @@ def reveal_allowed() -> bool:
 
 # ---------------------------------------------------------------- answer listeners
 
-#: The answer listeners: one list per visitor on the class server (calcnb.core.visits), the kernel's elsewhere.
-_listeners: PerVisit[list[Callable[[Attempt], object]]] = PerVisit("calcnb.answer_listeners", list)
+EventT = TypeVar("EventT")  # what listeners are told of: an attempt, or a deal
+
+
+class _Listeners(Generic[EventT]):
+    """Callbacks told of each event, each added once: one list per visitor on the class server
+    (:mod:`calcnb.core.visits`), the kernel's elsewhere. A callback that raises is ignored with a warning."""
+
+    def __init__(self, key: str) -> None:
+        self._lists: PerVisit[list[Callable[[EventT], object]]] = PerVisit(key, list)
+
+    def get(self) -> list[Callable[[EventT], object]]:
+        """The current visitor's callbacks, in the order added."""
+        return self._lists.get()
+
+    def add(self, callback: Callable[[EventT], object]) -> None:
+        listeners = self._lists.get()
+        if callback not in listeners:
+            listeners.append(callback)
+
+    def remove(self, callback: Callable[[EventT], object]) -> None:
+        listeners = self._lists.get()
+        if callback in listeners:
+            listeners.remove(callback)
+
+    def tell(self, event: EventT) -> list[object]:
+        """Call every callback with ``event``; what each returned (one that raised is warned of and left out)."""
+        answers = []
+        for callback in list(self._lists.get()):
+            try:
+                answers.append(callback(event))
+            except Exception as error:  # a broken recorder must never break a student's exercise or games
+                name = getattr(callback, "__qualname__", type(callback).__qualname__)  # a function, or an object
+                said = message("lessons.listener_failed", listener=name, error=quote(error))
+                warnings.warn(said, RuntimeWarning, stacklevel=3)  # where the lesson told them
+        return answers
+
+
+#: The answer listeners, told of every check and every answer shown.
+_listeners: _Listeners[Attempt] = _Listeners("calcnb.answer_listeners")
 
 
 def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
@@ -133,61 +171,37 @@ def add_answer_listener(callback: Callable[[Attempt], object]) -> None:
     A listener that returns a sentence (a str) has it shown under the feedback (a recorder saying the answer
     was not saved).
     """
-    listeners = _listeners.get()
-    if callback not in listeners:
-        listeners.append(callback)
+    _listeners.add(callback)
 
 
 def remove_answer_listener(callback: Callable[[Attempt], object]) -> None:
     """Stop calling ``callback``; a callback that was never added is ignored."""
-    listeners = _listeners.get()
-    if callback in listeners:
-        listeners.remove(callback)
+    _listeners.remove(callback)
 
 
-_game_listeners: PerVisit[list[Callable[[object], object]]] = PerVisit("calcnb.game_listeners", list)
+#: The game listeners, told of every deal a lesson's player plays.
+_game_listeners: _Listeners[object] = _Listeners("calcnb.game_listeners")
 
 
 def add_game_listener(callback: Callable[[object], object]) -> None:
     """Call ``callback(deal)`` after every deal a lesson's player plays for the student: the class recorder keeps
     each in the class log."""
-    listeners = _game_listeners.get()
-    if callback not in listeners:
-        listeners.append(callback)
+    _game_listeners.add(callback)
 
 
 def remove_game_listener(callback: Callable[[object], object]) -> None:
     """Stop calling ``callback`` with deals; a callback that was never added is ignored."""
-    listeners = _game_listeners.get()
-    if callback in listeners:
-        listeners.remove(callback)
+    _game_listeners.remove(callback)
 
 
 def tell_game_listeners(deal: object) -> None:
     """Tell every game listener of ``deal``; a listener that raises is ignored (with a warning)."""
-    for callback in list(_game_listeners.get()):
-        try:
-            callback(deal)
-        except Exception as error:  # a broken recorder must never stop the student's games
-            name = getattr(callback, "__qualname__", type(callback).__qualname__)
-            warnings.warn(
-                message("lessons.listener_failed", listener=name, error=quote(error)), RuntimeWarning, stacklevel=2
-            )
+    _game_listeners.tell(deal)
 
 
 def _tell_listeners(attempt: Attempt) -> list[str]:
     """Tell every listener of ``attempt``; returns the sentences they asked to show under the feedback."""
-    notes = []
-    for callback in list(_listeners.get()):
-        try:
-            said = callback(attempt)
-            if isinstance(said, str) and said:
-                notes.append(said)
-        except Exception as error:  # a broken recorder must never break a student's exercise
-            name = getattr(callback, "__qualname__", type(callback).__qualname__)  # a function, or a callable object
-            said = message("lessons.listener_failed", listener=name, error=quote(error))
-            warnings.warn(said, RuntimeWarning, stacklevel=2)
-    return notes
+    return [said for said in _listeners.tell(attempt) if isinstance(said, str) and said]
 
 
 # ---------------------------------------------------------------- the exercise widget
