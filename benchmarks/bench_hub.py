@@ -29,7 +29,6 @@ import socket
 import sys
 import tempfile
 import time
-import urllib.request
 import uuid
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -39,12 +38,13 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_class import Figures, SolaraStudent, VoilaStudent
+from bench_class import _pss as _memory  # (RSS, PSS) of processes
+from browser.hub_support import serving_hub  # tests/ is on the path: bench_class put it there
 
-from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.cli.process import free_port, wait_until_serving
 from calcnb.serve.shared.notebooks import notebooks_dir
 from calcnb.serve.shared.settings import DEFAULT_APP_NOTEBOOK, LOCALHOST
 
-CONFIG = Path(__file__).resolve().parent.parent / "deploy" / "jupyterhub_config.py"
 SERVICE = "/services/calcnb"
 PASSWORD = "calcnb"
 MB = 2**20
@@ -95,15 +95,6 @@ def _cookies(session: requests.Session) -> dict[str, str]:
     return {cookie.name: cookie.value for cookie in session.cookies}
 
 
-def _memory(processes: list[psutil.Process]) -> tuple[int, int]:
-    rss = pss = 0
-    for process in processes:
-        with contextlib.suppress(psutil.Error):
-            memory = process.memory_full_info()
-            rss, pss = rss + memory.rss, pss + getattr(memory, "pss", memory.rss)
-    return rss, pss
-
-
 def _children(pid: int, marker: str) -> list[psutil.Process]:
     found = []
     for process in psutil.Process(pid).children(recursive=True):
@@ -116,38 +107,15 @@ def _children(pid: int, marker: str) -> list[psutil.Process]:
 @contextlib.contextmanager
 def hub(folder: Path, way: str):
     """The hub of ``deploy/jupyterhub_config.py`` (its class server, or each pupil's own server) on free ports."""
-    port, service = free_port(), free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterhub",
-        "-f",
-        str(CONFIG),
-        f"--JupyterHub.port={port}",
-        f"--JupyterHub.hub_port={free_port()}",
-        f"--ConfigurableHTTPProxy.api_url=http://{LOCALHOST}:{free_port()}",
-        f"--JupyterHub.db_url=sqlite:///{folder / 'hub.sqlite'}",
-        f"--JupyterHub.cookie_secret_file={folder / 'cookie_secret'}",
-    ]
+    service = free_port()
     environment = {**os.environ, "CALCNB_HUB_SERVER": way, "CALCNB_HUB_SERVICE_PORT": str(service)}
     environment["CALCNB_HUB_NOTEBOOKS"] = str(notebooks_dir())
     for name in ("CALCNB_CLASS_LOG", "CALCNB_CLASS_CODE"):
         environment.pop(name, None)
-    with (folder / f"hub-{way}.log").open("wb") as log:
-        process = start_server(command, cwd=folder, log=log, env=environment)
-        try:
-            wait_until_serving(process, LOCALHOST, port, timeout=180)
-            url = f"http://{LOCALHOST}:{port}"
-            deadline = time.monotonic() + 180
-            while time.monotonic() < deadline:  # the proxy answers before the hub behind it
-                with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/hub/api", timeout=5):
-                    break
-                time.sleep(0.5)
-            if way == "class":
-                wait_until_serving(process, LOCALHOST, service, timeout=180)
-            yield url, process
-        finally:
-            stop_server(process, timeout=60)
+    with serving_hub(folder, environment, folder / f"hub-{way}.log", 180, all_stopped=False) as (url, process):
+        if way == "class":
+            wait_until_serving(process, LOCALHOST, service, timeout=180)
+        yield url, process
 
 
 async def _open_all(pupils: list, clicks: int) -> None:

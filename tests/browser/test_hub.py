@@ -7,92 +7,41 @@ stopped at the end."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import shutil
-import sys
-import time
-import urllib.request
-from pathlib import Path
+from collections.abc import Iterator
 
 import psutil
 import pytest
 
 from calcnb.serve.cli.commands import kernel_options, server_environment
-from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
 from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
-from calcnb.serve.shared.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK, LOCALHOST
+from calcnb.serve.shared.settings import CLASSROOM_KERNEL_MANAGER, DEFAULT_APP_NOTEBOOK
 
 from .conftest import _serve_copy
+from .hub_support import log_in, require_the_proxy, serving_hub
 from .pages import PlayApp, Server
 
 pytestmark = pytest.mark.browser
 
-CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
 STUDENTS = ("ana", "bruno")
 
 
 @pytest.fixture
-def hub(tmp_path) -> Server:
+def hub(tmp_path) -> Iterator[Server]:
     """The school's hub with its own ports, database and folders; everything it started is gone afterwards."""
-    if shutil.which("configurable-http-proxy") is None:
-        reason = "configurable-http-proxy is missing (npm install -g configurable-http-proxy); the hub test needs it"
-        if os.environ.get("CALCNB_REQUIRE_BROWSER"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_the_proxy()
     root = _serve_copy(tmp_path / "notebooks")  # teacher/ included: the hub must leave it out
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterhub",
-        "-f",
-        str(CONFIG),
-        f"--JupyterHub.port={port}",
-        f"--JupyterHub.hub_port={free_port()}",
-        f"--ConfigurableHTTPProxy.api_url=http://{LOCALHOST}:{free_port()}",
-        f"--JupyterHub.db_url=sqlite:///{tmp_path / 'hub.sqlite'}",
-        f"--JupyterHub.cookie_secret_file={tmp_path / 'cookie_secret'}",
-    ]
+    # Each student's own server (Voila), the hub's other way; tests/browser/test_hub_class_server.py: the default.
+    environment = {**server_environment(), "CALCNB_HUB_NOTEBOOKS": str(root), "CALCNB_HUB_SERVER": "voila"}
     log_path = tmp_path / "hub.log"
-    started: list[psutil.Process] = []
-    with log_path.open("wb") as log:
-        # Each student's own server (Voila), the hub's other way; tests/browser/test_hub_class_server.py: the default.
-        environment = {**server_environment(), "CALCNB_HUB_NOTEBOOKS": str(root), "CALCNB_HUB_SERVER": "voila"}
-        process = start_server(command, cwd=tmp_path, log=log, env=environment)
-        try:
-            wait_until_serving(process, LOCALHOST, port, timeout=120)
-            server = Server(f"http://{LOCALHOST}:{port}", root, log_path)
-            _wait_for_the_hub(server.url, process)
-            yield server
-            started.extend(psutil.Process(process.pid).children(recursive=True))
-        finally:
-            stop_server(process, timeout=60)
-    _gone, alive = psutil.wait_procs(started, timeout=30)
-    assert alive == [], [process.cmdline() for process in alive]
-
-
-def _wait_for_the_hub(url: str, process, timeout: float = 120) -> None:
-    """The proxy answers before the hub behind it: wait until the hub's own API does."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and process.poll() is None:
-        with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/hub/api", timeout=5) as response:
-            if response.status == 200:
-                return
-        time.sleep(0.5)
-    raise AssertionError(f"the hub did not answer at {url}/hub/api")
+    with serving_hub(tmp_path, environment, log_path) as (url, _process):
+        yield Server(url, root, log_path)
 
 
 def _log_in(browser, hub: Server, name: str) -> PlayApp:
     """A student logs in in a browser of their own and lands on their play app."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    context.set_default_timeout(180_000)
-    page = context.new_page()
-    page.goto(f"{hub.url}/hub/login", wait_until="domcontentloaded")
-    page.fill("#username_input", name)
-    page.fill("#password_input", "calcnb")
-    page.click("#login_submit")
+    page = log_in(browser, hub.url, name, timeout_ms=180_000)
     # The hub starts the student's server and sends them to its default page: the play app.
     page.wait_for_url(f"**/user/{name}/voila/render/{DEFAULT_APP_NOTEBOOK}*", timeout=180_000)
     return PlayApp(page, Server(f"{hub.url}/user/{name}", hub.root, hub.log), DEFAULT_APP_NOTEBOOK, navigate=False)

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import socket
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,12 +20,12 @@ import pytest
 
 from calcnb.classlog.store import open_class_log
 from calcnb.i18n import catalogue
-from calcnb.serve.cli.process import free_port, start_server, stop_server, wait_until_serving
+from calcnb.serve.cli.process import free_port
 from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
 from calcnb.serve.shared.settings import LOCALHOST
 
 from .conftest import _serve_copy
-from .test_hub import CONFIG, _wait_for_the_hub
+from .hub_support import log_in, require_the_proxy, serving_hub
 
 pytestmark = pytest.mark.browser
 
@@ -62,26 +60,9 @@ def _two_free_ports() -> int:
 def _hub(folder: Path, **settings: str) -> Iterator[Hub]:
     """The school's hub with the class server as its service, a class log and ``settings`` (environment variables
     of the hub); everything it started is gone afterwards."""
-    if shutil.which("configurable-http-proxy") is None:
-        reason = "configurable-http-proxy is missing (npm install -g configurable-http-proxy); the hub test needs it"
-        if os.environ.get("CALCNB_REQUIRE_BROWSER"):
-            pytest.fail(reason)
-        pytest.skip(reason)
+    require_the_proxy()
     root = _serve_copy(folder / "notebooks")  # teacher/ included: the service must leave it out
     database = folder / "lesson.db"
-    port = free_port()
-    command = [
-        sys.executable,
-        "-m",
-        "jupyterhub",
-        "-f",
-        str(CONFIG),
-        f"--JupyterHub.port={port}",
-        f"--JupyterHub.hub_port={free_port()}",
-        f"--ConfigurableHTTPProxy.api_url=http://{LOCALHOST}:{free_port()}",
-        f"--JupyterHub.db_url=sqlite:///{folder / 'hub.sqlite'}",
-        f"--JupyterHub.cookie_secret_file={folder / 'cookie_secret'}",
-    ]
     environment = {**os.environ}
     for name in ("CALCNB_HUB_SERVER", "CALCNB_CLASS_CODE", "CALCNB_LANG", "CALCNB_NO_REVEAL"):
         environment.pop(name, None)
@@ -93,19 +74,8 @@ def _hub(folder: Path, **settings: str) -> Iterator[Hub]:
         **settings,
     }
     log_path = folder / "hub.log"
-    started: list[psutil.Process] = []
-    with log_path.open("wb") as log:
-        process = start_server(command, cwd=folder, log=log, env=environment)
-        try:
-            wait_until_serving(process, LOCALHOST, port, timeout=120)
-            url = f"http://{LOCALHOST}:{port}"
-            _wait_for_the_hub(url, process)
-            yield Hub(url, database, log_path, process)
-            started.extend(psutil.Process(process.pid).children(recursive=True))
-        finally:
-            stop_server(process, timeout=60)
-    _gone, alive = psutil.wait_procs(started, timeout=30)
-    assert alive == [], [process.cmdline() for process in alive]
+    with serving_hub(folder, environment, log_path) as (url, process):
+        yield Hub(url, database, log_path, process)
 
 
 @pytest.fixture(scope="module")
@@ -117,13 +87,7 @@ def hub(tmp_path_factory) -> Iterator[Hub]:
 
 def _log_in(browser, hub: Hub, name: str):
     """A pupil logs in to the hub in a browser of their own and lands on the class server's list of lessons."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    context.set_default_timeout(120_000)
-    page = context.new_page()
-    page.goto(f"{hub.url}/hub/login", wait_until="domcontentloaded")
-    page.fill("#username_input", name)
-    page.fill("#password_input", "calcnb")
-    page.click("#login_submit")
+    page = log_in(browser, hub.url, name, timeout_ms=120_000)
     page.wait_for_url(f"**{SERVICE}", timeout=120_000)
     return page
 
