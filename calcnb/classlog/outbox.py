@@ -26,7 +26,7 @@ from calcnb.classlog.store import RATE_LIMITS, REFUSED, ClassLog, within_rate
 from calcnb.exercises.items import Attempt
 from calcnb.i18n import get_language
 
-__all__ = ["HEARTBEAT", "RETRY_FIRST", "RETRY_MAX", "Outbox", "PlayedDeal"]
+__all__ = ["HEARTBEAT", "RETRY_FIRST", "RETRY_MAX", "HomeLoop", "Outbox", "PlayedDeal"]
 
 #: Seconds before the first retry of a write that failed; each failure in a row doubles it, up to RETRY_MAX.
 RETRY_FIRST = 0.25
@@ -44,6 +44,24 @@ class PlayedDeal(Protocol):
     player: str
     won: bool
     score: int
+
+
+class HomeLoop:
+    """The asyncio loop running where an object was made (a kernel's, where widgets change), if any: a thread of
+    the object's own hands its calls back to it."""
+
+    def __init__(self) -> None:
+        try:
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a plain script or a test: no loop runs here
+            self.loop = None
+
+    def call(self, function: Callable[..., object], *arguments: object) -> None:
+        """``function(*arguments)`` on the loop when it turns, else at once on this thread."""
+        if self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(function, *arguments)
+        else:
+            function(*arguments)
 
 
 class Outbox:
@@ -74,10 +92,7 @@ class Outbox:
         self._closing = False
         self._condition = threading.Condition()
         self._writer: threading.Thread | None = None
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()  # a kernel's
-        except RuntimeError:
-            self._loop = None
+        self._home = HomeLoop()  # where on_change is called
 
     def __repr__(self) -> str:
         return f"<Outbox of {self.nickname!r}: {self.recorded} recorded, {self.waiting} waiting>"
@@ -274,7 +289,4 @@ class Outbox:
 
     def _changed(self) -> None:
         """Tell the owner from the saver thread, on the owner's loop when it turns one."""
-        if self._loop is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self.on_change)
-        else:
-            self.on_change()
+        self._home.call(self.on_change)

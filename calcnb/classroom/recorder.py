@@ -16,7 +16,6 @@ the teacher has paused the class ("Eyes on the board"); what is typed stays. The
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import sys
@@ -27,7 +26,7 @@ from typing import Any, Protocol
 import ipywidgets as widgets
 
 from calcnb.classlog.names import codes_match, rejoin_code
-from calcnb.classlog.outbox import Outbox, PlayedDeal
+from calcnb.classlog.outbox import HomeLoop, Outbox, PlayedDeal
 from calcnb.classlog.schema import ClassLogError, ClassLogMoved, NicknameTaken
 from calcnb.classlog.store import DEFAULT_TIMEOUT, ClassLog, Pacing, open_class_log
 from calcnb.core.settings import CLASS_LOG
@@ -126,10 +125,7 @@ class ClassRecorder(widgets.VBox):
         add_game_listener(self.record_game)
         self._stop_pacing = threading.Event()
         self._pacer: threading.Thread | None = None
-        try:
-            self._loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()  # a kernel's
-        except RuntimeError:
-            self._loop = None
+        self._home = HomeLoop()  # where the pacing thread applies what it reads
         if log is not None:
             with contextlib.suppress(Exception):  # the database, just now: the next reading follows
                 self.pace(log.pacing())  # a page opened late starts with the class's pacing
@@ -166,10 +162,7 @@ class ClassRecorder(widgets.VBox):
                 pacing = self.class_log.pacing()
             except Exception:  # the database, just now: the page stays as it is until the next reading
                 continue
-            if self._loop is not None and self._loop.is_running():
-                self._loop.call_soon_threadsafe(self.pace, pacing)
-            else:
-                self.pace(pacing)
+            self._home.call(self.pace, pacing)
 
     # ------------------------------------------------------------ joining
 
