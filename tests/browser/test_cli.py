@@ -4,12 +4,14 @@ bad command lines refused with exit status 2, the lab's token kept off every com
 The tests that start a server are marked ``server``; the command lines refused at once (a subprocess of
 a tenth of a second) and the parser's tests run in the fast tier."""
 
+import contextlib
 import signal
 import socket
 import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import psutil
@@ -24,14 +26,38 @@ from calcnb.serve.shared.notebooks import notebooks_dir, resolve_target
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def _start_cli(*arguments: str) -> subprocess.Popen:
-    return subprocess.Popen(
+@contextlib.contextmanager
+def _running_cli(*arguments: str) -> Iterator[subprocess.Popen]:
+    """``python -m calcnb ARGUMENTS --no-browser``, its output piped as text; killed at the block's end if it
+    is still running (a test that failed before stopping it)."""
+    cli = subprocess.Popen(
         [sys.executable, "-m", "calcnb", *arguments, "--no-browser"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # a terminal's Ctrl-C goes to the command's group: this test plays the terminal
     )
+    try:
+        yield cli
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+
+
+def _stop(cli: subprocess.Popen, signum: int) -> tuple[str, str]:
+    """Send ``signum`` to the command as a terminal would, and wait for it to end; its output and errors."""
+    cli.send_signal(signum)
+    return cli.communicate(timeout=60)
+
+
+def _refused(*arguments: str) -> str:
+    """What ``python -m calcnb ARGUMENTS --no-browser`` says on refusing them: exit status 2, no traceback."""
+    result = subprocess.run(
+        [sys.executable, "-m", "calcnb", *arguments, "--no-browser"], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    return result.stderr
 
 
 def _kernels_of(process: subprocess.Popen) -> list[psutil.Process]:
@@ -45,8 +71,7 @@ def _kernels_of(process: subprocess.Popen) -> list[psutil.Process]:
 @pytest.mark.server
 def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
     port = free_port()
-    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--server", "voila")
-    try:
+    with _running_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--server", "voila") as cli:
         first_line = cli.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first_line, first_line
         # Opening the page runs the notebook in a kernel of its own.
@@ -56,11 +81,7 @@ def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
         kernels = _kernels_of(cli)
         assert len(kernels) == 1
 
-        cli.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
-        out, err = cli.communicate(timeout=60)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
+        out, err = _stop(cli, signal.SIGINT)  # what Ctrl-C in the terminal sends
     assert cli.returncode == 0
     assert "Traceback" not in err and "Traceback" not in out
     assert "Stopped." in out
@@ -72,8 +93,7 @@ def test_app_serves_a_notebook_and_ctrl_c_stops_it_and_its_kernel():
 @pytest.mark.parametrize("language", ["en", "pt"])
 def test_the_class_server_is_the_default_and_ctrl_c_stops_it_whole(language):
     port = free_port()
-    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", language)
-    try:
+    with _running_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", language) as cli:
         first_line = cli.stdout.readline()
         assert f"http://127.0.0.1:{port}/" in first_line, first_line
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
@@ -81,11 +101,7 @@ def test_the_class_server_is_the_default_and_ctrl_c_stops_it_whole(language):
             assert f'<html lang="{language}">'.encode() in response.read()  # the page's language, for screen readers
         server = psutil.Process(cli.pid).children(recursive=True)
         assert [" ".join(child.cmdline()).count("calcnb.serve.class_server.app") for child in server] == [1]
-        cli.send_signal(signal.SIGINT)  # what Ctrl-C in the terminal sends
-        out, err = cli.communicate(timeout=60)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
+        out, err = _stop(cli, signal.SIGINT)  # what Ctrl-C in the terminal sends
     assert cli.returncode == 0
     assert "Traceback" not in err and "Traceback" not in out
     assert ("Stopped." if language == "en" else "Parado.") in out, out
@@ -97,8 +113,7 @@ def test_the_class_server_is_the_default_and_ctrl_c_stops_it_whole(language):
 def test_lab_prints_an_address_with_a_token_and_stops_on_sigterm(tmp_path):
     (tmp_path / "empty.ipynb").write_text((FIXTURES / "transport.ipynb").read_text())
     port = free_port()
-    cli = _start_cli("lab", str(tmp_path), "--port", str(port))
-    try:
+    with _running_cli("lab", str(tmp_path), "--port", str(port)) as cli:
         first_line = cli.stdout.readline()
         assert f"http://127.0.0.1:{port}/lab?token=" in first_line, first_line
         address = first_line.split()[-1]
@@ -107,11 +122,7 @@ def test_lab_prints_an_address_with_a_token_and_stops_on_sigterm(tmp_path):
         # Without the token the server refuses its API.
         with pytest.raises(urllib.error.HTTPError):
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/contents", timeout=30)
-        cli.send_signal(signal.SIGTERM)
-        _out, err = cli.communicate(timeout=60)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
+        _out, err = _stop(cli, signal.SIGTERM)
     assert cli.returncode == 0, err[-2000:]
     assert "Traceback" not in err
 
@@ -119,8 +130,7 @@ def test_lab_prints_an_address_with_a_token_and_stops_on_sigterm(tmp_path):
 @pytest.mark.server
 def test_the_lab_token_is_on_no_command_line_only_in_the_servers_environment(tmp_path):
     port = free_port()
-    cli = _start_cli("lab", str(tmp_path), "--port", str(port))
-    try:
+    with _running_cli("lab", str(tmp_path), "--port", str(port)) as cli:
         address = cli.stdout.readline().split()[-1]
         token = address.split("token=")[1]
         assert len(token) >= 32
@@ -133,11 +143,7 @@ def test_the_lab_token_is_on_no_command_line_only_in_the_servers_environment(tmp
         assert servers[0].environ().get("JUPYTER_TOKEN") == token
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token={token}", timeout=30) as response:
             assert response.status == 200
-        cli.send_signal(signal.SIGTERM)
-        cli.communicate(timeout=60)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
+        _stop(cli, signal.SIGTERM)
 
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
@@ -154,49 +160,27 @@ def test_the_lab_token_is_on_no_command_line_only_in_the_servers_environment(tmp
 )
 @pytest.mark.parametrize("command", ["app", "lab"])
 def test_a_bad_port_or_host_is_refused_with_status_2_and_no_traceback(command, option, value, said):
-    result = subprocess.run(
-        [sys.executable, "-m", "calcnb", command, option, value, "--no-browser"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert said in result.stderr, result.stderr
-    assert "Traceback" not in result.stderr
-    assert "x" * 81 not in result.stderr  # at most 80 characters of the input are quoted
+    stderr = _refused(command, option, value)
+    assert said in stderr, stderr
+    assert "x" * 81 not in stderr  # at most 80 characters of the input are quoted
 
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
 @pytest.mark.parametrize("value", ["-1", "201", "many"])
 def test_a_bad_preheat_count_is_refused_with_status_2(value):
-    result = subprocess.run(
-        [sys.executable, "-m", "calcnb", "app", "--preheat", value, "--no-browser"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert f"{value!r} is not a number of kernels" in result.stderr, result.stderr
-    assert "Traceback" not in result.stderr
+    stderr = _refused("app", "--preheat", value)
+    assert f"{value!r} is not a number of kernels" in stderr, stderr
 
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_an_address_of_another_machine_is_refused_with_status_2():
-    result = subprocess.run(
-        [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--no-browser"],  # TEST-NET-1: never ours
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "'192.0.2.1' is not an address of this machine" in result.stderr
-    assert "Traceback" not in result.stderr
+    stderr = _refused("app", "--host", "192.0.2.1")  # TEST-NET-1: never ours
+    assert "'192.0.2.1' is not an address of this machine" in stderr
 
 
 @pytest.mark.server
 def test_port_0_serves_on_a_free_port_and_says_which():
-    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", "0")
-    try:
+    with _running_cli("app", str(FIXTURES / "transport.ipynb"), "--port", "0") as cli:
         chosen = cli.stdout.readline()
         serving = cli.stdout.readline()
         port = int(chosen.split()[1])
@@ -204,30 +188,23 @@ def test_port_0_serves_on_a_free_port_and_says_which():
         assert f"http://127.0.0.1:{port}/" in serving, serving
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
             assert response.status == 200
-        cli.send_signal(signal.SIGINT)
-        _out, err = cli.communicate(timeout=60)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
+        _out, err = _stop(cli, signal.SIGINT)
     assert cli.returncode == 0, err[-2000:]
 
 
 @pytest.mark.server
 def test_lang_pt_runs_the_kernels_in_portuguese():
     port = free_port()
-    cli = _start_cli("app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", "pt", "--server", "voila")
-    try:
+    with _running_cli(
+        "app", str(FIXTURES / "transport.ipynb"), "--port", str(port), "--lang", "pt", "--server", "voila"
+    ) as cli:
         first_line = cli.stdout.readline()
         assert "está a correr em" in first_line, first_line  # the command itself speaks Portuguese
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=60) as response:
             assert response.status == 200
         kernels = _kernels_of(cli)
         assert [kernel.environ().get("CALCNB_LANG") for kernel in kernels] == ["pt"]
-        cli.send_signal(signal.SIGINT)
-        cli.communicate(timeout=60)
-    finally:
-        if cli.poll() is None:
-            cli.kill()
+        _stop(cli, signal.SIGINT)
 
 
 def test_lang_pt_prefers_the_portuguese_twin_of_a_notebook(tmp_path, monkeypatch):
@@ -246,30 +223,17 @@ def test_lang_pt_prefers_the_portuguese_twin_of_a_notebook(tmp_path, monkeypatch
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_a_missing_notebook_is_a_one_line_error():
-    result = subprocess.run(
-        [sys.executable, "-m", "calcnb", "app", "no_such_lesson.ipynb", "--no-browser"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "no_such_lesson.ipynb does not exist" in result.stderr
-    assert "Traceback" not in result.stderr
+    stderr = _refused("app", "no_such_lesson.ipynb")
+    assert "no_such_lesson.ipynb does not exist" in stderr
 
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
 @pytest.mark.parametrize("command", ["app", "lab"])
 def test_a_notebook_name_too_long_for_the_system_is_a_one_line_error(command):
-    result = subprocess.run(
-        [sys.executable, "-m", "calcnb", command, "x" * 5000, "--no-browser"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert "(5,000 characters) is too long to name a notebook or a folder" in result.stderr, result.stderr
-    assert "x" * 81 not in result.stderr  # at most 80 characters of the input are quoted
+    stderr = _refused(command, "x" * 5000)
+    assert len(stderr.strip().splitlines()) == 1, stderr
+    assert "(5,000 characters) is too long to name a notebook or a folder" in stderr, stderr
+    assert "x" * 81 not in stderr  # at most 80 characters of the input are quoted
 
 
 def _busy_port() -> socket.socket:
@@ -301,15 +265,8 @@ def test_a_busy_port_is_refused_before_anything_is_made(command, tmp_path):
 
 @pytest.mark.server  # runs python -m calcnb in a subprocess
 def test_port_0_on_an_address_of_another_machine_is_refused_with_status_2():
-    result = subprocess.run(
-        [sys.executable, "-m", "calcnb", "app", "--host", "192.0.2.1", "--port", "0", "--no-browser"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 2
-    assert "'192.0.2.1' is not an address of this machine" in result.stderr
-    assert "Traceback" not in result.stderr
+    stderr = _refused("app", "--host", "192.0.2.1", "--port", "0")
+    assert "'192.0.2.1' is not an address of this machine" in stderr
 
 
 def test_notebook_names_are_found_in_the_notebooks_folder():
