@@ -31,14 +31,20 @@ def _kernel(idle_seconds: float, state: str = "idle") -> SimpleNamespace:
     return SimpleNamespace(last_activity=utcnow() - timedelta(seconds=idle_seconds), execution_state=state)
 
 
-def test_a_kernel_whose_page_never_connected_is_given_the_page_load_time(monkeypatch):
-    culled: list[str] = []
+@pytest.fixture
+def culled(monkeypatch) -> list[str]:
+    """The kernels the classroom manager lets through to Jupyter Server's own idle check, in order (that check
+    replaced by one that only notes them)."""
+    reached: list[str] = []
 
     async def cull(_manager, kernel_id):
-        culled.append(kernel_id)
+        reached.append(kernel_id)
 
     monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", cull)
+    return reached
 
+
+def test_a_kernel_whose_page_never_connected_is_given_the_page_load_time(culled):
     async def cull_all() -> None:
         manager = ClassroomKernelManager()
         manager._kernels = {
@@ -55,6 +61,21 @@ def test_a_kernel_whose_page_never_connected_is_given_the_page_load_time(monkeyp
     _run(cull_all())
     # Jupyter Server's own rules (idle timeout, busy, connections) decide for the two that reach it.
     assert culled == ["page-never-came", "page-closed"]
+
+
+def test_the_culler_leaves_alone_the_kernels_waiting_in_the_pool(culled):
+    async def cull_both() -> None:
+        loop = asyncio.get_running_loop()
+        ready, starting = loop.create_future(), loop.create_future()
+        ready.set_result({"kernel_id": "waiting"})
+        manager = ClassroomKernelManager()
+        manager._pools = {"play.ipynb": [ready, starting]}
+        assert manager.pooled_kernels() == {"waiting"}
+        for kernel in ("waiting", "a-student-left"):
+            await manager.cull_kernel_if_idle(kernel)
+
+    _run(cull_both())
+    assert culled == ["a-student-left"]
 
 
 def _starting(manager: ClassroomKernelManager, log: list, monkeypatch) -> None:

@@ -305,38 +305,6 @@ def test_a_notebook_may_be_named_without_its_folder_or_extension():
     assert resolve_target("03_worked_example.ipynb") == expected
 
 
-def test_the_culler_leaves_alone_the_kernels_waiting_in_the_pool(monkeypatch):
-    import asyncio
-    import concurrent.futures
-
-    from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-
-    from calcnb.serve.voila.kernels import ClassroomKernelManager
-
-    culled: list[str] = []
-
-    async def cull(_manager, kernel_id):
-        culled.append(kernel_id)
-
-    monkeypatch.setattr(AsyncMappingKernelManager, "cull_kernel_if_idle", cull)
-
-    async def cull_both() -> None:
-        loop = asyncio.get_running_loop()
-        ready, starting = loop.create_future(), loop.create_future()
-        ready.set_result({"kernel_id": "waiting"})
-        manager = ClassroomKernelManager()
-        manager._pools = {"play.ipynb": [ready, starting]}
-        assert manager.pooled_kernels() == {"waiting"}
-        for kernel in ("waiting", "a-student-left"):
-            await manager.cull_kernel_if_idle(kernel)
-
-    # A loop of its own in a thread of its own: the browser tests' sync Playwright keeps a loop
-    # running in the main thread, where a second one cannot run.
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as executor:
-        executor.submit(asyncio.run, cull_both()).result(timeout=60)
-    assert culled == ["a-student-left"]
-
-
 # ------------------------------------------------------------ worksheets and --version, from any folder
 
 
