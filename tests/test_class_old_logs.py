@@ -18,7 +18,7 @@ from calcnb.classlog.export import csv_text
 from calcnb.classlog.location import database_url
 from calcnb.classlog.readings import class_status, exercise_outcomes, exercise_stats, student_summaries
 from calcnb.classlog.schema import SCHEMA_VERSION, row_outcome, student_key
-from calcnb.classlog.store import ALREADY_WRITTEN, WRITTEN, Pacing, open_class_log, read_class_key
+from calcnb.classlog.store import ALREADY_WRITTEN, WRITTEN, ClassLog, Pacing, open_class_log, read_class_key
 from calcnb.exercises.items import Outcome
 
 pytest_plugins = ["class_log_fixtures"]
@@ -154,18 +154,29 @@ def old_log(location, tmp_path):
     return str(copy)
 
 
+def _reopened_as_of(log: ClassLog, location: str, version: int, missing: str) -> ClassLog:
+    """``log`` turned into one of schema ``version``, as calcnb wrote it before the table ``missing``, then closed
+    and opened again at ``location`` (which upgrades it)."""
+    with log.engine.begin() as connection:
+        connection.execute(sa.text(f"DROP TABLE {missing}"))
+        connection.execute(sa.text(f"UPDATE calcnb_schema SET version = {version}"))
+    log.close()
+    return open_class_log(location)
+
+
+def _schema_version(log: ClassLog) -> int:
+    """The schema version the log's own table states."""
+    with log.engine.connect() as connection:
+        return connection.execute(sa.text("SELECT version FROM calcnb_schema")).scalar()
+
+
 def test_a_log_of_schema_version_3_gets_the_table_of_the_answer_to_discuss(location):
     log = open_class_log(location)
     log.join("ana")
     log.record("ana", an_attempt(answer="14", outcome=Outcome.WRONG, misconception="off_by_one"))
-    with log.engine.begin() as connection:  # as calcnb wrote it before answers were put up for discussion
-        connection.execute(sa.text("DROP TABLE calcnb_discussed"))
-        connection.execute(sa.text("UPDATE calcnb_schema SET version = 3"))
-    log.close()
-    log = open_class_log(location)
+    log = _reopened_as_of(log, location, 3, "calcnb_discussed")  # before answers were put up for discussion
     try:
-        with log.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version FROM calcnb_schema")).scalar() == SCHEMA_VERSION
+        assert _schema_version(log) == SCHEMA_VERSION
         assert log.discussed() is None and log.count() == 1 and log.students() == ["ana"]
         assert log.discuss(1)["answer"] == "14" and log.discussed()["answer"] == "14"
     finally:
@@ -175,14 +186,9 @@ def test_a_log_of_schema_version_3_gets_the_table_of_the_answer_to_discuss(locat
 def test_a_log_of_schema_version_4_gets_the_table_of_the_pacing(location):
     log = open_class_log(location)
     log.join("ana")
-    with log.engine.begin() as connection:  # as calcnb wrote it before the class was paced
-        connection.execute(sa.text("DROP TABLE calcnb_pacing"))
-        connection.execute(sa.text("UPDATE calcnb_schema SET version = 4"))
-    log.close()
-    log = open_class_log(location)
+    log = _reopened_as_of(log, location, 4, "calcnb_pacing")  # before the class was paced
     try:
-        with log.engine.connect() as connection:
-            assert connection.execute(sa.text("SELECT version FROM calcnb_schema")).scalar() == SCHEMA_VERSION
+        assert _schema_version(log) == SCHEMA_VERSION
         assert log.pacing() == Pacing() and log.students() == ["ana"]  # every exercise open, nothing paused
         log.set_pacing(Pacing(2, True))
         assert log.pacing() == Pacing(2, True)
