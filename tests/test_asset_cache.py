@@ -103,3 +103,43 @@ def test_past_its_memory_the_cache_keeps_nothing_more_and_still_answers():
             status, _headers, body = loop.run(_request(cache, "/static/main.js", {}))
             assert status == 200 and body == SCRIPT
     assert files.asked == ["/static/main.js"] * 2 and cache.cached_bytes == 0
+
+
+class StreamedFiles(Files):
+    """FILES sent in two parts, stopped as soon as the request says its browser has gone (as Starlette's files are)."""
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.asked.append(scope["path"])
+        kind, body = FILES[scope["path"]]
+        await receive()  # the request
+        headers = [(b"content-type", kind), (b"etag", b'"v1"'), (b"content-length", str(len(body)).encode())]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body[:100], "more_body": True})
+        left = asyncio.ensure_future(receive())
+        await asyncio.sleep(0.01)  # the rest of the file is read meanwhile
+        if left.done() and left.result()["type"] == "http.disconnect":
+            return
+        left.cancel()
+        await send({"type": "http.response.body", "body": body[100:]})
+
+
+def test_a_page_left_while_its_file_loads_leaves_the_class_the_whole_file():
+    """A pupil reloads while the first copy of a script is read for them: the file is still read whole, and the
+    next pupil is given all of it, never the part the first page had when it left."""
+    files = StreamedFiles()
+    cache = _cache(files)
+    sent: list[dict] = []
+    messages = iter([{"type": "http.request", "body": b""}, {"type": "http.disconnect"}])
+
+    async def receive() -> dict:
+        return next(messages, {"type": "http.disconnect"})
+
+    async def send(event: dict) -> None:
+        sent.append(event)
+
+    scope = {"type": "http", "method": "GET", "path": "/static/main.js", "query_string": b"", "headers": []}
+    with LoopThread() as loop:
+        loop.run(cache(scope, receive, send))
+        status, _headers, body = loop.run(_request(cache, "/static/main.js", {}))
+    assert status == 200 and body == SCRIPT
+    assert files.asked == ["/static/main.js"]

@@ -100,16 +100,32 @@ class AssetCache:
         whole = {**scope, "method": "GET", "headers": [h for h in scope.get("headers", []) if h[0] not in _CONDITIONAL]}
         start: dict[str, Any] = {}
         chunks: list[bytes] = []
+        ended = asyncio.Event()
+        asked = False
 
         async def keep(event: MutableMapping[str, Any]) -> None:
             if event["type"] == "http.response.start":
                 start.update(event)
             elif event["type"] == "http.response.body":
                 chunks.append(event.get("body", b""))
+                if not event.get("more_body"):
+                    ended.set()
 
-        await self.app(whole, receive, keep)
+        async def never_left() -> MutableMapping[str, Any]:
+            # The file is read whole whatever its first asker does: were a page left while loading (a reload) and
+            # its disconnect passed on, the server would stop mid-file, and the class be given the cut copy.
+            nonlocal asked
+            if not asked:
+                asked = True
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await asyncio.Event().wait()  # no disconnect, ever: the server's own read ends this wait
+            raise AssertionError("unreachable")
+
+        await self.app(whole, never_left, keep)
         body = b"".join(chunks)
         headers = tuple((name, value) for name, value in start.get("headers", []) if name not in _PER_BODY)
+        if not start or not ended.is_set():  # nothing, or not a whole file: kept for nobody
+            raise RuntimeError(f"{scope['path']}: the server's answer ended before the file")
         if start.get("status") != 200:
             await send({**start, "headers": [*headers, (b"content-length", str(len(body)).encode())]})
             await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
