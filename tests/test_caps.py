@@ -136,6 +136,91 @@ def test_a_page_sent_holds_its_place_for_its_connection_and_frees_it_when_the_co
     assert places.connected("socket 4", "p", "kernel 4") == caps.Refusal("device", 2)
 
 
+def _connected(places: caps.ConnectedPlaces, count: int, browser: str | None, address: str = "p") -> list[object]:
+    """What ``count`` connections of ``browser``'s pages at ``address`` are given, in order (a place or a refusal)."""
+    return [places.connected(object(), address, f"kernel {n}", browser) for n in range(count)]
+
+
+def test_a_browsers_reloads_replace_its_own_pages_still_loading_and_never_lock_it_out():
+    """F5 held down: twelve pages sent to one browser, none of which connected, then one more: each is given a
+    place, and the browser never holds more than its device's cap of them."""
+    clock = Clock()
+    places = caps.ConnectedPlaces(caps.PageCaps(30, 3), reserve_seconds=30, clock=clock)
+    for _ in range(12):
+        assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
+        clock.now += 0.1
+    assert len(places.reserved) == len(places.caps.visits) == 3  # the last three pages' places only
+    clock.now += 1
+    last = places.page_sent("p", "browser A")
+    assert isinstance(last, caps.Visit) and len(places.caps.visits) == 3
+    # The page shown connects: it takes a place of its browser's (the oldest: all are alike).
+    assert isinstance(places.connected("socket 1", "p", "kernel 1", "browser A"), caps.Visit)
+    assert len(places.caps.visits) == 3 and len(places.open) == 1
+
+
+def test_tabs_of_one_browser_opened_in_a_row_all_connect_up_to_the_cap_and_the_next_is_refused_when_it_connects():
+    """Four tabs opened at once (ctrl-click) under a cap of four all get the app; five under a cap of four are all
+    sent their page (the fifth took the first's place), and the one that connects last is refused."""
+    places = caps.ConnectedPlaces(caps.PageCaps(30, 4), clock=Clock())
+    assert all(isinstance(places.page_sent("p", "browser A"), caps.Visit) for _ in range(4))
+    assert all(isinstance(place, caps.Visit) for place in _connected(places, 4, "browser A"))
+
+    places = caps.ConnectedPlaces(caps.PageCaps(30, 4), clock=Clock())
+    assert all(isinstance(places.page_sent("p", "browser A"), caps.Visit) for _ in range(5))
+    answers = _connected(places, 5, "browser A")
+    assert [type(answer).__name__ for answer in answers] == ["Visit"] * 4 + ["Refusal"]
+    assert answers[4] == caps.Refusal("device", 4) and len(places.open) == 4 and not places.reserved
+    # With its four pages connected, a fifth tab is refused as its page is asked for (a refusal page at once).
+    assert places.page_sent("p", "browser A") == caps.Refusal("device", 4)
+    assert places.holds_open("p", "browser A") and not places.holds_open("p", "browser B")
+    assert not places.holds_open("p", None)
+
+
+def test_a_connected_page_reloaded_gets_its_place_back_and_a_page_reconnecting_under_the_cap_gets_one():
+    places = caps.ConnectedPlaces(caps.PageCaps(30, 2), clock=Clock())
+    for _ in range(2):
+        places.page_sent("p", "browser A")
+    _connected(places, 2, "browser A")
+    assert places.page_sent("p", "browser A") == caps.Refusal("device", 2)  # asked for before the old page closed
+    places.closed(next(iter(places.open)))  # the reloaded page's websocket closes: its place is free
+    assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
+    assert isinstance(_connected(places, 1, "browser A")[0], caps.Visit)
+    places.closed(next(iter(places.open)))
+    # A page whose place was taken by a tab of its browser connects while the device is under its cap: it may.
+    assert isinstance(_connected(places, 1, "browser A")[0], caps.Visit)
+    assert _connected(places, 1, "browser A")[0] == caps.Refusal("device", 2)
+
+
+def test_reloads_replace_only_their_own_browsers_places_and_a_browser_without_a_name_replaces_none():
+    clock = Clock()
+    places = caps.ConnectedPlaces(caps.PageCaps(30, 2), clock=clock)
+    other = places.page_sent("p", "browser B")  # another browser at the same address (a family's one network)
+    assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
+    for _ in range(5):  # A's reloads replace A's place, never B's
+        assert isinstance(places.page_sent("p", "browser A"), caps.Visit)
+    assert other in [visit for _when, visit in places.reserved]
+    assert places.page_sent("p", "browser C") == caps.Refusal("device", 2)  # a browser with no place here
+    assert places.page_sent("p") == caps.Refusal("device", 2)  # a client without a name (a script): as before
+    assert places.connected("socket B", "p", "kernel B", "browser B") is other
+    # A browser's places at another address (its laptop moved to another network) are not taken.
+    assert isinstance(places.page_sent("q", "browser A"), caps.Visit)
+    assert places.page_sent("p", "browser A") is not None and len(places.caps.visits) == 3
+
+
+def test_a_browsers_reloads_in_a_full_class_replace_its_own_page_and_connections_never_pass_the_class_cap():
+    places = caps.ConnectedPlaces(caps.PageCaps(max_kernels=3, max_per_address=3), clock=Clock())
+    places.page_sent("a", "browser A")
+    places.page_sent("b", "browser B")
+    places.page_sent("c", "browser C")
+    assert places.page_sent("d", "browser D") == caps.Refusal("full", 3)
+    assert isinstance(places.page_sent("a", "browser A"), caps.Visit)  # a reload in a full class
+    assert len(places.caps.visits) == 3
+    for address, browser in (("a", "browser A"), ("b", "browser B"), ("c", "browser C")):
+        assert isinstance(_connected(places, 1, browser, address)[0], caps.Visit)
+    assert _connected(places, 1, "browser A", "a")[0] == caps.Refusal("full", 3)
+    assert _connected(places, 1, "browser D", "d")[0] == caps.Refusal("full", 3)
+
+
 def _one_character_changed(value: str) -> str:
     """``value`` with its last character replaced by another (never by itself: a changed cookie is changed)."""
     return value[:-1] + ("1" if value.endswith("0") else "0")
@@ -166,6 +251,23 @@ def test_the_pages_of_a_refused_visit_say_why_in_the_class_language():
     full = gate.refusal_page("full", most=30)
     assert 'lang="pt"' in full and "A turma está cheia" in full
     assert "Fecha um dos outros separadores" in gate.refusal_page("device", most=3)
+
+
+def test_a_page_whose_connection_a_cap_refuses_says_why_in_the_class_language():
+    """The class server's pages carry the refusal pages' words, for the codes its gate closes a refused websocket
+    with; nothing in them can end the script early."""
+    from calcnb.serve.shared.gate_pages import REFUSED_CLOSE_CODES, refusal_script
+
+    script = refusal_script(per_device=3, in_all=30)
+    assert script.count("<script") == 1 and script.count("</") == 1  # only its own end tag
+    for code in REFUSED_CLOSE_CODES.values():
+        assert f'"{code}"' in script
+    assert "Too many pages open on this device" in script and "30 pages" in script
+    set_language("pt")
+    try:
+        assert "Fecha um dos outros separadores" in refusal_script(per_device=3, in_all=30)
+    finally:
+        set_language("en")
 
 
 def test_the_code_page_has_one_field_and_says_a_wrong_code_plainly():

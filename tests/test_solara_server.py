@@ -194,17 +194,22 @@ def _set_cookie(headers: dict[str, str], name: str) -> str:
 
 
 def _refused(server: Running, **options) -> bool:
-    """Whether the server refuses a page's websocket (from ``source``, with ``cookie``)."""
-    from websockets.exceptions import InvalidStatus
+    """Whether the server refuses a page's websocket (from ``source``, with ``cookie``): before it opens (no class
+    code), or at once after, with the code its page shows a cap's refusal for."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+    from calcnb.serve.shared.gate_pages import REFUSED_CLOSE_CODES
 
     try:
         with server.page_socket(**options) as websocket:
-            # An accepted socket stays open: a closed one (the gate's close before Solara's accept) says so now.
+            # An accepted socket stays open: a refused one is closed now.
             with suppress(TimeoutError):
                 websocket.recv(timeout=0.3)
             return False
     except InvalidStatus:
         return True
+    except ConnectionClosed as closed:
+        return closed.rcvd is not None and closed.rcvd.code in REFUSED_CLOSE_CODES.values()
 
 
 def _html_lang(page: str) -> str:
@@ -669,6 +674,86 @@ def test_tabs_opened_over_a_devices_cap_get_a_refusal_page_not_a_page_that_never
     pupil = "10.0.0.5"
     pages = [("page", pupil)] * 4 + [("socket", pupil)] * 2
     assert _gate_answers(pages) == [200, 200, 429, 429, 101, 101]  # the two pages sent claim their two places
+
+
+def test_reloads_held_down_in_one_browser_never_lock_it_out_and_its_tab_over_the_cap_is_told_why():
+    """Twelve quick loads by one browser (one cookie jar) whose pages never connect, then one more: the app. Its
+    pages then connect up to the device's cap of three; a fourth connection is accepted and closed with the code
+    its page shows the refusal for, and a page asked for then is refused at once."""
+    from loop_thread import LoopThread
+
+    from calcnb.serve.class_server.gate import ClassGate
+    from calcnb.serve.shared.caps import BROWSER_COOKIE, ClassDoor, PageCaps
+    from calcnb.serve.shared.gate_pages import REFUSED_CLOSE_CODES
+
+    async def app(scope, receive, send) -> None:
+        if scope["type"] == "http":
+            headers = [(b"content-type", b"text/html"), (b"set-cookie", b"solara-session-id=s; Path=/")]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": b"<html><head></head><body>the app</body></html>"})
+        else:
+            await receive()
+            await send({"type": "websocket.accept"})
+            await asyncio.Event().wait()  # open until the page closes it (never, here)
+
+    gate = ClassGate(app, ClassDoor(PageCaps(30, 3)), place_wait=0.2)
+    open_sockets = []
+
+    def scope_of(kind: str, cookie: str | None) -> dict:
+        headers = [(b"host", b"127.0.0.1:8866")] + ([(b"cookie", cookie.encode())] if cookie else [])
+        path = "/" if kind == "http" else f"/jupyter/api/kernels/{uuid.uuid4()}/channels"
+        return {"type": kind, "method": "GET", "path": path, "headers": headers, "client": ("10.0.0.9", 1)}
+
+    async def load(cookie: str | None) -> tuple[int, list[tuple[bytes, bytes]], bytes]:
+        sent: list[dict] = []
+
+        async def receive() -> dict:
+            return {"type": "http.request", "body": b""}
+
+        async def send(event: dict) -> None:
+            sent.append(event)
+
+        await gate(scope_of("http", cookie), receive, send)
+        return sent[0]["status"], sent[0]["headers"], b"".join(event.get("body", b"") for event in sent[1:])
+
+    async def connect(cookie: str) -> list[dict]:
+        sent: list[dict] = []
+
+        async def receive() -> dict:
+            return {"type": "websocket.connect"}
+
+        async def send(event: dict) -> None:
+            sent.append(event)
+
+        open_sockets.append(asyncio.ensure_future(gate(scope_of("websocket", cookie), receive, send)))
+        for _ in range(100):  # until the gate has answered (a refusal waits place_wait first, then says all)
+            await asyncio.sleep(0.01)
+            if sent:
+                break
+        return sent
+
+    async def visits() -> None:
+        status, headers, body = await load(None)  # the first visit: the browser is given its name
+        assert status == 200
+        cookies = [value.decode() for name, value in headers if name == b"set-cookie"]
+        assert any(value.startswith("solara-session-id=") for value in cookies)  # the app's own cookie is kept
+        named = next(value for value in cookies if value.startswith(f"{BROWSER_COOKIE}=")).split(";")[0]
+        assert b"window.WebSocket=Watched" in body  # the page shows a refusal of its websocket
+        statuses = [(await load(named))[0] for _ in range(12)]
+        assert statuses == [200] * 12
+        answers = [await connect(named) for _ in range(4)]
+        assert [[event["type"] for event in sent] for sent in answers[:3]] == [["websocket.accept"]] * 3
+        assert answers[3] == [
+            {"type": "websocket.accept"},
+            {"type": "websocket.close", "code": REFUSED_CLOSE_CODES["device"]},
+        ]
+        status, _headers, body = await load(named)  # a fourth tab, its browser's three pages connected
+        assert status == 429 and message("gate.device_title").encode() in body
+        for connection in open_sockets:
+            connection.cancel()
+
+    with LoopThread() as loop:  # the gate runs in an event loop, as in the server
+        loop.run(visits())
 
 
 def test_a_page_closed_before_it_connected_frees_its_place_after_a_while():

@@ -148,6 +148,56 @@ def test_ten_tabs_opened_at_once_on_one_device_show_three_apps_and_seven_refusal
     context.close()
 
 
+@pytest.fixture
+def capped_class_server(tmp_path):
+    """The class server alone, three pages a device: how its pages are sent before they connect is its own."""
+    yield from _app(tmp_path, "solara", pages_per_device=3)
+
+
+def _shows_app(tab) -> None:
+    tab.locator("button.calcnb-btn-T").wait_for(state="visible")
+
+
+def test_a_browsers_reloads_never_lock_it_out_and_its_tabs_get_the_app_up_to_the_cap(browser, capped_class_server):
+    """F5 held down (twelve loads, each before its page could connect) then one more a second later: the app, not
+    "Too many pages open on this device". Then tabs opened in a row up to the device's cap of three all show the
+    app, one more is told why not, and a connected tab, reloaded once or held down, shows the app again."""
+    url = f"{capped_class_server.url}/"
+    context = _context(browser)
+    sockets = KernelSockets(context)
+    first = context.new_page()
+    for _ in range(12):
+        first.goto(url, wait_until="commit")
+    first.wait_for_timeout(1000)
+    response = first.goto(url)
+    assert response.status == 200, response.status
+    _shows_app(first)
+
+    tabs = [context.new_page() for _ in range(2)]
+    for tab in tabs:  # opened in a row, each before the other's page has connected
+        tab.goto(url, wait_until="commit")
+    for tab in tabs:
+        _shows_app(tab)
+    assert sockets.settle_at(first, 3) == 3
+
+    over = context.new_page()
+    refused = over.goto(url)
+    assert refused.status == 429
+    assert over.get_by_role("heading", name="Too many pages open on this device").is_visible()
+    assert "Close one of the other tabs" in over.locator("main").inner_text()
+    over.close()
+
+    reloaded = tabs[0]
+    assert reloaded.reload().status == 200  # its place is its own again once its old page's websocket has closed
+    _shows_app(reloaded)
+    for _ in range(6):  # held down, at the device's cap (loads of its address: playwright's reloads cannot overlap)
+        reloaded.goto(url, wait_until="commit")
+    assert reloaded.goto(url).status == 200
+    _shows_app(reloaded)
+    assert sockets.settle_at(first, 3) == 3
+    context.close()
+
+
 def test_the_page_over_the_cap_speaks_portuguese_in_a_portuguese_class(browser, capped_app_pt):
     context = _context(browser)
     sockets = KernelSockets(context)

@@ -8,6 +8,7 @@ websocket. A visitor's address is the connection's own, never a header a browser
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -27,7 +28,15 @@ from calcnb.serve.shared.caps import (
     Visit,
     browser_name,
 )
-from calcnb.serve.shared.gate_pages import READY_PATH, code_page, missing_page, refusal_page, server_watch_script
+from calcnb.serve.shared.gate_pages import (
+    READY_PATH,
+    REFUSED_CLOSE_CODES,
+    code_page,
+    missing_page,
+    refusal_page,
+    refusal_script,
+    server_watch_script,
+)
 from calcnb.serve.shared.headers import security_headers
 from calcnb.serve.shared.notebooks import Served
 
@@ -49,6 +58,11 @@ _FIXED_FILES = re.compile(r"^/(static|_solara/cdn|jupyter/nbextensions)/")
 _PRIVATE = re.compile(r"^/(resourcez|_solara/api/evict)(/|$)")
 #: A page's websocket: ``/jupyter/api/kernels/<kernel id>/<channel>``.
 _KERNEL_SOCKET = re.compile(r"^/jupyter/api/kernels/(?P<kernel>[^/]+)/")
+#: How long a page or a websocket of a browser that has a connected page at its cap waits for a place before it
+#: is refused: a reloaded page is asked for (and its new websocket may open) a moment before the old page's
+#: websocket has closed and freed its place.
+PLACE_WAIT_SECONDS = 2.0
+_PLACE_POLL_SECONDS = 0.05
 
 
 def request_cookies(scope: Scope) -> dict[str, str]:
@@ -71,6 +85,13 @@ def _browser_name(scope: Scope) -> tuple[str, list[tuple[bytes, bytes]]]:
     """This browser's name (:func:`~calcnb.serve.shared.caps.browser_name`), and the header naming it if new."""
     name, new = browser_name(request_cookies(scope).get(BROWSER_COOKIE))
     return name, [_set_cookie(BROWSER_COOKIE, name)] if new else []
+
+
+def _sent_browser_name(scope: Scope) -> str | None:
+    """The name the browser sent (:data:`~calcnb.serve.shared.caps.BROWSER_COOKIE`), or None: a websocket's request
+    cannot be given one."""
+    name, new = browser_name(request_cookies(scope).get(BROWSER_COOKIE))
+    return None if new else name
 
 
 def _address(scope: Scope) -> str:
@@ -119,7 +140,10 @@ class ClassGate:
     A page (any address but Solara's public assets) needs the class code's cookie when the server has a
     code, and a place under the caps (``door.caps``); the places are kept by
     :class:`~calcnb.serve.shared.caps.ConnectedPlaces`: a page sent takes one, its websocket claims and
-    holds it, and it is free once the websocket closes or the page never connects.
+    holds it, and it is free once the websocket closes or the page never connects. Each page names its browser
+    (:data:`~calcnb.serve.shared.caps.BROWSER_COOKIE`), so that the browser's reloads take the places of its own
+    pages still loading; a websocket over a cap is accepted and closed at once with a code of
+    :data:`~calcnb.serve.shared.gate_pages.REFUSED_CLOSE_CODES`, which its page shows as the refusal page's words.
     """
 
     def __init__(
@@ -129,10 +153,12 @@ class ClassGate:
         *,
         served: Served | None = None,
         clock: Callable[[], float] | None = None,
+        place_wait: float = PLACE_WAIT_SECONDS,
     ) -> None:
         self.app = app
         self.door = door
         self.served = served
+        self.place_wait = place_wait
         self.places = ConnectedPlaces(door.caps) if clock is None else ConnectedPlaces(door.caps, clock=clock)
         self.fixed_files = AssetCache(app, _FIXED_FILES)
 
@@ -181,12 +207,29 @@ class ClassGate:
         if canonical != scope["path"]:
             await _redirect(send, canonical)
             return
-        place = self.places.page_sent(_address(scope))
+        address = _address(scope)
+        browser, named = _browser_name(scope)  # named: the cookie that names a new browser, so its reloads are known
+        place = await self._place(lambda: self.places.page_sent(address, browser), address, browser)
         if isinstance(place, Refusal):
             _log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
-            await _send_html(send, place.status, refusal_page(place.reason, most=place.most))
+            await _send_html(send, place.status, refusal_page(place.reason, most=place.most), named)
             return
-        await self.app(_without_compression(scope), receive, _with_language(send))
+        caps = self.door.caps
+        head = server_watch_script(f"/{READY_PATH}") + refusal_script(
+            per_device=caps.max_per_address, in_all=caps.max_kernels
+        )
+        await self.app(_without_compression(scope), receive, _with_language(_with_headers(send, named), head))
+
+    async def _place(self, take: Callable[[], Visit | Refusal], address: str, browser: str | None) -> Visit | Refusal:
+        """``take()``'s place; while it is refused and ``browser`` has a connected page at ``address`` (one it may be
+        reloading), asked again for up to :attr:`place_wait` seconds."""
+        place = take()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.place_wait
+        while isinstance(place, Refusal) and loop.time() < deadline and self.places.holds_open(address, browser):
+            await asyncio.sleep(_PLACE_POLL_SECONDS)
+            place = take()
+        return place
 
     def _canonical(self, path: str) -> str | None:
         """The address a page at ``path`` is served at (``path`` itself, or another to redirect to), or None."""
@@ -206,12 +249,19 @@ class ClassGate:
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         socket = _KERNEL_SOCKET.match(scope["path"])
-        place = None
-        if self.admitted(scope) and socket is not None:
-            place = self.places.connected(id(scope), _address(scope), socket["kernel"])
-        if not isinstance(place, Visit):  # no code, not a page's websocket (4403), or over a cap (4429)
+        if not self.admitted(scope) or socket is None:  # no code, or not a page's websocket
             await receive()  # the connection request
-            await send({"type": "websocket.close", "code": 4403 if place is None else 4429})
+            await send({"type": "websocket.close", "code": 4403})
+            return
+        address, browser = _address(scope), _sent_browser_name(scope)
+        place = await self._place(
+            lambda: self.places.connected(id(scope), address, socket["kernel"], browser), address, browser
+        )
+        if isinstance(place, Refusal):  # over a cap: accepted, then closed with a code its page reads and shows
+            _log.info("calcnb: a page's connection refused (%s: %d pages)", place.reason, place.most)
+            await receive()  # the connection request
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": REFUSED_CLOSE_CODES[place.reason]})
             return
         try:
             await self.app(scope, receive, send)
@@ -225,10 +275,11 @@ def _host(scope: Scope) -> str | None:
 
 
 def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
-    """``send`` that adds ``headers`` to the response's start, in place of any of the same names."""
+    """``send`` that adds ``headers`` to the response's start, in place of any of the same names (but cookies: the
+    app's own are kept beside those added)."""
     if not headers:
         return send
-    names = {name for name, _value in headers}
+    names = {name for name, _value in headers} - {b"set-cookie"}
 
     async def added(event: MutableMapping[str, Any]) -> None:
         if event["type"] == "http.response.start":
@@ -251,10 +302,10 @@ def _without_compression(scope: Scope) -> Scope:
     return {**scope, "headers": headers}
 
 
-def _with_language(send: Send) -> Send:
+def _with_language(send: Send, head: str) -> Send:
     """``send`` that marks an HTML page with the server's language (``<html lang="pt">``, for screen readers) and
-    gives it the script that tells the pupil when the server is gone
-    (:func:`calcnb.serve.shared.gate_pages.server_watch_script`)."""
+    puts ``head`` first in its head: the scripts that tell the pupil when the server is gone and when a cap refused
+    the page (:func:`calcnb.serve.shared.gate_pages.server_watch_script`, :func:`~.gate_pages.refusal_script`)."""
     state: dict[str, Any] = {"html": False, "start": None}
 
     async def marked(event: MutableMapping[str, Any]) -> None:
@@ -265,7 +316,7 @@ def _with_language(send: Send) -> Send:
                 return
         elif event["type"] == "http.response.body" and state["html"]:
             body = event.get("body", b"").replace(b"<html>", f'<html lang="{get_language()}">'.encode(), 1)
-            body = body.replace(b"<head>", b"<head>" + server_watch_script(f"/{READY_PATH}").encode(), 1)
+            body = body.replace(b"<head>", b"<head>" + head.encode(), 1)
             start = state["start"]
             headers = [(name, value) for name, value in start.get("headers", []) if name != b"content-length"]
             headers.append((b"content-length", str(len(body)).encode()))

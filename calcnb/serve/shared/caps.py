@@ -102,6 +102,7 @@ class Visit:
     address: str
     kernel_id: str | None = None
     abandoned: bool = False  # the visitor went away before the page arrived
+    browser: str | None = None  # the browser's name (BROWSER_COOKIE), where the server reads it (ConnectedPlaces)
 
 
 @dataclass
@@ -435,6 +436,17 @@ class ConnectedPlaces:
     (:meth:`connected`) and holds it while open; the place is free the moment it closes (:meth:`closed`: a closed
     tab, a reload), or once its time runs out unclaimed (a tab closed while loading), so abandoned pages never
     fill the class.
+
+    **Reloads never lock a browser out.** A page reloaded before it connected (F5 held down) leaves its place
+    reserved and unclaimed, and the server cannot tell such a reload from a new tab. So a page sent to a browser
+    that names itself (its :data:`BROWSER_COOKIE`) and is at a cap takes the place of that browser's oldest
+    unclaimed one at the same address instead of being refused: its places, loading and connected, never grow
+    past the caps, and its reloads never run out of them. What a connection may hold is checked when it comes:
+    it claims a place (its browser's own unclaimed one first, else any of its address's) only while its
+    address has fewer *connected* pages than the device's cap, and the class fewer than its own. A tab whose
+    place another tab of its browser took is so refused when it connects, and its page says why
+    (:func:`calcnb.serve.shared.gate_pages.refusal_script`). A browser without the cookie (a script, a first
+    visit) replaces nothing: it is refused at the cap, as before.
     """
 
     def __init__(
@@ -455,26 +467,62 @@ class ConnectedPlaces:
     def _live(self) -> list[str]:
         return [visit.kernel_id for visit in self.open.values() if visit.kernel_id]
 
-    def page_sent(self, address: str) -> Visit | Refusal:
-        """A place for a page about to be sent to ``address``, kept for its connection; or why there is none."""
+    def _oldest_reserved(self, address: str, browser: str | None) -> tuple[float, Visit] | None:
+        """The oldest unclaimed place at ``address``: ``browser``'s own, or anyone's if ``browser`` is None."""
+        return next(
+            (
+                entry
+                for entry in self.reserved
+                if entry[1].address == address and (browser is None or entry[1].browser == browser)
+            ),
+            None,
+        )
+
+    def holds_open(self, address: str, browser: str | None) -> bool:
+        """Whether ``browser`` (a name, not None) at ``address`` has a connected page: a page it asks for now may be
+        one of them reloaded, whose connection closes in a moment."""
+        return browser is not None and any(
+            visit.address == address and visit.browser == browser for visit in self.open.values()
+        )
+
+    def page_sent(self, address: str, browser: str | None = None) -> Visit | Refusal:
+        """A place for a page about to be sent to ``browser`` at ``address``, kept for its connection (at a cap: in
+        place of that browser's oldest unclaimed one at ``address``, if any); or why there is none."""
         self._drop_unclaimed()
         place = self.caps.place(address, self._live())
+        if isinstance(place, Refusal) and browser is not None:
+            own = self._oldest_reserved(address, browser)
+            if own is not None:  # a reload of a page still loading, or a tab over the cap: its connection will say
+                self.reserved.remove(own)
+                self.caps.release(own[1])
+                place = self.caps.place(address, self._live())  # one place fewer at this address and in all
         if isinstance(place, Visit):
+            place.browser = browser
             self.reserved.append((self.clock(), place))
         return place
 
-    def connected(self, connection: object, address: str, kernel_id: str) -> Visit | Refusal:
-        """``connection`` (a page's, from ``address``, to ``kernel_id``) claims the place its page was given, or a new
-        one (a page reconnecting); or why there is none."""
+    def connected(
+        self, connection: object, address: str, kernel_id: str, browser: str | None = None
+    ) -> Visit | Refusal:
+        """``connection`` (a page's, from ``browser`` at ``address``, to ``kernel_id``) claims a place: its browser's
+        unclaimed one, else its address's, else a new one (a page reconnecting); or why there is none (its address
+        or the class has as many connected pages as its cap allows)."""
         self._drop_unclaimed()
-        claimed = next((entry for entry in self.reserved if entry[1].address == address), None)
+        if sum(visit.address == address for visit in self.open.values()) >= self.caps.max_per_address:
+            return self.caps.refused("device")
+        if len(self.open) >= self.caps.max_kernels:
+            return self.caps.refused("full")
+        claimed = (self._oldest_reserved(address, browser) if browser is not None else None) or self._oldest_reserved(
+            address, None
+        )
         if claimed is not None:
             self.reserved.remove(claimed)
             place: Visit | Refusal = claimed[1]
-        else:
+        else:  # none left here: the address's places are its connected pages, fewer than its cap
             place = self.caps.place(address, self._live())
         if isinstance(place, Visit):
             place.kernel_id = kernel_id
+            place.browser = browser
             self.open[connection] = place
         return place
 

@@ -13,10 +13,26 @@ import json
 from calcnb.i18n import get_language, message
 from calcnb.serve.shared.caps import CODE_FIELD, MAX_CODE_LENGTH
 
-__all__ = ["READY_PATH", "code_page", "missing_page", "refusal_page", "server_watch_script"]
+__all__ = [
+    "READY_PATH",
+    "REFUSED_CLOSE_CODES",
+    "code_page",
+    "missing_page",
+    "refusal_page",
+    "refusal_script",
+    "server_watch_script",
+]
 
 #: The address (under the server's base) that answers while the server is up: a page asks it every few seconds.
 READY_PATH = "readyz"
+#: The codes a page's kernel websocket is closed with when a cap refuses it, by reason (HTTP's 429 and 503, as the
+#: refusal pages' statuses): :func:`refusal_script` shows the refusal page's words for them.
+REFUSED_CLOSE_CODES = {"device": 4429, "full": 4503}
+
+_PAGE_STYLE = (
+    "body{font-family:sans-serif;max-width:40em;margin:10vh auto;padding:0 1em;line-height:1.5;color:#111}"
+    "h1{font-size:1.8em}.note{border-left:.3em solid #b00020;padding-left:.6em;color:#7a0016}"
+)
 
 
 def _page(title: str, body: str, *, status_note: str = "") -> str:
@@ -25,9 +41,7 @@ def _page(title: str, body: str, *, status_note: str = "") -> str:
     return (
         f'<!DOCTYPE html><html lang="{html.escape(get_language())}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title><style>"
-        "body{font-family:sans-serif;max-width:40em;margin:10vh auto;padding:0 1em;line-height:1.5;color:#111}"
-        "h1{font-size:1.8em}.note{border-left:.3em solid #b00020;padding-left:.6em;color:#7a0016}"
+        f"<title>{html.escape(title)}</title><style>{_PAGE_STYLE}"
         "input,button{font-size:1.4em;padding:.3em .5em}input{width:9em;letter-spacing:.1em}"
         "</style></head><body>"
         f"<main><h1>{html.escape(title)}</h1>{note}{body}</main></body></html>\n"
@@ -64,8 +78,9 @@ def missing_page() -> str:
     return _page(message("serve.page_missing"), "")
 
 
-def _script_value(value: str) -> str:
-    """``value`` as a JavaScript string inside a <script> element (no "</" that could end the element)."""
+def _script_value(value: object) -> str:
+    """``value`` (a string, or lists and dicts of them) as JavaScript inside a <script> element (no "</" that could
+    end the element)."""
     return json.dumps(value).replace("</", "<\\/")
 
 
@@ -91,4 +106,43 @@ def server_watch_script(ping: str) -> str:
         ".then(function(answer){return answer.text().then(function(){misses=answer.ok?0:misses+1;});})"
         ".catch(function(){misses+=1;})"
         ".finally(function(){clearTimeout(limit);show(misses>=2);});},2000);})();</script>"
+    )
+
+
+def refusal_script(*, per_device: int, in_all: int) -> str:
+    """A script for the head of a pupil's page that shows the refusal page's words (:func:`refusal_page`) in place
+    of the app when a cap refuses the page's kernel websocket (closed with a code of :data:`REFUSED_CLOSE_CODES`).
+
+    The class server sends a page before it knows whether the page may connect: several tabs of one browser
+    opened at once, or reloads of one tab, are told apart only by which of them connect, and a tab whose
+    connection is refused would otherwise keep loading for ever. Once refused, the page opens no other kernel
+    websocket (its kernel's reconnections are given sockets that never open), so a place freed later is never
+    taken by a page that shows no app; reloading the page asks again. ``per_device`` and ``in_all`` are the caps.
+    """
+    words = {
+        str(REFUSED_CLOSE_CODES[reason]): [message(f"gate.{reason}_title"), message(f"gate.{reason}", most=most)]
+        for reason, most in (("device", per_device), ("full", in_all))
+    }
+    return (
+        "<script>(function(){var Native=window.WebSocket;if(!Native)return;"
+        f"var words={_script_value(words)};var refused=false;"
+        # A socket that never opens: what the page's kernel is given once refused (it reconnects on its own).
+        "function quiet(url){return{url:String(url),readyState:0,binaryType:'arraybuffer',protocol:'',"
+        "extensions:'',bufferedAmount:0,onopen:null,onclose:null,onmessage:null,onerror:null,send:function(){},"
+        "close:function(){},addEventListener:function(){},removeEventListener:function(){},"
+        "dispatchEvent:function(){return false;}};}"
+        "function show(said){refused=true;document.title=said[0];var style=document.createElement('style');"
+        f"style.textContent={_script_value(_PAGE_STYLE)};var main=document.createElement('main');"
+        "main.className='calcnb-refused';var heading=document.createElement('h1');heading.textContent=said[0];"
+        "var text=document.createElement('p');text.textContent=said[1];main.appendChild(heading);"
+        "main.appendChild(text);var body=document.body;while(body.firstChild){body.removeChild(body.firstChild);}"
+        "body.className='';body.appendChild(style);body.appendChild(main);}"
+        "function Watched(url,protocols){var kernel=/\\/api\\/kernels\\//.test(String(url));"
+        "if(kernel&&refused)return quiet(url);"
+        "var socket=protocols===undefined?new Native(url):new Native(url,protocols);"
+        "if(kernel){socket.addEventListener('close',function(event){var said=words[String(event.code)];"
+        "if(said&&!refused)show(said);});}return socket;}"
+        "Watched.prototype=Native.prototype;"
+        "['CONNECTING','OPEN','CLOSING','CLOSED'].forEach(function(name){Watched[name]=Native[name];});"
+        "window.WebSocket=Watched;})();</script>"
     )
