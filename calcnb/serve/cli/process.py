@@ -230,7 +230,11 @@ def _kill_all(processes: list[psutil.Process], timeout: float = 5.0) -> None:
     psutil.wait_procs(processes, timeout=timeout)
 
 
-def stop_server(process: subprocess.Popen, timeout: float = 20.0) -> int:
+#: Seconds a stopping server has to shut its kernels down and exit before it and they are killed.
+STOP_SECONDS = 20.0
+
+
+def stop_server(process: subprocess.Popen, timeout: float = STOP_SECONDS) -> int:
     """Stop a server started by :func:`start_server` and everything it started; return its exit code.
 
     One ``terminate()`` (SIGTERM: Voila or Jupyter Server shuts its kernels down and exits; on Windows it
