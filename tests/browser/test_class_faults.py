@@ -31,7 +31,7 @@ from calcnb.classlog.store import open_class_log
 from calcnb.classroom.view import ClassView
 from calcnb.serve.shared.settings import LOCALHOST, MAX_PAGES
 
-from .test_class_view import _command
+from .pages import calcnb_serving
 from .test_evidence_app import _join
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -121,7 +121,7 @@ def _lesson(browser, location: str, logs: Path, *, with_view: bool) -> Iterator[
             "--max-pages-per-device",
             str(MAX_PAGES),
         )  # fmt: skip (a class's pages from this one machine)
-        port = stack.enter_context(_command(*app, log=logs / "app.log"))
+        port = stack.enter_context(calcnb_serving(*app, log=logs / "app.log"))
         pupils = []
         for nickname in NICKNAMES:
             context = browser.new_context(viewport={"width": 1366, "height": 768})
@@ -133,7 +133,7 @@ def _lesson(browser, location: str, logs: Path, *, with_view: bool) -> Iterator[
             pupils.append(Pupil(page, nickname))
         lesson = Lesson(location, pupils)
         if with_view:
-            view_port = lesson.stop_view.enter_context(_command("class-view", location, log=logs / "view.log"))
+            view_port = lesson.stop_view.enter_context(calcnb_serving("class-view", location, log=logs / "view.log"))
             context = browser.new_context(viewport={"width": 1366, "height": 768})
             context.set_default_timeout(120_000)
             lesson.stop_view.callback(context.close)

@@ -17,8 +17,8 @@ from calcnb.lessons import BANK, lesson
 from calcnb.lessons.counting.widgets import clock_point
 from calcnb.serve.shared.settings import LOCALHOST
 
-from .pages import SERVERS
-from .test_class_view import _command, _students_page, _wait_for_rows
+from .pages import SERVERS, calcnb_serving
+from .test_class_view import _students_page, _wait_for_rows
 
 pytestmark = pytest.mark.browser
 
@@ -77,7 +77,7 @@ def test_a_class_of_three_counts_on_the_clock_answers_and_the_class_view_shows_t
     database = tmp_path / "lesson.db"
     shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)
     app = ("app", "counting", "--server", server, "--class-log", str(database))
-    with _command(*app, log=tmp_path / "app.log") as port:
+    with calcnb_serving(*app, log=tmp_path / "app.log") as port:
         url = f"http://{LOCALHOST}:{port}/"
 
         # ana clicks the clock in ones from A (a right card, then a wrong one), and answers rightly
@@ -151,7 +151,7 @@ def test_a_class_of_three_counts_on_the_clock_answers_and_the_class_view_shows_t
     assert [item.exercise_id for item in stats] == ["count-ones", "count-twos-queen"]
     assert class_status(students, rows).not_started == []
 
-    with _command("class-view", str(database), log=tmp_path / "view.log") as view_port:
+    with calcnb_serving("class-view", str(database), log=tmp_path / "view.log") as view_port:
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         context.set_default_timeout(120_000)
         page = context.new_page()

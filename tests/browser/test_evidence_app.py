@@ -22,8 +22,8 @@ from calcnb.lessons.evidence.exercises import OWN_EXERCISE, own_variant, percent
 from calcnb.serve.shared.settings import LOCALHOST
 from calcnb.stats import wilson_interval
 
-from .pages import SERVERS
-from .test_class_view import _command, _wait_for_rows
+from .pages import SERVERS, calcnb_serving
+from .test_class_view import _wait_for_rows
 
 pytestmark = pytest.mark.browser
 
@@ -142,8 +142,8 @@ def test_a_class_of_three_plays_its_own_deals_and_the_class_view_pools_them(brow
     shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)
     app = ("app", "evidence", "--server", server, "--class-log", str(database))
     with (
-        _command(*app, log=tmp_path / "app.log") as port,
-        _command("class-view", str(database), "--lesson", "evidence", log=tmp_path / "view.log") as view_port,
+        calcnb_serving(*app, log=tmp_path / "app.log") as port,
+        calcnb_serving("class-view", str(database), "--lesson", "evidence", log=tmp_path / "view.log") as view_port,
         _page(browser, f"http://{LOCALHOST}:{view_port}/") as view,
     ):
         url = f"http://{LOCALHOST}:{port}/"
@@ -247,9 +247,10 @@ def test_in_portuguese_a_student_plays_and_the_class_view_pools_the_deals(browse
         shots = Path(os.environ.get("CALCNB_SHOTS") or tmp_path)
         app = ("app", "evidence", "--server", server, "--class-log", str(database), "--lang", "pt")
         with (
-            _command(*app, log=tmp_path / "app.log") as port,
-            _command("class-view", str(database), "--lesson", "evidence", "--lang", "pt", log=tmp_path / "view.log")
-            as view_port,
+            calcnb_serving(*app, log=tmp_path / "app.log") as port,
+            calcnb_serving(
+                "class-view", str(database), "--lesson", "evidence", "--lang", "pt", log=tmp_path / "view.log"
+            ) as view_port,
         ):  # fmt: skip
             with _page(browser, f"http://{LOCALHOST}:{port}/") as page:
                 _join(page, "zé", joined="Entraste como")

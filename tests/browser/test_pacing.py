@@ -21,7 +21,7 @@ import calcnb.lessons  # noqa: F401  (the lessons' words)
 from calcnb.i18n import get_language, message, set_language
 from calcnb.serve.shared.settings import LOCALHOST, MAX_PAGES
 
-from .test_class_view import _command
+from .pages import calcnb_serving
 
 pytestmark = [pytest.mark.browser]
 
@@ -76,8 +76,9 @@ def test_the_teacher_paces_and_pauses_every_pupils_page(browser, tmp_path, serve
         str(MAX_PAGES),
     )  # fmt: skip (a class's pages from this one machine)
     with contextlib.ExitStack() as stack:
-        port = stack.enter_context(_command(*app, log=tmp_path / "app.log"))
-        view_port = stack.enter_context(_command("class-view", database, "--lang", lang, log=tmp_path / "view.log"))
+        port = stack.enter_context(calcnb_serving(*app, log=tmp_path / "app.log"))
+        view = ("class-view", database, "--lang", lang)
+        view_port = stack.enter_context(calcnb_serving(*view, log=tmp_path / "view.log"))
         url = f"http://{LOCALHOST}:{port}/"
         pupils = []
         for nickname in NICKNAMES:
