@@ -13,10 +13,12 @@ needs.
   by it, and refuses one pupil's page to another. Pupils land on it after logging in. The class log
   (``CALCNB_CLASS_LOG``), the class code (``CALCNB_CLASS_CODE``), Show answer off (``CALCNB_NO_REVEAL``) and the
   language (``CALCNB_LANG``) are read from the hub's environment and given to the service. With a class log, the
-  teacher's class view is a second service, ``/services/calcnb-class-view/``, for the hub's admins and the names
-  in ``CALCNB_HUB_TEACHERS``. The notebooks served are a copy without ``teacher/``
-  (:func:`calcnb.serve.class_server.hub.pupil_notebooks`). ``CALCNB_HUB_SERVICE_PORT`` (default 8870; the view
-  the next) and, where the proxy runs elsewhere (Kubernetes), ``CALCNB_HUB_SERVICE_HOST`` say where it listens.
+  teacher's two views of it are services of their own, for the hub's admins and the names in
+  ``CALCNB_HUB_TEACHERS`` only: the class view (``/services/calcnb-class-view/``, nicknames and answers: the
+  teacher's own screen) and the projector view (``/services/calcnb-projector/``, counts only: the wall). The
+  notebooks served to pupils are a copy without ``teacher/`` (:func:`calcnb.serve.class_server.hub.pupil_notebooks`).
+  ``CALCNB_HUB_SERVICE_PORT`` (default 8870; the class view the next port, the projector the one after) and, where
+  the proxy runs elsewhere (Kubernetes), ``CALCNB_HUB_SERVICE_HOST`` say where they listen.
 * **a pupil's own server** (the landing page with ``CALCNB_HUB_SERVER=voila``): Voila runs inside each pupil's
   Jupyter server, closed (:mod:`calcnb.serve.voila.hub`: Voila only, no JupyterLab, terminals, or code from the
   browser; no ``teacher/``), about 260 MB a pupil (the server and the page's kernel). It suits a hub whose
@@ -51,12 +53,13 @@ from calcnb.core.settings import (
 )
 from calcnb.i18n import LANGUAGES, REFERENCE
 from calcnb.serve.class_server.hub import pupil_notebooks
-from calcnb.serve.cli.environments import class_log_environment, class_view_environment
+from calcnb.serve.cli.environments import class_log_environment, class_view_environment, projector_environment
 from calcnb.serve.shared.notebooks import notebooks_dir
-from calcnb.serve.shared.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, LOCALHOST
+from calcnb.serve.shared.settings import ALL_INTERFACES, CLASS_VIEW_NOTEBOOK, LOCALHOST, PROJECTOR_NOTEBOOK
 
 SERVICE = "calcnb"
 CLASS_VIEW_SERVICE = "calcnb-class-view"
+PROJECTOR_SERVICE = "calcnb-projector"
 # The notebooks the class server serves: a copy without the teacher's, in the hub's working folder.
 CLASS_NOTEBOOKS = Path.cwd() / "calcnb-class-notebooks"
 
@@ -91,20 +94,27 @@ if (HUB_SERVER.read() or "class") == "class":
     # Every user of the hub may open the class server; pupils land there after logging in.
     roles = [{"name": "user", "scopes": ["self", f"access:services!service={SERVICE}"]}]
     c.JupyterHub.default_url = f"/services/{SERVICE}/"
-    if log is not None:  # the teacher's class view: the hub's admins and the teachers named
-        view = {LANGUAGE.variable: language, **class_view_environment({}, log)}
-        services.append(
-            {
-                "name": CLASS_VIEW_SERVICE,
-                "url": f"http://{host}:{port + 1}",
-                "command": [*command, str(notebooks_dir() / CLASS_VIEW_NOTEBOOK)],
-                "environment": view,
-                "oauth_no_confirm": True,
-            }
-        )
+    if log is not None:  # the teacher's two views of the log, on the next ports: for the admins and teachers named
+        views = {
+            CLASS_VIEW_SERVICE: (CLASS_VIEW_NOTEBOOK, class_view_environment),  # nicknames: the teacher's own screen
+            # Counts only: its process is told the log as the projector's, so even the class view's notebook would
+            # find no log there, and a projected screen cannot show a nickname.
+            PROJECTOR_SERVICE: (PROJECTOR_NOTEBOOK, projector_environment),
+        }
+        for offset, (name, (notebook, view_environment)) in enumerate(views.items(), start=1):
+            services.append(
+                {
+                    "name": name,
+                    "url": f"http://{host}:{port + offset}",
+                    "command": [*command, str(notebooks_dir() / notebook)],
+                    "environment": {LANGUAGE.variable: language, **view_environment({}, log)},
+                    "oauth_no_confirm": True,
+                }
+            )
         teachers = [name.strip() for name in (HUB_TEACHERS.read() or "").split(",") if name.strip()]
-        scope = f"access:services!service={CLASS_VIEW_SERVICE}"
-        roles.append({"name": "calcnb-teachers", "scopes": [scope], "users": teachers})
+        # A pupil's role names only the class server: the hub refuses them both views (the admins may open any).
+        scopes = [f"access:services!service={name}" for name in views]
+        roles.append({"name": "calcnb-teachers", "scopes": scopes, "users": teachers})
     c.JupyterHub.services.extend(services)  # beside any service the hub already has
     c.JupyterHub.load_roles.extend(roles)
 

@@ -85,8 +85,12 @@ HUB_NOTEBOOKS = Setting("CALCNB_HUB_NOTEBOOKS", False, "the notebooks a trial hu
 HUB_PASSWORD = Setting("CALCNB_HUB_PASSWORD", False, "every student's password on a trial hub (else calcnb)")
 HUB_SERVER = Setting("CALCNB_HUB_SERVER", False, "how a hub serves its pupils: class (one class server, else) or voila")
 HUB_SERVICE_HOST = Setting("CALCNB_HUB_SERVICE_HOST", False, "the name the hub's proxy reaches its class server by")
-HUB_SERVICE_PORT = Setting("CALCNB_HUB_SERVICE_PORT", False, "a hub's class server's local port (else 8870; view: +1)")
-HUB_TEACHERS = Setting("CALCNB_HUB_TEACHERS", False, "the hub names, comma-separated, that may open a hub's class view")
+HUB_SERVICE_PORT = Setting(
+    "CALCNB_HUB_SERVICE_PORT", False, "a hub's class server's local port (else 8870; class view: +1, projector: +2)"
+)
+HUB_TEACHERS = Setting(
+    "CALCNB_HUB_TEACHERS", False, "the hub names, comma-separated, that may open a hub's class view and projector"
+)
 
 #: Every setting, by its environment variable.
 SETTINGS: dict[str, Setting] = {
