@@ -1,7 +1,8 @@
 """A school's hub serving its classes the class server's way: ``deploy/jupyterhub_config.py`` started for real on
 127.0.0.1 with a class log. Two pupils log in through the hub and answer in the lesson served by its one
-class-server service, their answers land in the class log under their names, and the teacher's class view (a
-second service) shows them; a request without the hub's login is sent to the hub's login page, never served; a
+class-server service, their answers land in the class log under the nicknames they typed, the teacher's class
+view (a second service) shows them, and the projector view (a third) shows the class's counts and no nickname;
+a pupil is refused both views; a request without the hub's login is sent to the hub's login page, never served; a
 pupil cannot reach another's page; a pupil's pages are capped by their hub name (every pupil reaches the service
 from the hub's proxy, one address); the server-gone check asks the service, under its prefix. The hub starts
 no server per pupil, and stops everything it started."""
@@ -30,10 +31,14 @@ from .hub_support import log_in, require_the_proxy, serving_hub
 pytestmark = pytest.mark.browser
 
 PUPILS = ("ana", "bruno")
+# What each pupil types when joining: not their hub name, and words no page holds by chance (the projector's page
+# is searched for them).
+NICKNAMES = {"ana": "Anabela7", "bruno": "bruno_q9"}
 TEACHER = "teacher"
 LESSON = "02_wraparound"
 SERVICE = "/services/calcnb/"
 CLASS_VIEW = "/services/calcnb-class-view/"
+PROJECTOR = "/services/calcnb-projector/"
 
 
 class Hub:
@@ -43,17 +48,18 @@ class Hub:
         self.url, self.database, self.log, self.process = url, database, log, process
 
 
-def _two_free_ports() -> int:
-    """A free port whose next one is free too (the class server's and the class view's)."""
+def _three_free_ports() -> int:
+    """A free port whose next two are free too (the class server's, the class view's and the projector's)."""
     for _ in range(50):
         port = free_port()
-        with socket.socket() as probe:
-            try:
-                probe.bind((LOCALHOST, port + 1))
-            except OSError:
-                continue
+        try:
+            for following in (port + 1, port + 2):
+                with socket.socket() as probe:
+                    probe.bind((LOCALHOST, following))
+        except OSError:
+            continue
         return port
-    raise AssertionError("no two free ports in a row")
+    raise AssertionError("no three free ports in a row")
 
 
 @contextlib.contextmanager
@@ -69,7 +75,7 @@ def _hub(folder: Path, **settings: str) -> Iterator[Hub]:
     environment |= {
         "CALCNB_HUB_NOTEBOOKS": str(root),
         "CALCNB_CLASS_LOG": str(database),
-        "CALCNB_HUB_SERVICE_PORT": str(_two_free_ports()),
+        "CALCNB_HUB_SERVICE_PORT": str(_three_free_ports()),
         "CALCNB_HUB_TEACHERS": TEACHER,
         **settings,
     }
@@ -107,13 +113,13 @@ def _wait_for_rows(database: Path, count: int, timeout: float = 120) -> list[dic
         time.sleep(0.2)
 
 
-def _answer(page, name: str, answer: str) -> None:
-    """On the lesson's page: join the class as ``name`` and check ``answer`` in the first exercise."""
+def _answer(page, nickname: str, answer: str) -> None:
+    """On the lesson's page: join the class as ``nickname`` and check ``answer`` in the first exercise."""
     recorder = page.locator(".calcnb-class-recorder")
     recorder.wait_for(state="visible")
-    recorder.get_by_placeholder("a nickname").fill(name)
+    recorder.get_by_placeholder("a nickname").fill(nickname)
     recorder.get_by_placeholder("a nickname").press("Enter")
-    recorder.get_by_text(f"Joined as {name}").wait_for()
+    recorder.get_by_text(f"Joined as {nickname}").wait_for()
     exercise = page.locator(".calcnb-exercise").first
     exercise.locator("input[type=text]").fill(answer)
     exercise.get_by_role("button", name="Check").click()
@@ -128,10 +134,10 @@ def test_pupils_answer_on_the_hubs_class_server_under_their_names(browser, hub):
         page.on("websocket", lambda socket, name=name: sockets[name].append(socket.url))
         page.goto(f"{hub.url}{SERVICE}{LESSON}", wait_until="domcontentloaded")
     for count, (name, page) in enumerate(pages.items(), start=1):
-        _answer(page, name, "0")
+        _answer(page, NICKNAMES[name], "0")
         _wait_for_rows(hub.database, count)
     rows = _wait_for_rows(hub.database, len(PUPILS))
-    assert [row["nickname"] for row in rows] == list(PUPILS)
+    assert [row["nickname"] for row in rows] == [NICKNAMES[name] for name in PUPILS]
     assert all(row["outcome"] == "wrong" for row in rows)
 
     # The server-gone check asks the service under its prefix (the hub would say 404 to /readyz), and is answered.
@@ -175,12 +181,24 @@ def test_pupils_answer_on_the_hubs_class_server_under_their_names(browser, hub):
     view = teacher.locator(".calcnb-class-view")
     view.get_by_text("2 joined, 2 answering, 2 answers checked").wait_for()
     for name in PUPILS:
-        assert view.locator(f"tr.calcnb-student[data-nickname='{name}']").count() == 1
+        assert view.locator(f"tr.calcnb-student[data-nickname='{NICKNAMES[name]}']").count() == 1
 
-    # One class-server process for the class (and one for the view): no server, no kernel process per pupil.
+    # The projector view is the teacher's too, a service of its own: a pupil is refused it; the teacher's shows the
+    # class's counts, and no nickname anywhere in its page (its text or its markup).
+    assert bruno.context.request.get(f"{hub.url}{PROJECTOR}").status in (403, 404)
+    wall = teacher.context.new_page()
+    wall.goto(f"{hub.url}{PROJECTOR}", wait_until="domcontentloaded")
+    projected = wall.locator(".calcnb-projector-page")
+    projected.get_by_text("In the class: 2").wait_for()
+    projected.get_by_text("0 of 2 got it right").wait_for()
+    text, markup = wall.inner_text("body"), wall.content()
+    for nickname in {row["nickname"] for row in rows}:  # every nickname in the log
+        assert nickname not in text and nickname not in markup, nickname
+
+    # One class-server process for the class (and one each for the two views): no server, no kernel per pupil.
     processes = psutil.Process(hub.process.pid).children(recursive=True)
     lines = [" ".join(process.cmdline()) for process in processes]
-    assert sum("calcnb.serve.class_server.hub" in line for line in lines) == 2, lines
+    assert sum("calcnb.serve.class_server.hub" in line for line in lines) == 3, lines
     assert not [line for line in lines if "jupyterhub.singleuser" in line or "ipykernel" in line]
     for page in [*pages.values(), teacher]:
         page.context.close()
@@ -240,7 +258,7 @@ def test_a_portuguese_class_behind_its_class_code_told_when_the_server_is_gone(b
             process
             for process in psutil.Process(hub.process.pid).children(recursive=True)
             if "calcnb.serve.class_server.hub" in " ".join(process.cmdline())
-            and "class_view" not in " ".join(process.cmdline())
+            and not process.cmdline()[-1].endswith(".ipynb")  # the pupils' folder, not a teacher's view
         ]
         service.suspend()
         try:
