@@ -6,6 +6,10 @@ and always say it another way too (a line style, a ✓ or ✗, a word), so no co
 
 from __future__ import annotations
 
+import itertools
+import math
+from collections.abc import Sequence
+
 # The Okabe–Ito hues
 BLUE = "#0072B2"
 ORANGE = "#E69F00"
@@ -60,13 +64,31 @@ CLAIM_LOW = "#2255AA"  # "normal play wins 1 in 5"
 
 def palette_png(figure: object, dpi: float) -> bytes:
     """A matplotlib figure as a PNG of at most 64 colours: the pictures calcnb draws have few, so they stay small
-    for the page and the stored notebook (Pillow quantizes; matplotlib is imported by whoever drew the figure)."""
+    for the page and the stored notebook (Pillow quantizes; matplotlib is imported by whoever drew the figure).
+
+    The figure is rendered to raw pixels, not to a PNG that Pillow would decode again, and the palette PNG is
+    written at zlib's usual level: a picture drawn at each click (the counting clock) costs half as much, for a
+    file about 8% larger than at the highest level.
+    """
     import io
 
     from PIL import Image
 
     raw = io.BytesIO()
-    figure.savefig(raw, format="png", dpi=dpi, facecolor=figure.get_facecolor())
+    figure.savefig(raw, format="rgba", dpi=dpi, facecolor=figure.get_facecolor())
+    pixels = raw.getbuffer()
+    size = _rendered_size(figure.get_size_inches() * dpi, len(pixels) // 4)
+    image = Image.frombuffer("RGBA", size, pixels, "raw", "RGBA", 0, 1).convert("RGB")
     small = io.BytesIO()
-    Image.open(raw).convert("RGB").quantize(64).save(small, format="PNG", optimize=True)
+    image.quantize(64).save(small, format="PNG")
     return small.getvalue()
+
+
+def _rendered_size(inches_times_dpi: Sequence[float], pixel_count: int) -> tuple[int, int]:
+    """The width and height Agg rendered a figure at: its size in pixels, each side rounded down or up
+    (Agg truncates a size computed in floating point, which may fall just under a whole number)."""
+    width, height = inches_times_dpi
+    for size in itertools.product((math.floor(width), math.ceil(width)), (math.floor(height), math.ceil(height))):
+        if size[0] * size[1] == pixel_count:
+            return size
+    raise ValueError(f"a figure of {width:g}x{height:g} pixels rendered {pixel_count} pixels")
