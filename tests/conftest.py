@@ -7,6 +7,7 @@ from contextlib import contextmanager
 
 import matplotlib
 import pytest
+import sweeps
 
 from calcnb.core import visits as visit_scopes
 from calcnb.core.visits import use_visit_scope
@@ -17,6 +18,11 @@ matplotlib.use("Agg")
 # Each package registers its words when it is first imported; a test that reads a whole catalogue must see every
 # word, whichever tests ran before it in its process (one worker of several, or the test alone).
 import_owners()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The fast tier tries fewer examples of each property (:func:`sweeps.examples`)."""
+    sweeps.use_fast_tier(config)
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ from functools import cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 from calcnb.exercises.items import Item, judge
 from calcnb.game.cards import RANK_COUNT, rank_name
@@ -123,7 +124,7 @@ def test_a_share_as_a_division_and_an_interval_as_an_inequality_are_read():
             assert judge(item, form).correct is True, (item.solution, form)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     index=st.integers(min_value=0),
     other=st.integers(min_value=1, max_value=RANK_COUNT),

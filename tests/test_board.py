@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
 from PIL import Image
-from sweeps import SIZES
+from sweeps import SIZES, examples
 
 from calcnb import CalcnbError, Game, InvalidMove, Move, State, set_language
 from calcnb.game.cards import DECK, RANK_COUNT, SUITS, Card, foundation_order, rank_name
@@ -399,7 +399,7 @@ def test_png_encoder_reuses_bands_and_stays_exact() -> None:
 _SHARED_RENDERER = BoardRenderer()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10_000), choices=st.lists(st.integers(0, 24), max_size=120))
 def test_any_reachable_state_draws_and_reads_back(seed: int, choices: list[int]) -> None:
     game = Game.new(seed=seed)

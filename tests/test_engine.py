@@ -13,6 +13,7 @@ import random
 
 import pytest
 import reference_rules as ref
+from sweeps import SIZES
 
 from calcnb import IllegalMove, InvalidMove, Move, State
 from calcnb.game.cards import DECK, Card, parse_cards
@@ -741,17 +742,21 @@ def test_engine_matches_the_reference_over_random_games_from_seeded_deals():
     assert coverage.steps > 300 * 50
 
 
-def test_engine_matches_the_reference_from_random_positions_with_ties_and_complete_foundations():
+@pytest.mark.parametrize("size", SIZES)
+def test_engine_matches_the_reference_from_random_positions_with_ties_and_complete_foundations(size):
     coverage = Coverage()
-    for seed in range(400):
+    seeds = range(400 if size == "whole" else 100)  # the first hundred: every mix of ties and complete foundations
+    for seed in seeds:
         rng = random.Random(10_000 + seed)
         reference = ref.random_position(rng, tie=seed % 2 == 0, complete=seed % 3 == 0)
         state = State.from_position(**reference.as_text_piles())
         cross_check(state, reference, rng, coverage)
-    assert coverage.won > 10
-    assert coverage.lost > 10
-    assert coverage.ties > 200
-    assert coverage.complete_refusals > 50
+    # Wins are rare from random positions (14 in the 400, 2 in the first 100): the sample asks for one.
+    won, lost, ties, complete_refusals = (10, 10, 200, 50) if size == "whole" else (0, 10, 50, 12)
+    assert coverage.won > won
+    assert coverage.lost > lost
+    assert coverage.ties > ties
+    assert coverage.complete_refusals > complete_refusals
 
 
 def test_the_reference_itself_is_consistent():

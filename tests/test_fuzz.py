@@ -17,6 +17,7 @@ import string
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State
 from calcnb.game.cards import DECK
@@ -37,8 +38,8 @@ from calcnb.game.errors import (
 from calcnb.players.ladder import FirstFit
 from calcnb.studies.measure import study
 
-FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FEW = settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LONGEST_MESSAGE = 4 * QUOTE_LIMIT + 300  # a message's own words plus a few quoted inputs
 
 # The spellings a person may type, written out from the rules' own words: rank names (T for 10)
@@ -470,7 +471,7 @@ def test_a_solver_study_gets_a_node_budget_unless_told_otherwise():
 # ---------------------------------------------------------------- the play app's seed field
 
 
-@settings(FEW, max_examples=15)  # a board is drawn for each: few examples, the sweep clicks 2,000 times
+@settings(FEW, max_examples=examples(15))  # a board is drawn for each: few examples, the sweep clicks 2,000 times
 @given(
     text=st.one_of(
         hostile_text,

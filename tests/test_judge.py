@@ -28,7 +28,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sweeps import SIZES, sample_of_each
+from sweeps import SIZES, examples, sample_of_each
 
 from calcnb.exercises.answers import DONT_KNOW, echo, read_foundations, read_place, read_rank
 from calcnb.exercises.items import Item, judge, misconception_name, wrong_answers
@@ -153,7 +153,7 @@ def test_every_right_form_of_every_answer_is_right_in_every_variant_and_language
             assert verdict.correct is True, (language, exercise_id, variant, form, verdict)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(
     where=st.sampled_from(VARIANTS),
     language=st.sampled_from(LANGUAGES),
@@ -180,7 +180,7 @@ def test_a_dont_know_mark_is_never_right_nor_wrong_and_is_answered_kindly(size):
             assert verdict.text.startswith("?")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     where=st.sampled_from(VARIANTS),
     language=st.sampled_from(LANGUAGES),
@@ -405,7 +405,7 @@ def test_the_page_and_the_class_view_name_the_same_misconception_for_zero(tmp_pa
     log.close()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     where=st.sampled_from(VARIANTS),
     language=st.sampled_from(LANGUAGES),

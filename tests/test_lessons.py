@@ -5,6 +5,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 from calcnb import Game, foundation_order, modular_inverse, next_rank, position_in_order, set_language
 from calcnb.exercises.items import answer_key, judge
@@ -334,7 +335,7 @@ def test_the_judge_reads_odd_text_without_raising():
     assert judge(clock, "x" * 10_000).correct is None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     exercise_id=st.sampled_from(sorted(BANK)),
     text=st.one_of(

@@ -19,6 +19,7 @@ import regex
 from class_log_support import an_attempt, joins
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 from calcnb.classlog.names import nickname_key, rejoin_code, visible_nickname
 from calcnb.classlog.schema import ClassLogError, clean_nickname
@@ -73,7 +74,7 @@ def test_every_blank_is_a_space_between_words_and_nothing_at_either_end():
     assert nickname_key("Ana\u2800Bia") == nickname_key("ana bia") != nickname_key("AnaBia")  # a space is seen
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=12), st.integers(0, 12), st.sampled_from(DEFAULT_IGNORABLE))
 def test_a_nickname_is_kept_as_it_is_seen_and_an_invisible_character_changes_nothing(text, where, invisible):
     seen = visible_nickname(text)

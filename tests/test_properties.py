@@ -16,6 +16,7 @@ import pytest
 import reference_rules as ref
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 from calcnb import Card, Game, IllegalMove, InvalidMove, Move, State, foundation_order
 from calcnb.game.cards import DECK
@@ -25,9 +26,9 @@ from calcnb.game.errors import quote
 
 # whole games are long examples: fewer of them, each playing to the end
 PLAY = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
 )
-QUICK = settings(max_examples=300, deadline=None)
+QUICK = settings(max_examples=examples(300), deadline=None)
 
 seeds = st.one_of(st.integers(min_value=0, max_value=10**9), st.text(max_size=12))
 # text a person might type: move-like and card-like fragments as well as anything at all

@@ -169,6 +169,7 @@ LIGHT = 20_000  # positions: the exhaustive search of all but a handful of the s
 
 
 @cache
+@cache  # the slow tier's bushy games ask for it once per rule set
 def light_truths() -> dict[int, bool]:
     """Exhaustive answers for the small games whose search stays within :data:`LIGHT` positions, by seed."""
     found = {}

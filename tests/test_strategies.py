@@ -7,6 +7,7 @@ import pytest
 from game_support import permuted_stock
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sweeps import examples
 
 from calcnb import Game, Move, State
 from calcnb.game.cards import DECK, parse_cards
@@ -219,7 +220,7 @@ def test_ladder_is_listed_weakest_first():
 # ---------------------------------------------------------------- the Hint
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 120))
 def test_hint_is_a_legal_move_with_a_sentence_and_ignores_the_stock_order(seed, moves):
     full = ReverseNeed().play(seed).moves
