@@ -20,6 +20,11 @@
 Every server is stopped as Ctrl-C stops it (Ctrl-Break on Windows), must say "Stopped.", leave no kernel
 running, and show no traceback, deprecation or encryption warning. Prints each command, what it did and
 how long it took; exits 1 at the first failure. ``--keep`` leaves the temporary folder for a look.
+
+``--prepare DIR`` runs only the clone and the README's install (about 80 s, mostly pip unpacking and byte-compiling;
+it needs nothing but Python, so it can start before any environment exists), and ``--prepared DIR`` runs the rest
+on that folder: ``.ci/run`` runs the first at the lowest priority beside the test suite, on the CPU time the suite
+leaves idle, and the second after it.
 """
 
 from __future__ import annotations
@@ -40,8 +45,6 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-
-import psutil
 
 ROOT = Path(__file__).resolve().parent.parent
 WINDOWS = sys.platform == "win32"
@@ -137,6 +140,8 @@ class Server:
 
     def kill(self) -> None:
         """End it and everything it started at once (a step failed while it ran)."""
+        import psutil  # the checks' own need: the stage before them runs on a Python with nothing installed
+
         with contextlib.suppress(psutil.Error):
             for child in psutil.Process(self.process.pid).children(recursive=True):
                 child.kill()
@@ -144,6 +149,8 @@ class Server:
 
     def stop(self) -> None:
         """Stop it as Ctrl-C does (Ctrl-Break on Windows); it must say Stopped and leave no kernel running."""
+        import psutil
+
         family = psutil.Process(self.process.pid).children(recursive=True)
         self.process.send_signal(signal.CTRL_BREAK_EVENT if WINDOWS else signal.SIGINT)
         try:
@@ -348,19 +355,38 @@ class Smoke:
         return f"with the key of {log}: {made} (and for 30 numbered students); a missing log: {refused.strip()}"
 
 
+PREPARED = "prepared.txt"  # in a --prepare folder: what its steps said, for the --prepared run to print
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run every step; 0 when all passed."""
+    """Run every step (or one stage of them: see the module's notes); 0 when all passed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    stage = parser.add_mutually_exclusive_group()
+    stage.add_argument("--prepare", type=Path, metavar="DIR", help="only clone and install, into the empty DIR")
+    stage.add_argument("--prepared", type=Path, metavar="DIR", help="the other steps, on a --prepare DIR")
     arguments = parser.parse_args(argv)
-    base = Path(tempfile.mkdtemp(prefix="calcnb-smoke-"))
+    base = arguments.prepare or arguments.prepared or Path(tempfile.mkdtemp(prefix="calcnb-smoke-"))
     smoke = Smoke(base)
-    for folder in (smoke.home, smoke.work, smoke.other):
-        folder.mkdir()
     started = time.monotonic()
     try:
-        smoke.step("git clone ADDRESS calcnb (the teacher's guide, step 1)", smoke.get)
-        smoke.step("the README's set-up line, in the clone", smoke.setup_line)
+        if arguments.prepared is None:
+            if arguments.prepare is not None:
+                base.mkdir(parents=True, exist_ok=True)
+                if any(base.iterdir()):
+                    raise SmokeFailure(f"{base} is not empty")
+            for folder in (smoke.home, smoke.work, smoke.other):
+                folder.mkdir()
+            smoke.step("git clone ADDRESS calcnb (the teacher's guide, step 1)", smoke.get)
+            smoke.step("the README's set-up line, in the clone", smoke.setup_line)
+            if arguments.prepare is not None:
+                said = [f"{seconds:6.1f} s  {command}\n          {what}" for command, what, seconds in smoke.report]
+                (base / PREPARED).write_text("\n".join(said) + "\n", encoding="utf-8")
+                return 0
+        elif (base / PREPARED).is_file():
+            print((base / PREPARED).read_text(encoding="utf-8"), end="", flush=True)
+        else:
+            raise SmokeFailure(f"{base} holds no finished --prepare (no {PREPARED})")
         smoke.step("pip wheel --no-deps . -w dist (the README's line for IT), and the sdist", smoke.build)
         smoke.step("python scripts/check_dist.py", smoke.check)
         smoke.step("python -m pytest (a few test files, in the unpacked sdist)", smoke.sdist_tests)
@@ -391,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"its folder: {base}")
     else:
         shutil.rmtree(base, ignore_errors=True)
-    print(f"the installed-package smoke test passed in {time.monotonic() - started:.0f} s", flush=True)
+    stage_said = " (after its install, run beforehand)" if arguments.prepared else ""
+    print(f"the installed-package smoke test passed in {time.monotonic() - started:.0f} s{stage_said}", flush=True)
     return 0
 
 
