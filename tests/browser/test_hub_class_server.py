@@ -18,9 +18,10 @@ from pathlib import Path
 
 import psutil
 import pytest
+from playwright.sync_api import expect
 
 from calcnb.classlog.store import open_class_log
-from calcnb.i18n import catalogue
+from calcnb.i18n import catalogue, message
 from calcnb.serve.cli.process import free_port
 from calcnb.serve.shared.caps import DEFAULT_PAGES_PER_DEVICE
 from calcnb.serve.shared.settings import LOCALHOST
@@ -182,6 +183,16 @@ def test_pupils_answer_on_the_hubs_class_server_under_their_names(browser, hub):
     view.get_by_text("2 joined, 2 answering, 2 answers checked").wait_for()
     for name in PUPILS:
         assert view.locator(f"tr.calcnb-student[data-nickname='{NICKNAMES[name]}']").count() == 1
+
+    # Pacing from the hub's class view reaches the pupils' pages on the hub's class server: up to exercise 1
+    # holds the second (which Ana has not opened), "every exercise" lets it go again.
+    second = ana.locator(".calcnb-exercise").nth(1).locator("input[type=text]")
+    expect(second).to_be_enabled()
+    pace = teacher.locator(".calcnb-pace-choice select")
+    pace.select_option(label=message("classview.pace.up_to", number=1))
+    expect(second).to_be_disabled(timeout=30_000)  # a page reads the pacing every two seconds
+    pace.select_option(label=message("classview.pace.all"))
+    expect(second).to_be_enabled(timeout=30_000)
 
     # The projector view is the teacher's too, a service of its own: a pupil is refused it; the teacher's shows the
     # class's counts, and no nickname anywhere in its page (its text or its markup).
