@@ -8,7 +8,9 @@ import re
 
 from loop_thread import LoopThread
 
-from calcnb.serve.class_server.asset_cache import AssetCache
+from calcnb.serve.class_server.asset_cache import AssetCache, linked_files
+from calcnb.serve.class_server.gate import ClassGate
+from calcnb.serve.shared.caps import ClassDoor, PageCaps
 
 SCRIPT = b"console.log('calcnb');\n" * 400  # 9 kB of script: worth compressing
 FILES = {"/static/main.js": (b"application/javascript", SCRIPT), "/static/font.woff2": (b"font/woff2", b"\x00" * 5000)}
@@ -143,3 +145,56 @@ def test_a_page_left_while_its_file_loads_leaves_the_class_the_whole_file():
         status, _headers, body = loop.run(_request(cache, "/static/main.js", {}))
     assert status == 200 and body == SCRIPT
     assert files.asked == ["/static/main.js"]
+
+
+PAGE = """<html><head><link rel="stylesheet" href="/static/a.css?v=1&amp;x=2"><link href="https://cdn.example/b.css">
+<script src="/static/main.js"></script><script src="relative.js"></script><script src="/static/main.js"></script>
+</head><body></body></html>"""
+
+
+def test_the_files_a_page_names_on_its_own_server_once_each_in_order():
+    assert linked_files(PAGE) == ["/static/a.css?v=1&x=2", "/static/main.js"]
+
+
+def test_a_warm_up_reads_and_compresses_the_fixed_files_before_anyone_asks():
+    files = Files()
+    cache = _cache(files)
+    with LoopThread() as loop:
+        held = loop.run(cache.warm_up(["/static/main.js", "/static/missing.js", "/page", "/static/main.js"]))
+        assert held == 1 and files.asked == ["/static/main.js", "/static/missing.js"]  # a 404 is not kept
+        status, headers, body = loop.run(_request(cache, "/static/main.js", {"accept_encoding": "gzip"}))
+    assert status == 200 and headers[b"content-encoding"] == b"gzip" and gzip.decompress(body) == SCRIPT
+    assert files.asked == ["/static/main.js", "/static/missing.js"]  # the pupil's ask was answered from memory
+
+
+def test_the_class_server_says_it_has_started_only_once_the_page_s_files_are_ready():
+    served: list[str] = []
+
+    async def solara(scope, receive, send) -> None:
+        if scope["type"] == "lifespan":
+            await receive()
+            await send({"type": "lifespan.startup.complete"})
+            return
+        served.append(scope["path"])
+        if scope["path"] == "/":
+            await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/html")]})
+            await send({"type": "http.response.body", "body": PAGE.encode()})
+            return
+        await Files()(scope, receive, send)
+
+    gate = ClassGate(solara, ClassDoor(PageCaps(30, 3)))
+    told: list[dict] = []
+
+    async def started() -> None:
+        async def receive() -> dict:
+            return {"type": "lifespan.startup"}
+
+        async def send(event: dict) -> None:
+            told.append({**event, "files": sorted(gate.fixed_files.assets)})
+
+        await gate({"type": "lifespan"}, receive, send)
+
+    with LoopThread() as loop:
+        loop.run(started())
+    assert served == ["/", "/static/a.css", "/static/main.js"]
+    assert told == [{"type": "lifespan.startup.complete", "files": ["/static/main.js?"]}]  # a.css: no such file

@@ -6,18 +6,23 @@ pupil's page: that compression was most of the class's wait for its first board.
 answers those fixed files from memory instead, compressed once (in a worker thread, one compression per
 file however many ask at once), with the file's own ETag so a browser that has it is told "not modified".
 Only the addresses given (assets that are the same for everyone) are kept; everything else passes through.
+
+:meth:`AssetCache.warm_up` does that once before the class comes: the files a page names (its scripts and
+styles) are read and compressed while the server starts, so the first pupils of a class arriving at once do
+not all wait while the largest script (3.6 MB, about 0.14 s of gzip on an idle core) is compressed for them.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gzip
+import html
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MAX_CACHED_BYTES", "AssetCache", "CachedAsset"]
+__all__ = ["MAX_CACHED_BYTES", "AssetCache", "CachedAsset", "linked_files"]
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -34,6 +39,15 @@ _COMPRESSIBLE = re.compile(rb"^(text/|application/(javascript|json|xml|wasm)|ima
 _CONDITIONAL = {b"accept-encoding", b"if-none-match", b"if-modified-since", b"range", b"if-range"}
 #: Response headers that describe one encoding of the body (set anew for each answer).
 _PER_BODY = {b"content-length", b"content-encoding", b"vary"}
+#: A page's scripts and style sheets: ``<script src=...>`` and ``<link href=...>``.
+_LINKED = re.compile(r"""<(?:script[^>]*\ssrc|link[^>]*\shref)=["']([^"'#]+)["']""", re.IGNORECASE)
+
+
+def linked_files(page: str) -> list[str]:
+    """The addresses on this server (``/...``, query kept) that ``page``'s scripts and style sheets name, once
+    each, in order; addresses of other sites or relative to the page are left out."""
+    found = [html.unescape(link) for link in _LINKED.findall(page)]
+    return list(dict.fromkeys(link for link in found if link.startswith("/") and not link.startswith("//")))
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,21 @@ class AssetCache:
             self._loading.pop(key, None)
         await self._answer(asset, scope, send)
 
+    async def warm_up(self, addresses: Iterable[str]) -> int:
+        """Load (read and compress) the fixed files among ``addresses`` now, as a first visitor would; return how
+        many are held. A file that cannot be loaded is left for its first visitor, as without a warm-up."""
+        for address in addresses:
+            path, _, query = address.partition("?")
+            if not self.paths.match(path):
+                continue
+            scope = {"type": "http", "method": "GET", "path": path, "query_string": query.encode("latin-1")}
+            scope["headers"] = [(b"accept-encoding", b"gzip")]
+            try:
+                await self(scope, _nothing_more, _dropped)
+            except Exception:  # a file its first visitor will be told about, as before
+                continue
+        return len(self.assets)
+
     async def _load(self, key: str, scope: Scope, receive: Receive, send: Send) -> CachedAsset | None:
         whole = {**scope, "method": "GET", "headers": [h for h in scope.get("headers", []) if h[0] not in _CONDITIONAL]}
         start: dict[str, Any] = {}
@@ -156,3 +185,11 @@ class AssetCache:
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body if scope["method"] == "GET" else b""})
+
+
+async def _nothing_more() -> MutableMapping[str, Any]:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+async def _dropped(_event: MutableMapping[str, Any]) -> None:
+    """A warm-up's answer: nobody asked for it."""

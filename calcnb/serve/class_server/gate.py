@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from calcnb.i18n import get_language
-from calcnb.serve.class_server.asset_cache import AssetCache
+from calcnb.serve.class_server.asset_cache import AssetCache, linked_files
 from calcnb.serve.shared.caps import (
     BROWSER_COOKIE,
     CODE_COOKIE,
@@ -172,8 +172,47 @@ class ClassGate:
             await self._http(scope, receive, _with_security_headers(send, _host(scope)))
         elif scope["type"] == "websocket":
             await self._websocket(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await self.app(scope, receive, self._warmed_before_ready(send))
         else:
             await self.app(scope, receive, send)
+
+    def _warmed_before_ready(self, send: Send) -> Send:
+        """``send``, with the server's "started" held back until :meth:`warm_up` is done: the server takes no
+        visitor before then, so the class's first pupils find the page's files ready."""
+
+        async def ready_when_warm(event: MutableMapping[str, Any]) -> None:
+            if event.get("type") == "lifespan.startup.complete":
+                await self.warm_up()
+            await send(event)
+
+        return ready_when_warm
+
+    async def warm_up(self) -> None:
+        """Ask Solara for a page once, as a first visitor would (its template and extensions are read then), and
+        read and compress the fixed files it names (:meth:`AssetCache.warm_up`). Never stops the server: what is
+        not warmed is done for its first visitor, as without a warm-up."""
+        page = bytearray()
+        answer: dict[str, int] = {}
+
+        async def nothing_more() -> MutableMapping[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def kept(event: MutableMapping[str, Any]) -> None:
+            if event["type"] == "http.response.start":
+                answer["status"] = event["status"]
+            elif event["type"] == "http.response.body":
+                page.extend(event.get("body", b""))
+
+        scope = {"type": "http", "method": "GET", "path": "/", "raw_path": b"/", "query_string": b"", "headers": []}
+        scope.update(scheme="http", http_version="1.1", root_path="", server=None, client=None)
+        try:
+            await self.app(scope, nothing_more, kept)
+            if answer.get("status") == 200:
+                held = await self.fixed_files.warm_up(linked_files(page.decode("utf-8", "replace")))
+                _log.debug("calcnb: %d fixed files read and compressed before the class came", held)
+        except Exception:  # a warm-up is a saving, never a reason not to serve
+            _log.warning("calcnb: the page's files could not be prepared at start; each is at its first visit")
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"]
