@@ -19,7 +19,7 @@ from calcnb.core.enums import TextEnum
 from calcnb.exercises.answers import CARD_FOR_COUNT, DONT_KNOW, READERS, Several, echo, read_answer
 from calcnb.exercises.keys import student_number
 from calcnb.game.cards import rank_name
-from calcnb.i18n import answer_words, message
+from calcnb.i18n import answer_words, get_language, message, words_edition
 
 
 class Feedback(NamedTuple):
@@ -202,14 +202,25 @@ class ExerciseKind:
     variants: tuple[tuple, ...]
     build: Callable[..., dict]
     shows: Callable[[tuple], tuple[int | None, int]] | None = None
+    # The items worked out, by (variant, language, words' edition): Items are frozen, so every page may share one.
+    _worked: dict[tuple[int, str, int], Item] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def item(self, variant: int) -> Item:
-        """Variant number ``variant`` (taken modulo the number of variants), worked out in the current language."""
+        """Variant number ``variant`` (taken modulo the number of variants), worked out in the current language.
+
+        Worked out once per language (and edition of the words): a class's pages, its class view and its
+        worksheets ask for the same few variants again and again.
+        """
         variant %= len(self.variants)
-        worked = self.build(variant, *self.variants[variant])
-        worked["wrong"] = {key: said for key, said in worked.get("wrong", {}).items() if key not in worked["accepted"]}
-        shows = None if self.shows is None else self.shows(self.variants[variant])
-        return Item(self.exercise_id, variant, **worked, shows=shows)
+        key = (variant, get_language(), words_edition())
+        found = self._worked.get(key)
+        if found is None:
+            worked = self.build(variant, *self.variants[variant])
+            wrong = worked.get("wrong", {})
+            worked["wrong"] = {reading: said for reading, said in wrong.items() if reading not in worked["accepted"]}
+            shows = None if self.shows is None else self.shows(self.variants[variant])
+            found = self._worked[key] = Item(self.exercise_id, variant, **worked, shows=shows)
+        return found
 
     def variant_for(self, seed: object, class_key: str | None = None) -> int:
         """The variant a student gets: fixed by ``seed`` (a name, or a number drawn per visit) and ``class_key``.

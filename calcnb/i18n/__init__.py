@@ -45,6 +45,19 @@ _LANGUAGE_CODE = re.compile(r"[a-z]{2,3}")  # an ISO 639 code: the name of a cat
 LANGUAGES: tuple[str, ...] = ()
 """The codes of the languages calcnb speaks, English first."""
 
+_edition = 0  # counts the changes to the catalogues: what was worked out from words is good until it changes
+
+
+def words_edition() -> int:
+    """A number that changes whenever a language or a word is added or removed: a cache of worded things (an
+    exercise worked out in a language) keyed on it stays true to the catalogues."""
+    return _edition
+
+
+def _new_edition() -> None:
+    global _edition
+    _edition += 1
+
 
 def add_language(code: str, name: str, messages: dict[str, str], answer_words: dict[str, tuple[str, ...]]) -> None:
     """Make ``code`` a language calcnb speaks: its name in itself, its messages by key, and its answer words.
@@ -60,6 +73,7 @@ def add_language(code: str, name: str, messages: dict[str, str], answer_words: d
     _ANSWER_WORDS[code] = {kind: tuple(words) for kind, words in answer_words.items()}
     _WORDS_OF_KIND.clear()
     LANGUAGES = (REFERENCE, *sorted(set(_CATALOGUE) - {REFERENCE}))
+    _new_edition()
 
 
 def add_messages(code: str, messages: Mapping[str, str]) -> None:
@@ -71,6 +85,7 @@ def add_messages(code: str, messages: Mapping[str, str]) -> None:
     if code in _CATALOGUE:
         for key, text in messages.items():
             _CATALOGUE[code].setdefault(key, text)
+        _new_edition()
 
 
 WORDS_FOLDER = "lang"
@@ -138,6 +153,7 @@ def remove_language(code: str) -> None:
         table.pop(code, None)
     _WORDS_OF_KIND.clear()
     LANGUAGES = tuple(language for language in LANGUAGES if language != code)
+    _new_edition()
     if _current_language == code:
         _current_language = REFERENCE
 
