@@ -7,5 +7,6 @@ the front end's fixed files in memory.
 """
 
 from calcnb.i18n import add_words
+from calcnb.serve.shared import startup  # noqa: F401  (before nbformat loads jsonschema: see its notes)
 
 add_words(__name__)  # the words of this room, in its lang/ folder

@@ -4,3 +4,5 @@
 shared caps and class code, :mod:`.kernels` its kernel manager (kernels warm up in turns, end with their
 page). :mod:`.hub` makes a hub's student server serve Voila's pages and nothing else, behind the same gate.
 """
+
+from calcnb.serve.shared import startup  # noqa: F401  (before Voila loads jsonschema: see its notes)
