@@ -1,8 +1,15 @@
 """A class on the play page, against both class servers: Solara (the default) and Voila, in one run.
 
 Usage: ``python benchmarks/bench_class.py [--students 30] [--browsers 2] [--seconds 120] [--interval 2]
-[--spread 60] [--servers solara,voila] [--patterns one,at-once,spread] [--notebook NAME] [--app-log PREFIX]
-[--profile DIR] [-- EXTRA APP OPTIONS]``. Anything after ``--`` goes to every ``app`` command unchanged.
+[--spread 60] [--servers solara,voila] [--patterns one,at-once,spread] [--notebook NAME] [--setup laptop|hub]
+[--app-log PREFIX] [--profile DIR] [-- EXTRA APP OPTIONS]``. Anything after ``--`` goes to every ``app`` command
+unchanged.
+
+``--setup hub`` measures the school's hub instead (Solara only): the hub of ``deploy/jupyterhub_config.py`` on
+127.0.0.1 (``bench_hub.hub``), the class server its service at ``/services/calcnb/``; each pupil (client or
+chromium page) logs in through the hub's form and the service's OAuth before the lesson, untimed, and the
+server measured is the hub's whole tree (the hub, its proxy, the class server); its virtual kernels are not
+counted ("?"). Otherwise (``laptop``, the default):
 
 Each server is started as a teacher starts it, ``python -m calcnb app NOTEBOOK --server solara|voila`` on a
 copy of the notebooks, fresh for each measurement, and stopped with Ctrl-C. Three measurements per server,
@@ -187,6 +194,14 @@ class Figures:
         self.kernels_peak = max(self.kernels_peak, other.kernels_peak)
 
 
+@dataclass(frozen=True)
+class Login:
+    """A pupil logged in to the hub before the lesson: the hub's cookies, and the class server's address there."""
+
+    cookies: dict[str, str]
+    prefix: str
+
+
 # ------------------------------------------------------------ the widgets, as the page's widget manager holds them
 
 
@@ -317,13 +332,16 @@ class ProtocolStudent:
 
     kind = "client"
 
-    def __init__(self, url: str, figures: Figures, files: list[str], accept: str = ACCEPT) -> None:
+    def __init__(
+        self, url: str, figures: Figures, files: list[str], accept: str = ACCEPT, login: Login | None = None
+    ) -> None:
         self.url = url
-        self.base = "{0.scheme}://{0.netloc}".format(urlsplit(url))
+        self.prefix = login.prefix if login is not None else ""  # the hub's service address: "/services/calcnb"
+        self.base = "{0.scheme}://{0.netloc}".format(urlsplit(url)) + self.prefix
         self.figures = figures
         self.files = files  # what the page loads besides itself (learnt from a chromium page)
         self.session = str(uuid.uuid4())  # the page's id for the server (Jupyter's session_id)
-        self.cookies: dict[str, str] = {}
+        self.cookies: dict[str, str] = dict(login.cookies) if login is not None else {}
         self.widgets = Widgets()
         self.socket = None
         self.listener: asyncio.Task | None = None
@@ -355,7 +373,7 @@ class ProtocolStudent:
         self.lap = time.perf_counter()
         body = (await self._get(self.url, page=True)).decode("utf-8", "replace")
         self._phase("1 page")
-        queue = [urljoin(self.base, path) for path in self.files or _linked_files(body, self.url)]
+        queue = [urljoin(self.url, path) for path in self.files or _linked_files(body, self.url)]
 
         async def loader() -> None:
             while queue:
@@ -452,8 +470,10 @@ class VoilaStudent(ProtocolStudent):
 class SolaraStudent(ProtocolStudent):
     """A pupil of the Solara server: the page runs in a virtual kernel made for it in the server's process."""
 
-    def __init__(self, url: str, figures: Figures, files: list[str], accept: str = ACCEPT) -> None:
-        super().__init__(url, figures, files, accept)
+    def __init__(
+        self, url: str, figures: Figures, files: list[str], accept: str = ACCEPT, login: Login | None = None
+    ) -> None:
+        super().__init__(url, figures, files, accept, login)
         self.kernel = str(uuid.uuid4())  # made up by the page's script, as solaraInit does
         self.control = uuid.uuid4().hex
         self.finished = False
@@ -466,7 +486,7 @@ class SolaraStudent(ProtocolStudent):
         await self._send(
             "comm_open", {"comm_id": self.control, "target_name": "solara.control", "data": {}, "metadata": {}}
         )
-        path = urlsplit(self.url).path or "/"
+        path = urlsplit(self.url).path[len(self.prefix) :] or "/"  # the address less the hub's prefix
         run = {"method": "run", "args": {"path": path, "dark": False, "themes": {}, "appName": None}}
         await self._send("comm_msg", {"comm_id": self.control, "data": run})
         await self._until(lambda: self.finished and self._board_ready(), OPEN_TIMEOUT, "no board")
@@ -540,8 +560,11 @@ class BrowserStudent:
 
     kind = "page"
 
-    def __init__(self, browser, url: str, figures: Figures, files: list[str] | None = None) -> None:
+    def __init__(
+        self, browser, url: str, figures: Figures, files: list[str] | None = None, login: Login | None = None
+    ) -> None:
         self.browser, self.url, self.figures = browser, url, figures
+        self.login = login
         self.files = files  # when a list: every file the page loads is added to it
         self.page = None
         self.console: list[str] = []  # the page's errors, told when it fails
@@ -565,6 +588,9 @@ class BrowserStudent:
     async def open(self) -> None:
         context = await self.browser.new_context(viewport={"width": 1366, "height": 768})
         context.set_default_timeout(OPEN_TIMEOUT * 1000)
+        if self.login is not None:  # logged in to the hub before the lesson: its cookies in the browser
+            origin = "{0.scheme}://{0.netloc}".format(urlsplit(self.url))
+            await context.add_cookies([{"name": k, "value": v, "url": origin} for k, v in self.login.cookies.items()])
         self.page = await context.new_page()
         self.page.on("console", self._note)
         self.page.on("pageerror", lambda error: self.console.append(f"page error: {error}"))
@@ -795,10 +821,12 @@ async def _class(
     profile: Profiler | None = None,
     learn: bool = False,
     plain_files: bool = False,
+    logins: list[Login] | None = None,
 ) -> None:
     """Run one class (``people``: each pupil's kind, ``page`` or ``client``, and arrival offset) to its end.
 
-    ``learn``: the chromium page puts every file it loads into ``files`` (empty before).
+    ``learn``: the chromium page puts every file it loads into ``files`` (empty before). ``logins``: on the hub,
+    one for each pupil (taken in turn).
     """
     from playwright.async_api import async_playwright
 
@@ -808,11 +836,12 @@ async def _class(
         chromium = None
         if any(kind == "page" for kind, _ in people):
             chromium = await playwright.chromium.launch(executable_path=CHROMIUM_PATH, args=list(CHROMIUM_ARGS))
+        given = iter(logins or [])
         pupils = [
             (
-                BrowserStudent(chromium, url, figures, files if learn else None)
+                BrowserStudent(chromium, url, figures, files if learn else None, next(given, None))
                 if kind == "page"
-                else client(url, figures, files, accept),
+                else client(url, figures, files, accept, next(given, None)),
                 offset,
             )
             for kind, offset in people
@@ -875,11 +904,13 @@ def measure(
                     shutil.copyfile(log_path, log_copy)
 
 
-async def _measure_class(server, pattern, url, pid, arguments, files, count_kernels, figures: Figures) -> None:
+async def _measure_class(
+    server, pattern, url, pid, arguments, files, count_kernels, figures: Figures, logins: list[Login] | None = None
+) -> None:
     AsyncHTTPClient.configure(None, max_clients=arguments.students * FILES_AT_ONCE + 10)
     rng = random.Random(f"{arguments.seed}-{pattern}")  # the same arrivals for both servers
     common = dict(server=server, url=url, pid=pid, interval=arguments.interval, count_kernels=count_kernels)
-    common["plain_files"] = arguments.plain_files
+    common.update(plain_files=arguments.plain_files, logins=logins)
     if pattern == "one":
         if arguments.browsers:  # the real page alone first: its figures, and the files it loads
             page = Figures(server, pattern, 1)
@@ -914,6 +945,31 @@ async def _measure_class(server, pattern, url, pid, arguments, files, count_kern
         figures.left_after = arguments.left_after
         figures.kernels_left = count_kernels()
         figures.memory_left = _pss(_tree(pid))[1]
+
+
+def measure_on_hub(pattern: str, arguments: argparse.Namespace, files: list[str]) -> Figures:
+    """One pattern's class on the hub set-up: the hub of ``deploy/jupyterhub_config.py`` (``bench_hub.hub``), its
+    class server a service at ``/services/calcnb/``; every pupil logs in through the hub's form and the service's
+    OAuth before the lesson (not timed: a class logs in before it opens the lesson), then opens the page there.
+    The server measured is the hub's whole tree: the hub, its proxy and the class server."""
+    import bench_hub  # its hub and login (it imports this module by name: imported here, not at the top)
+
+    students = 1 if pattern == "one" else arguments.students
+    figures = Figures("solara", pattern, students)
+    with (
+        tempfile.TemporaryDirectory(prefix="calcnb-class-hub-") as scratch,
+        bench_hub.hub(Path(scratch), "class") as (hub_url, process),
+    ):
+        time.sleep(5)  # the service's start-up is over, as a teacher's hub is before the lesson
+        count = students + (1 if pattern == "one" else 0)  # "one": the chromium page and then the client
+        logins = []
+        for number in range(count):
+            session = bench_hub.log_in(hub_url, f"pupil{number}", f"{bench_hub.SERVICE}/")
+            logins.append(Login(bench_hub._cookies(session), bench_hub.SERVICE))
+        figures.load = psutil.getloadavg()
+        url = f"{hub_url}{bench_hub.SERVICE}/{Path(arguments.notebook).stem}"
+        asyncio.run(_measure_class("solara", pattern, url, process.pid, arguments, files, lambda: -1, figures, logins))
+    return figures
 
 
 def _wait_for_the_pool(log_path: Path, process, timeout: float = 900) -> int:
@@ -1005,7 +1061,12 @@ def markdown(runs: dict[tuple[str, str], Figures], arguments: argparse.Namespace
         "at-once": f"{arguments.students} at once",
         "spread": f"{arguments.students} over {arguments.spread:.0f} s",
     }
-    header = "| | " + " | ".join(f"{server.capitalize()}, {names[pattern]}" for server, pattern in keys) + " | target |"
+    setup = getattr(arguments, "setup", "laptop")
+    header = (
+        "| | "
+        + " | ".join(f"{server.capitalize()} ({setup}), {names[pattern]}" for server, pattern in keys)
+        + " | target |"
+    )
     lines = [header, "|---" * (len(keys) + 2) + "|"]
 
     def line(title: str, cell, target: str = "") -> None:
@@ -1073,6 +1134,12 @@ def main() -> None:
     parser.add_argument("--servers", default=",".join(SERVERS), help="default solara,voila")
     parser.add_argument("--patterns", default=",".join(PATTERNS), help="default one,at-once,spread")
     parser.add_argument("--notebook", default=DEFAULT_APP_NOTEBOOK)
+    parser.add_argument(
+        "--setup",
+        choices=("laptop", "hub"),
+        default="laptop",
+        help="laptop: python -m calcnb app (default); hub: the class server as the hub's service (Solara only)",
+    )
     parser.add_argument("--seed", default="calcnb", help="the arrivals' random seed")
     parser.add_argument("--left-after", type=float, default=LEFT_AFTER, help=argparse.SUPPRESS)  # shorter in tests
     parser.add_argument(
@@ -1089,6 +1156,8 @@ def main() -> None:
     arguments.patterns = [name for name in arguments.patterns.split(",") if name]
     if not set(arguments.servers) <= set(SERVERS) or not set(arguments.patterns) <= set(PATTERNS):
         parser.error(f"--servers from {SERVERS}, --patterns from {PATTERNS}")
+    if arguments.setup == "hub" and arguments.servers != ["solara"]:
+        parser.error("--setup hub measures the hub's class server: --servers solara")
 
     started = time.time()
     print(
@@ -1106,7 +1175,10 @@ def main() -> None:
                 f"{time.strftime('%H:%M:%S')} {server}, {PATTERN_NAMES[pattern]}: {students} pupil(s) ...", flush=True
             )
             log_copy = Path(f"{arguments.app_log}-{server}-{pattern}.log") if arguments.app_log else None
-            runs[server, pattern] = measure(server, pattern, arguments, files[server], log_copy)
+            if arguments.setup == "hub":
+                runs[server, pattern] = measure_on_hub(pattern, arguments, files[server])
+            else:
+                runs[server, pattern] = measure(server, pattern, arguments, files[server], log_copy)
             learnt = f"{len(files[server])} files a chromium page loaded" if files[server] else "the files it names"
             print(f"    {server}: each client loads the page and {learnt}", flush=True)
 
@@ -1115,7 +1187,10 @@ def main() -> None:
         baseline = columns.get("one")
         table = {pattern: rows(figures, baseline) for pattern, figures in columns.items()}
         titles = list(dict.fromkeys(title for column in table.values() for title in column))
-        print(f"\n{server.upper():32}" + "".join(f"{PATTERN_NAMES[pattern]:>28}" for pattern in table))
+        print(
+            f"\n{server.upper() + ', ' + arguments.setup:32}"
+            + "".join(f"{PATTERN_NAMES[pattern]:>28}" for pattern in table)
+        )
         for title in titles:
             print(f"{title:32}" + "".join(f"{column.get(title, ''):>28}" for column in table.values()))
         for pattern, figures in columns.items():
@@ -1124,7 +1199,7 @@ def main() -> None:
 
     group = runs.get(("solara", "at-once"))
     if group is not None:
-        print(f"\nSolara, {group.students} at once, targets: " + _targets_met(group))
+        print(f"\nSolara on the {arguments.setup}, {group.students} at once, targets: " + _targets_met(group))
     print(
         f"\nfinished {time.strftime('%H:%M:%S')} after {(time.time() - started) / 60:.0f} min; load average now "
         f"{', '.join(f'{x:.1f}' for x in psutil.getloadavg())}"
