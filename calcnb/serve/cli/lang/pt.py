@@ -49,7 +49,7 @@ MESSAGES: dict[str, str] = {
     "app.help.class_view_lesson": "a lição que a turma está a fazer (python -m calcnb lessons lista-as): os seus exercícios, pela sua ordem, desde antes da primeira resposta",
     "app.help.summary": "escreve o resumo de fim de aula de cada aluno em FICHEIRO em vez de servir a vista: FICHEIRO.pdf para imprimir, FICHEIRO.csv para uma folha de cálculo",
     "app.epilog_class_view": "A vista da turma corre num servidor e numa porta próprios; a aplicação dos alunos nunca a serve. Mostra alcunhas e respostas: mantenha-a em 127.0.0.1 (por omissão), a não ser que precise dela noutra máquina.",
-    "app.recording": "As respostas estão a ser registadas no registo da turma {location}; veja-as com: python -m calcnb class-view {argument}",
+    "app.recording": "As respostas estão a ser registadas no registo da turma {location}; veja-as com: python -m calcnb class-view {argument} --lang pt",
     "app.no_reveal": "Mostrar resposta está desligado: os alunos não podem ver a resposta de um exercício.",
     "app.summary_written": "O resumo de {location} está em {path}.",
     "app.bad_summary": "{path}: o resumo é escrito em .pdf (para imprimir) ou .csv (para uma folha de cálculo)",
