@@ -6,6 +6,7 @@ Every test taking ``log`` runs on SQLite and on PostgreSQL (``class_log_fixtures
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,19 @@ def test_many_misconceptions_are_cut_to_the_largest_few(log):
     view.refresh()
     assert view.page.value.count('class="calcnb-projector-bar"') == 1 + MOST_BARS  # right, then the ideas
     assert "Other wrong ideas: 2" in view.page.value
+
+
+def test_each_wrong_ideas_bar_is_its_share_of_the_wrong_answers(log):
+    """Of four wrong answers, an idea seen twice is a half bar and each seen once a quarter (not a full bar and two
+    half bars, as if everyone held the first); the green bar is the share of those who tried who got it right."""
+    ideas = WRAPAROUND.misconceptions[:3]
+    for number, idea in enumerate([ideas[0], ideas[0], ideas[1], ideas[2]]):
+        log.record(f"pupil{number}", an_attempt(FIRST, 0, str(number), Outcome.WRONG, idea, "en", 1.8e9 + number))
+    log.record("pupil0", an_attempt(FIRST, 0, "5", Outcome.RIGHT, None, "en", 1.8e9 + 100))
+    view = LessonProjectorView(log)
+    view.refresh()
+    widths = [float(found) for found in re.findall(r"display:block;width:([0-9.]+)%", view.page.value)]
+    assert widths == [25.0, 50.0, 25.0, 25.0]  # right 1 of 4 who tried; then the ideas, largest first
 
 
 def test_the_evidence_lesson_puts_the_pooled_interval_against_80_percent_and_no_nickname(log):

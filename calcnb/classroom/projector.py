@@ -60,11 +60,12 @@ def _card(item: ExerciseStats, order: Sequence[str], bank: Bank) -> str:
     lines = [_bar(item.right / item.tried if item.tried else 0.0, BLUISH_GREEN, f"<b>{counts}</b>")]
     shares = item.shares()
     if shares:
-        largest = max(item.misconceptions.values())
-        for index, name in enumerate(list(shares)[:MOST_BARS]):
+        # Each wrong idea's bar is its share of the wrong answers, not of the largest idea's: two ideas seen twice
+        # each are half bars, never two full bars a class would read as "everyone".
+        for index, (name, share) in enumerate(list(shares.items())[:MOST_BARS]):
             count = item.misconceptions[name]
             said = escaped(message("projector.misconception", name=misconception_label(name, bank), count=count))
-            lines.append(_bar(count / largest, BAR_COLOURS[index % len(BAR_COLOURS)], said))
+            lines.append(_bar(share, BAR_COLOURS[index % len(BAR_COLOURS)], said))
         if len(shares) > MOST_BARS:
             more = html.escape(message("projector.more_ideas", count=len(shares) - MOST_BARS))
             lines.append(f'<div style="color:{DARK_GREY}">{more}</div>')

@@ -68,7 +68,7 @@ MESSAGES: dict[str, str] = {
     "before_run.projector": "the projector view",
     "projector.title": "How the class is doing",
     "projector.joined": "In the class: {count}",
-    "projector.legend": "Green: how many got it right, out of those who tried. The other bars: the wrong ideas behind the wrong answers, and how many answers showed each.",
+    "projector.legend": "Green: how many got it right, out of those who tried. The other bars: the wrong ideas behind the wrong answers, each as its share of the wrong answers, with how many answers showed it.",
     "projector.tried_right": "{right} of {tried} got it right",
     "projector.misconception": "{name}: {count}",
     "projector.more_ideas": "Other wrong ideas: {count}",
