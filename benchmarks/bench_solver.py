@@ -43,7 +43,6 @@ from pathlib import Path
 import calcnb.solver
 from calcnb import Game, State
 from calcnb.solver import RESTART_NODES, RULES, solve
-from calcnb.stats import wilson_interval
 
 HARDEST = (8, 390, 406, 643, 1157, 1675, 1880, 1983, 100229, 100967, 101325, 101470, 101896)
 """The hardest deals known: those of seeds 0..1999 and 100000..101999 the solver has left undecided within
@@ -85,6 +84,8 @@ def plain_dfs(state: State, budget_seconds: float) -> str:
 
 
 def share_line(decided: int, total: int) -> str:
+    from calcnb.stats import wilson_interval  # here: the workers of --compare PATH may run a tree without it
+
     low, high = wilson_interval(decided, total)
     return f"{decided}/{total} = {decided / total:.2%} (95% CI {low:.2%}–{high:.2%})"
 
