@@ -68,7 +68,7 @@ MESSAGES: dict[str, str] = {
     "before_run.projector": "a vista para projetar",
     "projector.title": "Como vai a turma",
     "projector.joined": "Na turma: {count}",
-    "projector.legend": "A verde: quantos acertaram, entre os que tentaram. As outras barras: as ideias erradas por trás das respostas erradas, cada uma como a sua parte das respostas erradas, com quantas respostas a mostraram.",
+    "projector.legend": "A verde: quantos acertaram, entre os que tentaram. As outras barras: as ideias erradas por trás das respostas erradas; cada barra é a parte das respostas erradas que mostrou essa ideia, com quantas foram.",
     "projector.tried_right": "{right} de {tried} acertaram",
     "projector.misconception": "{name}: {count}",
     "projector.more_ideas": "Outras ideias erradas: {count}",
