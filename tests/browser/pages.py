@@ -29,7 +29,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.sync_api import APIResponse, BrowserContext, Locator, Page, Response, WebSocket
+from playwright.sync_api import APIResponse, BrowserContext, Frame, Locator, Page, Response, WebSocket
 
 from calcnb.game.engine import ALL_MOVES
 
@@ -221,6 +221,12 @@ class KernelSockets:
 
     A page shows a kernel's widgets only through such a socket, so the sockets the server answered and that
     are still open are the pages holding a kernel (a process of Voila's, a virtual one of the class server's).
+
+    A page's new document ends its earlier one, and the earlier one's sockets with it; but playwright forgets a
+    page's sockets when its main frame commits a new document, and never reports their close (a reload whose old
+    socket closes a moment after the new page arrived, F5 held down). So a main-frame navigation counts as the
+    close of the page's sockets opened before it. The apps make no same-document navigations (history API), which
+    would also count as one.
     """
 
     def __init__(self, context: BrowserContext) -> None:
@@ -234,6 +240,11 @@ class KernelSockets:
 
     def _watch(self, page: Page) -> None:
         page.on("websocket", lambda socket: self._socket(page, socket))
+        page.on("framenavigated", lambda frame: self._navigated(page, frame))
+
+    def _navigated(self, page: Page, frame: Frame) -> None:
+        if frame == page.main_frame:
+            self.closed.update(key for key, owner in self._page_of.items() if owner is page)
 
     def _socket(self, page: Page, socket: WebSocket) -> None:
         if "/api/kernels/" not in socket.url:
