@@ -37,6 +37,22 @@ FIXTURES = Path(__file__).parent / "browser" / "fixtures"
 # Seconds: the server has STOP_SECONDS to shut its kernels down before the command kills them, then the kill itself
 # (a loaded machine can take that long: the server is only ever waited for, never killed by the test).
 GONE_WITHIN = process.STOP_SECONDS + 10
+STOPPED_WITHIN = 10  # a server stops in a second or two: after this, what each process waits on is noted
+
+
+def _waits(processes: list[psutil.Process]) -> str:
+    """Each process's state and, for each of its threads, the kernel function it sleeps in (Linux's /proc)."""
+    lines = []
+    for proc in processes:
+        with contextlib.suppress(psutil.Error, OSError):
+            lines.append(f"{proc.pid} {proc.status()} {' '.join(proc.cmdline())[:160]}")
+            for task in sorted(Path(f"/proc/{proc.pid}/task").iterdir()):
+                with contextlib.suppress(OSError):
+                    wchan = (task / "wchan").read_text()
+                    name = (task / "comm").read_text().strip()
+                    lines.append(f"    thread {task.name} {name}: {wchan}")
+    return "\n".join(lines)
+
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="a POSIX terminal")
 
@@ -135,7 +151,17 @@ def test_the_server_and_its_kernels_go_with_the_command(server, how):
             terminal.close()
         else:
             terminal.process.send_signal(getattr(signal, how))
-        terminal.process.wait(GONE_WITHIN)
+        try:
+            terminal.process.wait(STOPPED_WITHIN)
+        except (
+            subprocess.TimeoutExpired
+        ):  # what each process is waiting on, while it waits (the launcher has more time)
+            stalled = _waits([psutil.Process(terminal.process.pid), *started])
+            try:
+                terminal.process.wait(GONE_WITHIN - STOPPED_WITHIN)
+            except subprocess.TimeoutExpired:
+                said = terminal.output.decode(errors="replace")[-2000:]
+                raise AssertionError(f"{how}: still running\n{stalled}\n{said}") from None
         _gone, alive = psutil.wait_procs(started, timeout=GONE_WITHIN)
         assert alive == [], [" ".join(child.cmdline()) for child in alive]
         assert _nothing_listens(port)

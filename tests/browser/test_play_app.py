@@ -262,22 +262,37 @@ def test_analyse_in_the_app_charts_every_legal_move_in_words_on_screen(app):
     chart.wait_for(state="detached")
 
 
+# Records in the page every text board the picture shows (its alt text), as it changes: window.calcnbBoards.
+_RECORD_BOARDS = """root => {
+    const boards = [];
+    const read = () => {
+        const image = root.querySelector("img.calcnb-board-image");
+        const text = image ? image.getAttribute("alt") : null;
+        if (text !== null && text !== boards[boards.length - 1]) boards.push(text);
+    };
+    read();
+    new MutationObserver(read).observe(root, {subtree: true, childList: true, attributes: true});
+    window.calcnbBoards = boards;
+}"""
+
+
 def test_watch_in_the_app_plays_on_and_stop_stops(app):
     app.deal(SEED)
     app.root.locator("select").nth(0).select_option(label="reverse need")  # compiled, Watch starts on another
     app.root.locator("select").nth(1).select_option(label="0.2 s")
-    start = app.alt()
+    app.root.evaluate(_RECORD_BOARDS)
     _coach_button(app, "watch").click()
     stop = _coach_button(app, "stop")
     app.page.wait_for_function("b => !b.disabled", arg=stop.element_handle())
     game = Game.new(SEED)
-    expected = ReverseNeed().play(SEED).moves
-    shown = start
-    for move in expected[:4]:  # the moves happen on their own, reverse need's, one at a time
+    boards = [str(game.state)]
+    for move in ReverseNeed().play(SEED).moves[:4]:
         game.play(move)
-        app.wait_for_board(str(game.state))
-        assert app.alt() != shown
-        shown = app.alt()
+        boards.append(str(game.state))
+    # The moves happen on their own, reverse need's, one at a time: each position is shown, in order (recorded in the
+    # page as the board changes, so a test slower than the 0.2 s pace misses none).
+    app.page.wait_for_function("n => window.calcnbBoards.length >= n", arg=len(boards))
+    assert app.page.evaluate("() => window.calcnbBoards")[: len(boards)] == boards
     assert app.root.locator(".calcnb-coach-text").inner_text().startswith("reverse need chose to")
     stop.click()
     app.page.wait_for_function("b => b.disabled", arg=stop.element_handle())
