@@ -57,6 +57,13 @@ def _waits(processes: list[psutil.Process]) -> str:
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="a POSIX terminal")
 
 
+def _in_a_new_terminal() -> None:
+    """In the child, as a shell in a new terminal window starts it: the terminal its controlling terminal, and a
+    hang-up stopping it (the test's own process may have inherited SIGHUP ignored: ``nohup``, a CI runner)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 class Terminal:
     """A pseudo-terminal, and a command running in it as a shell's would: the leader of a session of its own,
     with the terminal as its controlling terminal. What it prints is read as it comes (a full terminal would
@@ -70,7 +77,7 @@ class Terminal:
             stdout=slave,
             stderr=slave,
             start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+            preexec_fn=_in_a_new_terminal,
         )
         os.close(slave)
         self.output = b""
