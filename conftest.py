@@ -5,8 +5,10 @@ The markers are registered in ``pyproject.toml``. This file sits at the top of t
 pytest is given.
 """
 
+import functools
 import importlib.machinery
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -69,17 +71,36 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
-class NotebookScheduling(LoadScopeScheduling):
-    """xdist's work units: each notebook's cells one unit, every other test a unit of its own.
+# A fixture made once per module: a server, a hub or a class of pages the module's tests share.
+MODULE_FIXTURE = re.compile(r"@pytest\.fixture\([^)]*scope=\"module\"")
 
-    nbval runs a notebook's cells in order in one kernel, so they must stay together on one worker; any other
-    test may go to whichever worker is free. (xdist's own ``loadgroup`` cannot group them with pytest 9.2, which
-    builds a node's id from its path and no longer reads the suffix xdist adds.) Largest units go first.
+
+@functools.cache
+def shares_a_module_fixture(path: Path) -> bool:
+    """Whether the test module at ``path`` makes a fixture once per module (:data:`MODULE_FIXTURE`)."""
+    try:
+        return MODULE_FIXTURE.search(path.read_text(encoding="utf-8")) is not None
+    except OSError:
+        return False
+
+
+class NotebookScheduling(LoadScopeScheduling):
+    """xdist's work units: each notebook's cells one unit, each module with a module-scoped fixture one unit, every
+    other test a unit of its own.
+
+    nbval runs a notebook's cells in order in one kernel, so they must stay together on one worker. A module whose
+    tests share a fixture made once per module (a server, a hub, a class of pages) runs on one worker, so that the
+    fixture is made once, not once on each (the class faults' class of three took 21 s to set up on each worker, the
+    hub 15 s). Any other test may go to whichever worker is free. (xdist's own ``loadgroup`` cannot group them with
+    pytest 9.2, which builds a node's id from its path and no longer reads the suffix xdist adds.) Largest units go
+    first.
     """
 
     def _split_scope(self, nodeid: str) -> str:
         path = nodeid.partition("::")[0]
-        return path if path.endswith(".ipynb") else nodeid
+        if path.endswith(".ipynb") or shares_a_module_fixture(Path(self.config.rootpath) / path):
+            return path
+        return nodeid
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> LoadScopeScheduling | None:
