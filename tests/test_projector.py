@@ -126,6 +126,26 @@ def test_each_wrong_ideas_bar_is_its_share_of_the_wrong_answers(log):
     assert widths == [25.0, 50.0, 25.0, 25.0]  # right 1 of 4 who tried; then the ideas, largest first
 
 
+def test_those_in_neither_bar_are_counted_an_answer_shown_or_unreadable(log):
+    """Three tried the first exercise and none got it right: one wrong, then shown the answer; two typed only what
+    could not be read. The card says so, instead of leaving two of three unexplained."""
+    log.record("ana", an_attempt(FIRST, 0, "417", Outcome.WRONG, "off_by_one", "en", 1.8e9))
+    log.record("ana", an_attempt(FIRST, 0, "", Outcome.REVEALED, None, "en", 1.8e9 + 1))
+    for number, name in enumerate(["bia", "caio"]):
+        log.record(name, an_attempt(FIRST, 0, "²", Outcome.UNREADABLE, None, "en", 1.8e9 + 2 + number))
+    view = LessonProjectorView(log)
+    view.refresh()
+    page = view.page.value
+    assert "0 of 3 got it right" in page
+    assert "Shown the answer: 1" in page and "Answers that could not be read: 2" in page
+    set_language("pt")
+    try:
+        view.refresh()
+        assert "Viram a resposta: 1" in view.page.value and "Respostas que não se conseguiram ler: 2" in view.page.value
+    finally:
+        set_language("en")
+
+
 def test_the_evidence_lesson_puts_the_pooled_interval_against_80_percent_and_no_nickname(log):
     evidence = lesson("evidence")
     for seed in range(40):

@@ -71,6 +71,10 @@ def _card(item: ExerciseStats, order: Sequence[str], bank: Bank) -> str:
             lines.append(f'<div style="color:{DARK_GREY}">{more}</div>')
     else:
         lines.append(f'<div style="color:{DARK_GREY}">{html.escape(message("projector.none_wrong"))}</div>')
+    # Those who tried and are in neither bar: the answer shown to them, or answers that could not be read.
+    for key, count in (("projector.revealed", item.revealed), ("projector.unreadable", item.unreadable)):
+        if count:
+            lines.append(f'<div style="color:{DARK_GREY}">{html.escape(message(key, count=count))}</div>')
     return (
         f'<section class="calcnb-projector-exercise" data-exercise="{escaped(item.exercise_id)}" '
         f'style="border:2px solid {LIGHT_GREY};border-radius:0.3em;padding:0.3em 0.5em">'

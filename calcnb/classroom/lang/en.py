@@ -73,6 +73,8 @@ MESSAGES: dict[str, str] = {
     "projector.misconception": "{name}: {count}",
     "projector.more_ideas": "Other wrong ideas: {count}",
     "projector.none_wrong": "No wrong answers",
+    "projector.revealed": "Shown the answer: {count}",
+    "projector.unreadable": "Answers that could not be read: {count}",
     "projector.nothing_yet": "No answers checked yet.",
     "projector.as_of": "The figures are from {time}.",
     "classview.projector_no_log": "No class log is named. Start the projector view with: python -m calcnb class-view lesson.db --projector",

@@ -73,6 +73,8 @@ MESSAGES: dict[str, str] = {
     "projector.misconception": "{name}: {count}",
     "projector.more_ideas": "Outras ideias erradas: {count}",
     "projector.none_wrong": "Nenhuma resposta errada",
+    "projector.revealed": "Viram a resposta: {count}",
+    "projector.unreadable": "Respostas que não se conseguiram ler: {count}",
     "projector.nothing_yet": "Ainda nenhuma resposta foi verificada.",
     "projector.as_of": "Os números são de {time}.",
     "classview.projector_no_log": "Nenhum registo da turma foi indicado. Abra a vista para projetar com: python -m calcnb class-view lesson.db --projector",
