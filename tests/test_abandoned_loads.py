@@ -214,8 +214,10 @@ def test_a_client_that_takes_the_whole_page_and_never_connects_frees_the_class_a
         assert b"sendBeacon" in received and received.index(b"sendBeacon") < received.index(b"/voila.js")
         assert _status(quick_app.url) == 503  # a class of one, and its place is taken
         free_after = _seconds_until_free(quick_app.url, quick_app.root, limit=60) + time.monotonic() - sent
-        # Before: the kernel waited 120 s idle and a cull (the trial's 121-126 s).
-        assert free_after < CONNECT_SECONDS + 15, free_after
+        # Before: the kernel waited 120 s idle and a cull (the trial's 121-126 s). After the deadline the kernel's
+        # shutdown is waited for, which took 15.4 s in a CI run on both loaded cores: the bound tells the deadline
+        # from the cull, not a quiet machine from a busy one.
+        assert free_after < CONNECT_SECONDS + 40, free_after
         assert "no page connected to kernel" in quick_app.log.read_text(errors="replace")
     finally:
         client.close()
