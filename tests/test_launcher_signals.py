@@ -160,9 +160,8 @@ def test_the_server_and_its_kernels_go_with_the_command(server, how):
             terminal.process.send_signal(getattr(signal, how))
         try:
             terminal.process.wait(STOPPED_WITHIN)
-        except (
-            subprocess.TimeoutExpired
-        ):  # what each process is waiting on, while it waits (the launcher has more time)
+        except subprocess.TimeoutExpired:
+            # What each process is waiting on, noted while it waits (the launcher still has the rest of its time).
             stalled = _waits([psutil.Process(terminal.process.pid), *started])
             try:
                 terminal.process.wait(GONE_WITHIN - STOPPED_WITHIN)
