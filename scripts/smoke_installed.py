@@ -14,8 +14,9 @@
    installed package), ``calcnb lessons``, ``calcnb app 02_wraparound --class-log lesson.db`` and ``calcnb app``
    (their first page fetched), ``calcnb class-view`` (its page) and its ``--summary``, ``calcnb lab`` (its
    notebooks listed through Jupyter's API; a second run keeps a notebook edited in between), and
-   ``calcnb worksheets`` from yet another folder, reading the class key of that class log; the lesson is
-   started with the teacher's guide's own classroom line (its step 4).
+   ``calcnb worksheets`` from yet another folder, reading the class key of that class log; and every ``calcnb``
+   line of the teacher's guide as written, in its order (lab, the lesson, the classroom line, the class view,
+   the projector view, the worksheets, the summary).
 
 Every server is stopped as Ctrl-C stops it (Ctrl-Break on Windows), must say "Stopped.", leave no kernel
 running, and show no traceback, deprecation or encryption warning. Prints each command, what it did and
@@ -34,6 +35,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -78,12 +80,29 @@ def readme_wheel_command() -> list[str]:
     return found.group(1).split()
 
 
-def guide_classroom_line() -> list[str]:
-    """The teacher's guide's classroom line (step 4): ``calcnb app LESSON --host 0.0.0.0 --class-log ...``."""
-    found = re.search(r"^calcnb app \S+ --host 0\.0\.0\.0 .*$", GUIDE.read_text("utf-8"), re.M)
-    if found is None:
-        raise SmokeFailure("docs/teachers.md has no classroom line 'calcnb app LESSON --host 0.0.0.0 ...'")
-    return found.group(0).split()
+def guide_lines() -> list[list[str]]:
+    """Every ``calcnb`` line of the teacher's guide's boxes, in its order, split as a shell splits it."""
+    lines, boxed = [], False
+    for line in GUIDE.read_text("utf-8").splitlines():
+        if line.strip().startswith("```"):
+            boxed = not boxed
+        elif boxed and line.strip().startswith("calcnb "):
+            lines.append(shlex.split(line.strip()))
+    return lines
+
+
+def guide_line_kind(words: list[str]) -> str:
+    """What the smoke test does with a line of the guide: ``lab``, ``serve``, ``summary`` or ``worksheets``."""
+    command = words[1] if len(words) > 1 else ""
+    if command == "lab" and len(words) == 2:
+        return "lab"
+    if command == "app" or (command == "class-view" and "--summary" not in words):
+        return "serve"
+    if command == "class-view":
+        return "summary"
+    if command == "worksheets":
+        return "worksheets"
+    raise SmokeFailure(f"the smoke test does not know how to check the teacher's guide's line {shlex.join(words)!r}")
 
 
 SERVER_SECONDS = 120  # a kernel starting and a notebook running, on a loaded 2-core machine
@@ -293,12 +312,30 @@ class Smoke:
         server.stop()
         return f"its first page ({len(page):,} bytes) holds {expect.decode()!r}; Ctrl-C stopped it and its kernels"
 
-    def class_view(self) -> str:
-        said = self.serve("class-view", "lesson.db", expect=b"class")
-        _run([self.calcnb(), "class-view", "lesson.db", "--summary", "summary.csv"], cwd=self.work, env=self.env())
-        if not (self.work / "summary.csv").is_file():
-            raise SmokeFailure("calcnb class-view lesson.db --summary summary.csv wrote no summary.csv")
-        return said + "; with --summary summary.csv it wrote the summary"
+    def guide_line(self, words: list[str]) -> str:
+        """Run one ``calcnb`` line of the teacher's guide as written, in the folder the teacher types in."""
+        kind = guide_line_kind(words)
+        if kind == "lab":
+            return self.lab()
+        if kind == "serve":
+            if words[1] == "class-view":
+                expect = b"projector-view" if "--projector" in words else b"class"
+            else:  # the class code is asked first; without one, the class server's own page
+                expect = b'id="calcnb-code"' if "--class-code" in words else b"calcnb-server-gone"
+            return self.serve(*words[1:], expect=expect)
+        before = set(self.work.iterdir())
+        said = _run([self.calcnb(), *words[1:]], cwd=self.work, env=self.env())
+        made = sorted(path.name for path in set(self.work.iterdir()) - before)
+        if kind == "summary":
+            wanted = [words[words.index("--summary") + 1]]
+        else:  # a worksheet and its answer sheet
+            wanted = [name for name in made if name.endswith(".pdf")]
+            if len(wanted) != 2:
+                raise SmokeFailure(f"{shlex.join(words)} wrote {made}, not a worksheet and its answers:\n{said}")
+        missing = [name for name in wanted if not (self.work / name).is_file()]
+        if missing:
+            raise SmokeFailure(f"{shlex.join(words)} wrote no {missing}:\n{said}")
+        return "wrote " + ", ".join(f"{name} ({(self.work / name).stat().st_size:,} bytes)" for name in wanted)
 
     def lab(self, *, edited: Path | None = None) -> str:
         port = _free_port()
@@ -392,20 +429,16 @@ def main(argv: list[str] | None = None) -> int:
         smoke.step("python -m pytest (a few test files, in the unpacked sdist)", smoke.sdist_tests)
         smoke.step("calcnb --version", smoke.version)
         smoke.step("calcnb lessons", smoke.lessons)
-        # The class server sends a page whose lesson arrives over its websocket: its first page is the class
-        # server's own (with the script that watches for the server); Voila's holds the lesson's words.
-        classroom = guide_classroom_line()
-        smoke.step(
-            " ".join(classroom) + " (the teacher's guide, step 4)",
-            lambda: smoke.serve(*classroom[1:], expect=b'id="calcnb-code"'),  # the class code asked first
-        )
+        # Every line of the teacher's guide as written, in its order (the lesson alone, then started for the class,
+        # the class view, the projector view, worksheets, the summary). The class server's first page is its
+        # own (with the script that watches for the server); the lesson arrives over its websocket.
+        for words in guide_lines():
+            smoke.step(f"{shlex.join(words)} (the teacher's guide)", lambda words=words: smoke.guide_line(words))
         smoke.step(
             "calcnb app 02_wraparound --server voila",
             lambda: smoke.serve("app", "02_wraparound", "--server", "voila", expect=b"the clock of 13"),
         )
         smoke.step("calcnb app", lambda: smoke.serve("app", expect=b"calcnb-server-gone"))
-        smoke.step("calcnb class-view lesson.db", smoke.class_view)
-        smoke.step("calcnb lab", smoke.lab)
         notebook = smoke.edit_notebook()
         smoke.step("calcnb lab (again, after an edit)", lambda: smoke.lab(edited=notebook))
         smoke.step("calcnb worksheets 02_wraparound --class-log ../work/lesson.db ...", smoke.worksheets)

@@ -4,7 +4,10 @@ the developers' one with the tests."""
 
 import doctest
 import re
+import shlex
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -34,14 +37,32 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_the_teachers_guide_installs_with_the_readmes_line_and_the_smoke_test_runs_its_lines():
-    # The smoke test runs the README's set-up line on a fresh clone, and the guide's classroom line: the guide
-    # must say the same install, and each line the smoke test reads must be there for it to find.
-    from scripts.smoke_installed import guide_classroom_line, readme_setup_line, readme_wheel_command
+    # The smoke test runs the README's set-up line on a fresh clone, and every calcnb line of the guide as
+    # written: the guide must say the same install, and each of its lines must be one the smoke test can check.
+    from scripts.smoke_installed import (
+        SmokeFailure,
+        guide_line_kind,
+        guide_lines,
+        readme_setup_line,
+        readme_wheel_command,
+    )
 
     guide = (ROOT / "docs" / "teachers.md").read_text(encoding="utf-8")
     assert readme_setup_line() in guide.splitlines()
     assert "git clone ADDRESS calcnb" in guide
-    assert guide_classroom_line()[:3] == ["calcnb", "app", "02_wraparound"]
+    lines = guide_lines()
+    kinds = {shlex.join(words): guide_line_kind(words) for words in lines}
+    assert kinds == {
+        "calcnb lab": "lab",
+        "calcnb app 02_wraparound": "serve",
+        "calcnb app 02_wraparound --host 0.0.0.0 --class-log lesson.db --class-code maths7": "serve",
+        "calcnb class-view lesson.db --lesson 02_wraparound": "serve",
+        "calcnb class-view lesson.db --lesson 02_wraparound --projector": "serve",
+        "calcnb worksheets 02_wraparound --class-log lesson.db --students Ana,Bruno,Carla --paper a4": "worksheets",
+        "calcnb class-view lesson.db --summary summary.pdf": "summary",
+    }
+    with pytest.raises(SmokeFailure, match="does not know how to check"):
+        guide_line_kind(["calcnb", "something-new"])
     assert readme_wheel_command() == ["pip", "wheel", "--no-deps", ".", "-w", "dist"]
 
 
