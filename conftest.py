@@ -6,6 +6,7 @@ pytest is given.
 """
 
 import functools
+import gc
 import importlib.machinery
 import os
 import re
@@ -55,6 +56,18 @@ def pytest_configure(config: pytest.Config) -> None:
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): otherwise pytest rewrites the
 # asserts of every test module again at each run, and every import of calcnb compiles its source again.
 sys.dont_write_bytecode = False
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move everything imported and collected so far out of the garbage collector's sight (``gc.freeze``).
+
+    Those millions of objects (calcnb, matplotlib, Solara, the test items) live to the end of the run, yet each
+    full collection walked them all again: 24 of them took 8.3 s of the fast tier's 59 s. Objects the tests
+    make are collected as before.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(700, 10, 100)
 
 
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by marker

@@ -13,19 +13,35 @@ import time
 
 import pytest
 import sqlalchemy as sa
-from class_log_support import HOSTILE, VIEWED, a_class, a_summary_class, an_attempt, fault, record_checks
+from class_log_support import (
+    HOSTILE,
+    UNWRITABLE_TIMEOUT,
+    VIEWED,
+    a_class,
+    a_summary_class,
+    an_attempt,
+    fault,
+    record_checks,
+)
 
 from calcnb.classlog.export import csv_text
 from calcnb.classlog.health import QUIET_AFTER, student_health
 from calcnb.classlog.readings import ClassStatus
 from calcnb.classlog.schema import NICKNAME_MAX, WRITERS
 from calcnb.classlog.store import open_class_log, read_class_key
+from calcnb.classroom import view as view_module
 from calcnb.classroom.view import ClassView, class_view, escaped, students_html
 from calcnb.core.settings import CLASS_LOG, CLASS_VIEW
 from calcnb.exercises.items import Outcome
 from calcnb.i18n import set_language
 
 pytest_plugins = ["class_log_fixtures"]
+
+
+@pytest.fixture(autouse=True)
+def _short_probe_wait(monkeypatch):
+    """The view's probe waits up to a second for a lock held by a fault: a real wait, made short here."""
+    monkeypatch.setattr(view_module, "PROBE_TIMEOUT", UNWRITABLE_TIMEOUT)
 
 
 def test_the_class_view_shows_counts_bars_and_who_needs_help(log):
