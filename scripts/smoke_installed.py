@@ -319,7 +319,8 @@ class Smoke:
             return self.lab()
         if kind == "serve":
             if words[1] == "class-view":
-                expect = b"projector-view" if "--projector" in words else b"class"
+                # the notebook's own words for what its cells show once run (not "class": any page holds that)
+                expect = b"the projector view, once" if "--projector" in words else b"the class view, once"
             else:  # the class code is asked first; without one, the class server's own page
                 expect = b'id="calcnb-code"' if "--class-code" in words else b"calcnb-server-gone"
             return self.serve(*words[1:], expect=expect)

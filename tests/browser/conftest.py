@@ -160,7 +160,7 @@ def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def browser():
     """Debian's chromium under playwright, one for the whole session."""
     if not Path(CHROMIUM_PATH).exists():
-        reason = f"{CHROMIUM_PATH} is missing (apt-get install chromium); the browser tests need it"
+        reason = f"{CHROMIUM_PATH} is missing (apt-get install chromium-headless-shell); the browser tests need it"
         # CI installs chromium, so there a missing browser is a failure, never a quiet skip.
         if os.environ.get("CALCNB_REQUIRE_BROWSER"):
             pytest.fail(reason)

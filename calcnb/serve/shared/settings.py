@@ -102,8 +102,13 @@ VOILA_LABEXTENSIONS: Final[Path] = JUPYTER_DATA_DIR / "voila" / "labextensions"
 
 # ------------------------------------------------------------ the browser of the tests, screenshots and benchmarks
 
-# Debian's chromium, driven by playwright (never downloaded).
-CHROMIUM_PATH: Final[str] = "/usr/bin/chromium"
+# Debian's chromium, driven by playwright (never downloaded): its headless shell where installed (Debian's package
+# chromium-headless-shell, the same Blink and V8 without the browser's window layers, as Playwright's own headless
+# mode uses), which draws the same pages on a good third less processor; else the browser itself.
+CHROMIUM_PATH: Final[str] = next(
+    (path for path in ("/usr/bin/chromium-headless-shell", "/usr/bin/chromium") if Path(path).exists()),
+    "/usr/bin/chromium",
+)
 CHROMIUM_ARGS: Final[tuple[str, ...]] = (
     "--no-sandbox",
     "--disable-gpu",
