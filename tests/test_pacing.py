@@ -110,6 +110,40 @@ def test_the_pages_own_thread_follows_the_pacing(location, monkeypatch):
     assert not recorder._pacer.is_alive()
 
 
+def test_a_pages_first_readings_send_what_it_holds_again_and_others_only_what_changed(location, monkeypatch):
+    # Voila's front end, connecting, drops a change sent while it fetches the widgets' states: a page held just then
+    # would show its exercise open for ever, since only changes go to the page.
+    sent = []
+    send_state = widgets.Widget.send_state
+
+    def recorded(widget, key=None):
+        sent.append((widget, key))
+        return send_state(widget, key)
+
+    monkeypatch.setattr(widgets.Widget, "send_state", recorded)
+    quiz, recorder = _page(location)
+    try:
+        recorder.pace(Pacing(2, True))
+        sent.clear()
+        recorder.pace(Pacing(2, True))
+        assert sent == []  # nothing changed: nothing goes to the page
+        recorder.pace(Pacing(2, True), send_again=True)
+        again = {(widget, key) for widget, key in sent}
+        for exercise in quiz.exercises:  # every exercise is held while paused, and the cover is sent too
+            assert (exercise.answer_box, "disabled") in again and (exercise.held_note, "value") in again
+        assert (recorder.eyes, "value") in again
+        recorder.pace(Pacing(2, False))
+        sent.clear()
+        recorder.pace(Pacing(2, False), send_again=True)
+        assert {widget for widget, _key in sent} == {  # only the held exercise's parts: no cover, no open exercise
+            *(quiz.exercises[2].answer_box, quiz.exercises[2].check_button, quiz.exercises[2].show_button),
+            *(quiz.exercises[2].held_note, quiz.exercises[2].held_note.layout),
+        }
+        assert _open(quiz) == [True, True, False]
+    finally:
+        recorder.close()
+
+
 def test_the_pages_thread_ends_with_its_widgets(location, monkeypatch):
     """The class server closes a page's widgets when the page goes, not its recorder: the thread ends all the same."""
     monkeypatch.setattr(recorder_module, "PACING_SECONDS", 0.05)

@@ -17,6 +17,7 @@ the teacher has paused the class ("Eyes on the board"); what is typed stays. The
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import sys
 import threading
@@ -41,6 +42,9 @@ __all__ = ["ClassRecorder", "class_log_location", "join_class"]
 MAX_WRONG_CODES = 5  # wrong rejoin codes a page may type before it can only join under a free nickname
 #: Seconds between two readings of the class's pacing by a page.
 PACING_SECONDS = 2.0
+#: A page's first readings send what they hold again: Voila's front end fetches every widget's state once as it
+#: connects and drops a change sent while it does, so a page opened just as it was held could show it open.
+READINGS_SENT_AGAIN = 10
 
 
 class NamedQuiz(Protocol):
@@ -134,27 +138,33 @@ class ClassRecorder(widgets.VBox):
 
     # ------------------------------------------------------------ the class's pacing
 
-    def pace(self, pacing: Pacing) -> None:
+    def pace(self, pacing: Pacing, *, send_again: bool = False) -> None:
         """Hold the exercises ``pacing`` does not open (see :meth:`calcnb.ui.lesson.Exercise.hold`), and cover the
-        page while it is paused; what is typed stays. On the kernel's thread (or its loop)."""
+        page while it is paused; what is typed stays. On the kernel's thread (or its loop).
+
+        Only what changed goes to the page, unless ``send_again``: then what is held (and the cover) is sent again.
+        """
         self.pacing = pacing
-        if pacing.paused:
-            self.eyes.value = eyes_on_the_board()
-        else:
-            self.eyes.value = ""
+        cover = eyes_on_the_board() if pacing.paused else ""
+        if send_again and cover and self.eyes.value == cover:
+            self.eyes.send_state("value")
+        self.eyes.value = cover
         for exercise in getattr(self.quiz, "exercises", ()):
             if pacing.open(exercise.number):
                 note = None
             else:
                 note = message("classroom.eyes_more" if pacing.paused else "classroom.not_open")
-            if note != self._held.get(exercise):  # only what changed goes to the page
+            if note != self._held.get(exercise):
                 exercise.hold(note)
                 self._held[exercise] = note
+            elif send_again and note is not None:
+                exercise.send_hold_again()
 
     def _follow_pacing(self) -> None:
         """The pacing thread: read the class's pacing every :data:`PACING_SECONDS`, and apply it on the kernel's
         loop when it turns one (exercises shown since the last reading are held too); it ends with :meth:`close`,
         or once the page's widgets are closed."""
+        readings = 0
         while not self._stop_pacing.wait(PACING_SECONDS):
             if self.comm is None:  # the page is gone (the class server closes a page's widgets with its kernel)
                 return
@@ -162,7 +172,8 @@ class ClassRecorder(widgets.VBox):
                 pacing = self.class_log.pacing()
             except Exception:  # the database, just now: the page stays as it is until the next reading
                 continue
-            self._home.call(self.pace, pacing)
+            readings += 1
+            self._home.call(functools.partial(self.pace, pacing, send_again=readings <= READINGS_SENT_AGAIN))
 
     # ------------------------------------------------------------ joining
 

@@ -280,6 +280,13 @@ class Exercise(widgets.VBox):
         self.held_note.value = "" if note is None else f"<i>{html.escape(note)}</i>"
         self.held_note.layout.display = None if held else "none"
 
+    def send_hold_again(self) -> None:
+        """Send the page what :meth:`hold` last set, unchanged (for a front end that may have missed it)."""
+        for control in (self.answer_box, self.check_button, self.show_button):
+            control.send_state("disabled")
+        self.held_note.send_state("value")
+        self.held_note.layout.send_state("display")
+
     @property
     def held(self) -> bool:
         """Is the exercise held (see :meth:`hold`)?"""

@@ -13,6 +13,7 @@ outside), and Solara's telemetry is off.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import threading
@@ -70,6 +71,10 @@ def build_app(
 
     PAGE_TURNS.limit = build_seconds
     serve_target(target)
+    # What is imported and warmed by now (Solara, calcnb, matplotlib, the notebooks' code) lives as long as the
+    # server: frozen out of the garbage collector's sight, no full collection walks it again while a class waits.
+    gc.collect()
+    gc.freeze()
     door = ClassDoor.from_settings(max_pages, pages_per_device)
     return ClassGate(solara_starlette.app, door, served=Served(target))
 
