@@ -44,6 +44,31 @@ def test_the_play_page_opens_four_widget_models():
     assert {board, board.coach} <= set(opened)
 
 
+def test_the_play_page_reaches_the_page_in_few_messages(monkeypatch):
+    # Each message is a round trip between the class server's threads and a re-render in the page: the board's
+    # first state (its classes, buttons, rows, message and picture) goes with its opening or in one update, not
+    # one message for each part.
+    import ipywidgets.comm
+    from comm.base_comm import BaseComm
+
+    sent: list[tuple[str, str]] = []
+
+    class Recorded(BaseComm):
+        def publish_msg(self, msg_type, data=None, metadata=None, buffers=None, **keys):
+            method = (data or {}).get("method", "open") if msg_type == "comm_msg" else msg_type
+            sent.append((self.comm_id, method))
+
+    monkeypatch.setattr(ipywidgets.comm, "create_comm", lambda **kwargs: Recorded(**kwargs))
+    board = CoachedBoard(seed=3)
+    assert board.comm is not None and board.coach.comm is not None
+    for view in (board, board.coach):
+        said = [method for comm_id, method in sent if comm_id == view.comm.comm_id]
+        assert said[0] == "comm_open"
+        assert "jupyter-widgets" in view._dom_classes
+        assert said.count("update") <= 2, said  # the first state; the board's one more: the coach beside it
+    assert len(sent) <= 8, sent
+
+
 def test_the_coachs_buttons_and_choices_are_drawn_by_its_template():
     panel = CoachedBoard(seed=3).coach
     for name in ("analyse", "watch", "stop"):

@@ -123,10 +123,11 @@ class CoachPanel(CoachView):
         self._analysed = None  # the state the chances are about
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
-        self._watch_enabled(True)
-        self.refresh()
-        self.player = watch_default()
-        self.pace = 1.0
+        with self.hold_sync():  # the panel's first state reaches the page in one message
+            self._watch_enabled(True)
+            self.refresh()
+            self.player = watch_default()
+            self.pace = 1.0
         board.on_refresh(self._board_changed)
 
     def refresh(self) -> None:

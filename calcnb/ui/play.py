@@ -210,9 +210,10 @@ class PlayBoard(PlayView):
         """The state the board shows; a click on a board showing another state plays nothing."""
         self._message, self._detail = "", ""
         self.seed_input = SeedField(self)
-        self.rows = [{"label": "", "names": [m.text for m in moves]} for moves in _MOVE_ROWS]
-        self._say(message("widget.ready") if game is None else message("widget.ready_position"))
-        self.refresh()
+        with self.hold_sync():  # the first board reaches the page in one message, not one for each part
+            self.rows = [{"label": "", "names": [m.text for m in moves]} for moves in _MOVE_ROWS]
+            self._say(message("widget.ready") if game is None else message("widget.ready_position"))
+            self.refresh()
 
     def __repr__(self) -> str:
         # A widget's repr lists its synced traits: here the picture's PNG and every button. Say what is played

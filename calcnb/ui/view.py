@@ -108,10 +108,11 @@ class View(ShownWhenRun, VueTemplate):
     controls = Dict().tag(sync=True)
 
     def __init__(self, actions: Mapping[str, Callable[[], None]], **kwargs: object) -> None:
-        super().__init__(**kwargs)
         # The class every ipywidgets view carries in JupyterLab and Voila (their style sheets and tests know a
-        # widget by it); the view of a template does not add it itself.
-        self.add_class("jupyter-widgets")
+        # widget by it); the view of a template does not add it itself. Given here, it is in the state the
+        # widget opens with, not a message of its own after it.
+        classes = ("jupyter-widgets", *kwargs.pop("_dom_classes", ()))  # type: ignore[misc]
+        super().__init__(_dom_classes=classes, **kwargs)
         self._actions = dict(actions)
         self.buttons: dict[str, Control] = {name: Control(self, name) for name in self._actions}
 

@@ -125,8 +125,7 @@ def notebook_page(path: Path) -> widgets.VBox:
             builder.prose(source)
         elif source.strip():
             run_cell(source, namespace, builder.show, filename=f"<{path.name} cell {number}>")
-    page = widgets.VBox(builder.finish())
-    page.add_class(PAGE_CLASS)
+    page = widgets.VBox(builder.finish(), _dom_classes=(PAGE_CLASS,))  # the class in its first state
     return page
 
 
