@@ -98,3 +98,23 @@ def test_work_within_its_limit_gives_its_value_or_raises_what_it_raised_in_the_c
     with pytest.raises(ZeroDivisionError):
         turns.run(lambda: 1 / 0)
     assert turns.run(lambda: "next") == "next"  # a turn that failed still ended
+
+
+def test_turns_are_busy_while_work_has_or_awaits_a_turn():
+    turns = TakingTurns(1)
+    assert not turns.busy
+    inside = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with turns:
+            inside.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert inside.wait(10)
+    assert turns.busy
+    release.set()
+    holder.join()
+    assert not turns.busy

@@ -23,6 +23,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+from calcnb.serve.class_server import kernel_pool
 from calcnb.serve.class_server.gate import ASGIApp, ClassGate
 from calcnb.serve.shared.caps import ClassDoor
 from calcnb.serve.shared.launcher import LauncherWatch
@@ -57,11 +58,14 @@ def build_app(
     max_pages: int | None = None,
     pages_per_device: int | None = None,
     build_seconds: float = BUILD_SECONDS,
+    kernels_ahead: int = 0,
 ) -> ASGIApp:
     """The class server's ASGI app for ``target`` (a notebook or a folder): Solara behind its gate.
 
     The class code is read from the environment once (:meth:`~calcnb.serve.shared.caps.ClassDoor.from_settings`).
     ``build_seconds``: how long one page's notebook may run before it is stopped and its pupil told.
+    ``kernels_ahead``: how many pages' virtual kernels to keep made ahead (:mod:`.kernel_pool`; a server's, not a
+    test's: 0 makes none), no more than ``max_pages``.
     """
     solara_environment()
     os.environ[SERVED_VARIABLE] = str(target)  # Solara reads the page module's routes as it is imported
@@ -75,6 +79,8 @@ def build_app(
     # server: frozen out of the garbage collector's sight, no full collection walks it again while a class waits.
     gc.collect()
     gc.freeze()
+    if kernels_ahead > 0:
+        kernel_pool.install(min(kernels_ahead, max_pages or kernels_ahead), busy=lambda: PAGE_TURNS.busy)
     door = ClassDoor.from_settings(max_pages, pages_per_device)
     return ClassGate(solara_starlette.app, door, served=Served(target))
 
@@ -96,6 +102,7 @@ def main(argv: list[str] | None = None) -> None:
         max_pages=arguments.max_pages,
         pages_per_device=arguments.pages_per_device,
         build_seconds=arguments.build_seconds,
+        kernels_ahead=kernel_pool.POOL_SIZE,
     )
     # Solara's session cookie falls back to SameSite=Lax on plain http, as a class's local server is: not news.
     warnings.filterwarnings("ignore", message="Cookies with samesite=none require https")

@@ -269,8 +269,14 @@ def main(argv: list[str] | None = None) -> None:
     os.environ["SOLARA_ROOT_PATH"] = auth.base_url.rstrip("/")
     os.environ["SOLARA_BASE_URL"] = f"{where.scheme}://{where.netloc}{auth.base_url}"
     from calcnb.serve.class_server.app import build_app
+    from calcnb.serve.class_server.kernel_pool import POOL_SIZE
 
-    app = build_app(arguments.target, max_pages=arguments.max_pages, pages_per_device=arguments.pages_per_device)
+    app = build_app(
+        arguments.target,
+        max_pages=arguments.max_pages,
+        pages_per_device=arguments.pages_per_device,
+        kernels_ahead=POOL_SIZE,
+    )
     warnings.filterwarnings("ignore", message="Cookies with samesite=none require https")
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     _log.setLevel(logging.INFO)

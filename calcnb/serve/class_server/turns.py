@@ -99,6 +99,11 @@ class TakingTurns:
             self._running += 1
             self._changed.notify_all()
 
+    @property
+    def busy(self) -> bool:
+        """Whether any work has or awaits a turn."""
+        return self._running > 0 or bool(self._waiting)
+
     def __exit__(self, *_exc_info: object) -> None:
         with self._changed:
             self._running -= 1
