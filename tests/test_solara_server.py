@@ -18,6 +18,7 @@ import asyncio
 import html
 import http.client
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -36,6 +37,7 @@ import pytest
 
 from calcnb import i18n
 from calcnb.i18n import get_language, message, set_language
+from calcnb.serve.class_server.gate import WIDGET_SCRIPTS
 from calcnb.serve.class_server.notebook_widgets import PAGE_CLASS, notebook_page
 from calcnb.serve.cli.commands import server_environment, solara_command
 from calcnb.serve.cli.environments import class_code_environment
@@ -319,6 +321,18 @@ def test_the_served_page_says_its_language_in_english(coded):
     assert _html_lang(coded.get("/")[2]) == "en"  # the code page
     status, _, page = coded.get("/", cookie=_cookie(coded))
     assert status == 200 and _html_lang(page) == "en"  # Solara's page
+
+
+@pytest.mark.server
+def test_the_page_fetches_the_widget_scripts_ahead_and_each_is_served(coded):
+    # require.js asks for them one after the other once the kernel has connected: the page's head asks at once
+    cookie = _cookie(coded)
+    _, _, page = coded.get("/", cookie=cookie)
+    preloaded = re.findall(r'<link rel="preload" as="script" href="([^"]+)">', page)
+    assert preloaded == [f"/jupyter/nbextensions/{name}.js" for name in WIDGET_SCRIPTS]
+    for address in preloaded:
+        status, headers, _ = coded.get(address, cookie=cookie)
+        assert status == 200 and "javascript" in headers.get("content-type", "")
 
 
 @pytest.mark.server

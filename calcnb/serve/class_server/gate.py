@@ -9,6 +9,7 @@ websocket. A visitor's address is the connection's own, never a header a browser
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -40,7 +41,7 @@ from calcnb.serve.shared.gate_pages import (
 from calcnb.serve.shared.headers import security_headers
 from calcnb.serve.shared.notebooks import Served
 
-__all__ = ["ClassGate", "request_cookies"]
+__all__ = ["WIDGET_SCRIPTS", "ClassGate", "request_cookies"]
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -254,8 +255,10 @@ class ClassGate:
             await _send_html(send, place.status, refusal_page(place.reason, most=place.most), named)
             return
         caps = self.door.caps
-        head = server_watch_script(f"/{READY_PATH}") + refusal_script(
-            per_device=caps.max_per_address, in_all=caps.max_kernels
+        head = (
+            server_watch_script(f"/{READY_PATH}")
+            + refusal_script(per_device=caps.max_per_address, in_all=caps.max_kernels)
+            + _preloads()
         )
         await self.app(_without_compression(scope), receive, _with_language(_with_headers(send, named), head))
 
@@ -306,6 +309,22 @@ class ClassGate:
             await self.app(scope, receive, send)
         finally:
             self.places.closed(id(scope))
+
+
+@functools.cache
+def _preloads() -> str:
+    """Links that fetch the widget libraries' scripts while the page's own script starts (require.js asks for them
+    only once the page's kernel has connected, one after the other), under Solara's root (the hub's prefix)."""
+    from solara.server import settings
+
+    root = (settings.main.root_path or "").rstrip("/")
+    return "".join(
+        f'<link rel="preload" as="script" href="{root}/jupyter/nbextensions/{name}.js">' for name in WIDGET_SCRIPTS
+    )
+
+
+#: The widget libraries' scripts a page loads, in the order require.js asks for them.
+WIDGET_SCRIPTS = ("jupyter-vuetify/nodeps", "jupyter-vue/nodeps", "jupyter-vue/nodeps-vue-sfc")
 
 
 def _host(scope: Scope) -> str | None:
