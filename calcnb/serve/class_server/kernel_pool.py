@@ -1,12 +1,11 @@
 """Solara's virtual kernels made ahead, while the class server is quiet, so an arriving pupil never waits for one.
 
-Solara makes a page's virtual kernel when the page connects: an IPython shell, about 18 ms of the server's one
-Python thread at a time (most of it IPython writing the help of its ``%%script`` magics). Thirty pupils arriving
-together waited for thirty of those, one after another, before their boards. A :class:`KernelPool` keeps kernels
-made ready (about 175 KB each) and hands one to each new page; it makes more only once no page has taken one for
-a moment and no page waits for its build, so the making never competes with a class arriving. Solara is given
-the pool in place of its kernel class (:func:`install`): a kernel from the pool is the same object Solara would
-have made, not yet used by anyone.
+Solara makes a page's virtual kernel (an IPython shell) when the page connects, on the server's one Python thread
+at a time: a class arriving together would wait for each of them in turn before its boards. A :class:`KernelPool`
+keeps kernels made ready and hands one to each new page; it makes more only once no page has taken one for a
+moment and no page waits for its build, so the making never competes with a class arriving. Solara is given the
+pool in place of its kernel class (:func:`install`): a kernel from the pool is the same object Solara would have
+made, not yet used by anyone. What it saves is measured in ``docs/performance.md`` ("The sixth pass").
 """
 
 from __future__ import annotations
