@@ -10,6 +10,7 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matplotlib.collections import PathCollection
 from matplotlib.figure import Figure
 from PIL import Image
 from sweeps import SIZES, examples
@@ -199,7 +200,8 @@ def test_renderer_shows_what_draw_shows_whatever_it_showed_before(size: str) -> 
         assert shown is renderer.figure
         assert board_labels(shown) == board_labels(fresh)
         assert board_marks(shown) == board_marks(fresh)
-        for reused, new in ((renderer.ax.collections, fresh.axes[0].collections),):
+        board = [artist for artist in renderer.figure.artists if isinstance(artist, PathCollection)]
+        for reused, new in ((board, fresh.axes[0].collections),):
             for a, b in zip(reused, new, strict=True):
                 assert [p.vertices.tolist() for p in a.get_paths()] == [p.vertices.tolist() for p in b.get_paths()]
                 assert a.get_facecolor().tolist() == b.get_facecolor().tolist()
@@ -312,6 +314,35 @@ def test_renderer_png_equals_a_fresh_drawing() -> None:
         reused = Image.open(io.BytesIO(renderer.render_png(game)))
         fresh = Image.open(io.BytesIO(to_png(game)))
         assert reused.tobytes() == fresh.tobytes()
+
+
+def test_a_new_renderer_starts_from_the_last_first_picture_and_stays_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Deals differ before their first turn only in their starters: a new renderer compresses only what differs."""
+
+    def pixels(png: bytes) -> bytes:
+        return Image.open(io.BytesIO(png)).tobytes()
+
+    import calcnb.ui.board as board
+
+    BoardRenderer().render_png(Game.new(seed=11))
+    later = BoardRenderer()
+    game = Game.new(seed=12)  # other starters: 2♠ and 4♥ where seed 11 has 2♣ and 4♦
+    compressed = []
+    compressobj = board.zlib.compressobj
+    monkeypatch.setattr(board.zlib, "compressobj", lambda *a: compressed.append(a) or compressobj(*a))
+    first = later.render_png(game)
+    monkeypatch.undo()
+    assert pixels(first) == pixels(to_png(game))
+    assert 0 < len(compressed) <= 4  # of the picture's 40 bands: only those with the starters' row
+    for _ in range(3):
+        game.play(game.legal_moves()[0])
+        assert pixels(later.render_png(game)) == pixels(to_png(game))
+    set_language("pt")
+    try:
+        portuguese = Game.new(seed=13)
+        assert pixels(BoardRenderer().render_png(portuguese)) == pixels(to_png(portuguese))
+    finally:
+        set_language("en")
 
 
 def test_draw_into_given_axes_and_no_pyplot_figures() -> None:

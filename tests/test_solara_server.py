@@ -268,6 +268,15 @@ def test_the_pages_websocket_is_refused_without_the_cookie_and_accepted_with_it(
 
 
 @pytest.mark.server
+def test_the_pages_websocket_is_not_compressed_again(coded):
+    """Its pictures are PNGs: the page offers permessage-deflate (browsers do), and the server declines it."""
+    with coded.page_socket(cookie=_cookie(coded)) as websocket:
+        assert "permessage-deflate" in websocket.request.headers["Sec-WebSocket-Extensions"]
+        assert "Sec-WebSocket-Extensions" not in websocket.response.headers
+        assert websocket.protocol.extensions == []
+
+
+@pytest.mark.server
 def test_solaras_addresses_about_other_visitors_are_not_served(coded):
     cookie = _cookie(coded)
     for path in ("/resourcez", "/resourcez?verbose", "/resourcez/", "/_solara/api/evict"):

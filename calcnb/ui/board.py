@@ -610,29 +610,42 @@ def _marks(scene: _Scene, state: State, highlight: tuple[Move, ...], last_move: 
 
 
 class _BoardArtists:
-    """The few artists of one board on an axes, updated in place for each state."""
+    """The few artists of one board, updated in place for each state.
 
-    def __init__(self, ax: Axes) -> None:
-        self.ax = ax
-        ax.set_xlim(0, WIDTH)
-        ax.set_ylim(0, HEIGHT)
-        ax.set_axis_off()
-        table = ax.add_patch(
-            Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor=NO_COLOUR, zorder=0, gid=BOARD_GID)
-        )
-        self.empty = PathCollection([], transform=ax.transData, linestyle=EMPTY_DASHES, zorder=1)
-        self.rects = PathCollection([], transform=ax.transData, zorder=1.1)
-        points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # follows the dpi of savefig
-        self.labels = LabelCollection(
-            [], offsets=np.zeros((0, 2)), offset_transform=ax.transData, transform=points, zorder=2
-        )
+    On an axes (``draw`` into a notebook's axes) the board's inches are the axes' data units. A
+    :class:`BoardRenderer` puts them on its figure alone, in the figure's own inches: a matplotlib ``Axes``
+    (its ticks, spines and grid, none of them shown) costs more to make than a whole board costs to draw.
+    """
+
+    def __init__(self, ax: Axes | None = None, figure: Figure | None = None) -> None:
+        if ax is not None:
+            ax.set_xlim(0, WIDTH)
+            ax.set_ylim(0, HEIGHT)
+            ax.set_axis_off()
+            figure, inches = ax.figure, ax.transData
+        elif figure is not None:
+            inches = figure.dpi_scale_trans  # the figure is WIDTH x HEIGHT inches: board inches as they are
+        else:
+            raise TypeError("an axes or a figure to draw on")
+        table = Rectangle((0, 0), WIDTH, HEIGHT, facecolor=TABLE, edgecolor=NO_COLOUR, zorder=0, gid=BOARD_GID)
+        table.set_transform(inches)
+        self.empty = PathCollection([], transform=inches, linestyle=EMPTY_DASHES, zorder=1)
+        self.rects = PathCollection([], transform=inches, zorder=1.1)
+        points = Affine2D().scale(1 / 72) + figure.dpi_scale_trans  # follows the dpi of savefig
+        self.labels = LabelCollection([], offsets=np.zeros((0, 2)), offset_transform=inches, transform=points, zorder=2)
         self.labels.set_edgecolor(NO_COLOUR)
-        self.legal = MarkCollection([], transform=ax.transData, linestyle=LEGAL_DASHES, zorder=3)
-        self.frames = MarkCollection([], transform=ax.transData, zorder=3.1)
+        self.legal = MarkCollection([], transform=inches, linestyle=LEGAL_DASHES, zorder=3)
+        self.frames = MarkCollection([], transform=inches, zorder=3.1)
         self.artists = (table, self.empty, self.rects, self.labels, self.legal, self.frames)  # in drawing order
-        for collection in self.artists[1:]:
-            collection.set_gid(BOARD_GID)
-            ax.add_collection(collection, autolim=False)
+        for artist in self.artists[1:]:
+            artist.set_gid(BOARD_GID)
+        if ax is not None:
+            ax.add_patch(table)
+            for collection in self.artists[1:]:
+                ax.add_collection(collection, autolim=False)
+        else:
+            for artist in self.artists:
+                figure.add_artist(artist)
 
     def update(self, state: State, highlight: tuple[Move, ...], last_move: Move | None) -> None:
         """Make the artists show ``state`` with the given hint and last move."""
@@ -714,6 +727,14 @@ class PngEncoder:
         # per band: its RGBA bytes, their deflated filtered form, its Adler-32 and filtered length
         self._bands: list[tuple[bytes, bytes, int, int]] = []
 
+    def bands(self) -> tuple[tuple[int, int], tuple[tuple[bytes, bytes, int, int], ...]]:
+        """What the encoder remembers of the last image (its size and bands), to :meth:`resume` from later."""
+        return self._size, tuple(self._bands)
+
+    def resume(self, bands: tuple[tuple[int, int], tuple[tuple[bytes, bytes, int, int], ...]]) -> None:
+        """Remember an image encoded elsewhere (:meth:`bands`) as the last one: the next compares with it."""
+        self._size, self._bands = bands[0], list(bands[1])
+
     def encode(self, rgba: memoryview, width: int, height: int) -> bytes:
         """PNG bytes of an 8-bit RGBA image, rows top first, ``width * 4`` bytes a row."""
         if (width, height) != self._size:
@@ -767,15 +788,19 @@ def to_png(game_or_state: object, **kwargs: object) -> bytes:
     return _png(draw(game_or_state, **kwargs))  # type: ignore[arg-type]
 
 
+# The bands (PngEncoder.bands) of the last first picture a renderer drew, for the next renderer to start from.
+_first_bands: tuple | None = None
+
+
 class BoardRenderer:
     """One figure kept for a whole game: each render only updates its artists (the fast path)."""
 
     def __init__(self) -> None:
         self.figure = _new_figure()
-        self.ax = self.figure.add_axes((0, 0, 1, 1))
-        self._board = _BoardArtists(self.ax)
+        self._board = _BoardArtists(figure=self.figure)
         self.canvas: FigureCanvasAgg = self.figure.canvas  # type: ignore[assignment]
         self._encoder = PngEncoder()
+        self._first = True
 
     def render(
         self,
@@ -799,20 +824,31 @@ class BoardRenderer:
     ) -> bytes:
         """:meth:`render`, then the PNG bytes of the figure."""
         self.render(game_or_state, highlight=highlight, last_move=last_move)
+        global _first_bands
+        first, self._first = self._first, False
+        if first and _first_bands is not None:
+            # Deals differ before their first turn only in the starters' suits: a new renderer's encoder starts
+            # from the last first picture's bands and compresses only the few that differ (its output is exact
+            # whatever it starts from; see PngEncoder).
+            self._encoder.resume(_first_bands)
         # The figure holds only the board, whose artists are drawn straight onto the Agg buffer:
-        # the figure and axes machinery around them costs a millisecond a click and adds nothing.
+        # the figure machinery around them costs a millisecond a click and adds nothing.
         renderer = self.canvas.get_renderer()
         renderer.clear()
         for artist in self._board.artists:
             artist.draw(renderer)
-        return _buffer_png(self.canvas, self._encoder)
+        png = _buffer_png(self.canvas, self._encoder)
+        if first:
+            _first_bands = self._encoder.bands()
+        return png
 
 
 # ---------------------------------------------------------------- reading a drawn board back
 
 
-def _collections(figure: Figure, kind: type) -> list[tuple[Axes, PathCollection]]:
+def _collections(figure: Figure, kind: type) -> list[tuple[Axes | None, PathCollection]]:
     found = [(ax, c) for ax in figure.axes for c in ax.collections if isinstance(c, kind)]
+    found += [(None, c) for c in figure.artists if isinstance(c, kind)]  # a BoardRenderer's board
     if not found:
         raise ValueError(message("board.no_board"))
     return found
@@ -845,9 +881,10 @@ def text_extents(figure: Figure) -> list[tuple[Label, Bbox]]:
     """Each label with the window extent (pixels) of its drawn glyphs, wherever its axes sits."""
     result = []
     pixels_per_point = figure.dpi / 72
-    for ax, labels in _collections(figure, LabelCollection):
+    for _ax, labels in _collections(figure, LabelCollection):
+        inches = labels.get_offset_transform()  # the axes' data units, or the renderer's figure inches
         for label in labels.labels:
-            x, y = ax.transData.transform((label.x, label.y))
+            x, y = inches.transform((label.x, label.y))
             ink = _glyphs(label.text, label.weight, label.ha, label.va, label.size)[1]
             box = Bbox.from_extents(
                 x + ink.x0 * pixels_per_point,

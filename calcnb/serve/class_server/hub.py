@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> None:
     # prefix taken off (the gate reads the paths as on a laptop), so it is told the prefix here, not per request.
     os.environ["SOLARA_ROOT_PATH"] = auth.base_url.rstrip("/")
     os.environ["SOLARA_BASE_URL"] = f"{where.scheme}://{where.netloc}{auth.base_url}"
-    from calcnb.serve.class_server.app import build_app
+    from calcnb.serve.class_server.app import build_app, server_config
     from calcnb.serve.class_server.kernel_pool import POOL_SIZE
 
     app = build_app(
@@ -280,15 +280,7 @@ def main(argv: list[str] | None = None) -> None:
     warnings.filterwarnings("ignore", message="Cookies with samesite=none require https")
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     _log.setLevel(logging.INFO)
-    config = uvicorn.Config(
-        HubDoor(app, auth),
-        host=arguments.ip or where.hostname or "127.0.0.1",
-        port=where.port or 80,
-        proxy_headers=False,  # a pupil is known by their hub name, never by a header's address
-        log_level="warning",
-        access_log=False,
-        ws="websockets-sansio",
-    )
+    config = server_config(HubDoor(app, auth), arguments.ip or where.hostname or "127.0.0.1", where.port or 80)
     uvicorn.Server(config).run()
 
 
