@@ -328,8 +328,8 @@ def test_a_new_renderer_starts_from_the_last_first_picture_and_stays_exact(monke
     later = BoardRenderer()
     game = Game.new(seed=12)  # other starters: 2♠ and 4♥ where seed 11 has 2♣ and 4♦
     compressed = []
-    compressobj = board.zlib.compressobj
-    monkeypatch.setattr(board.zlib, "compressobj", lambda *a: compressed.append(a) or compressobj(*a))
+    compressobj = board._deflate.compressobj
+    monkeypatch.setattr(board._deflate, "compressobj", lambda *a: compressed.append(a) or compressobj(*a))
     first = later.render_png(game)
     monkeypatch.undo()
     assert pixels(first) == pixels(to_png(game))

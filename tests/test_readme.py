@@ -73,7 +73,7 @@ def _requirements(pyproject: str, section: str) -> list[str]:
 
 
 def _installs(environment: str, name: str) -> bool:
-    conda_names = {"build": "python-build"}  # conda-forge's name
+    conda_names = {"build": "python-build", "isal": "python-isal"}  # conda-forge's names
     wanted = conda_names.get(name, name).lower()
     return re.search(rf"^\s+- {re.escape(wanted)}\b", environment.lower(), flags=re.MULTILINE) is not None
 

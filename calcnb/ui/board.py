@@ -13,6 +13,11 @@ from __future__ import annotations
 
 import struct
 import zlib
+
+try:  # ISA-L's deflate: the same format, about 2.5 times quicker than zlib's fastest level, and smaller here
+    from isal import isal_zlib as _deflate
+except ImportError:  # a platform without its wheel: zlib, the same pictures a little slower
+    _deflate = zlib  # type: ignore[assignment]
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -716,7 +721,8 @@ class PngEncoder:
 
     The image data is one zlib stream made of independently deflated bands of :attr:`BAND` rows
     (each starts afresh and ends byte-aligned), so a band whose pixels are as last time reuses its
-    compressed bytes; a click usually changes a fraction of the board. zlib's fastest level is used:
+    compressed bytes; a click usually changes a fraction of the board. The fastest level is used (ISA-L's, where
+    installed, else zlib's):
     the board is mostly flat colour and compresses well anyway.
     """
 
@@ -749,9 +755,9 @@ class PngEncoder:
                 view = memoryview(band)
                 rows = [view[start : start + stride] for start in range(0, len(band), stride)]
                 filtered = b"\0" + b"\0".join(rows)  # filter type 0 (none) before each row
-                deflate = zlib.compressobj(1, zlib.DEFLATED, -15)
-                packed = deflate.compress(filtered) + deflate.flush(zlib.Z_SYNC_FLUSH)
-                cached = (band, packed, zlib.adler32(filtered), len(filtered))
+                deflate = _deflate.compressobj(1, _deflate.DEFLATED, -15)
+                packed = deflate.compress(filtered) + deflate.flush(_deflate.Z_SYNC_FLUSH)
+                cached = (band, packed, _deflate.adler32(filtered), len(filtered))
                 if index < len(self._bands):
                     self._bands[index] = cached
                 else:
