@@ -26,6 +26,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import PathCollection
+from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
 from matplotlib.patches import Rectangle
@@ -261,11 +262,24 @@ class LabelCollection(PathCollection):
         self.labels = tuple(labels)
         self.set_paths([_glyphs(label.text, label.weight, label.ha, label.va, label.size)[0] for label in labels])
         self.set_offsets([(label.x, label.y) for label in labels] or np.zeros((0, 2)))
-        self.set_facecolor([label.colour for label in labels])
+        self.set_facecolor(_rgba([label.colour for label in labels]))
 
     def get_texts(self) -> list[str]:
         """What the labels read, in drawing order."""
         return [label.text for label in self.labels]
+
+
+_RGBA: dict[str, tuple[float, float, float, float]] = {}
+
+
+def _rgba(colours: list[str]) -> np.ndarray:
+    """The colours as an N x 4 array, each name converted once: matplotlib parses a list's names one by one anew,
+    most of the cost of putting a board's hundred-odd colours on its collections."""
+    try:
+        return np.array([_RGBA[colour] for colour in colours], dtype=float).reshape(-1, 4)
+    except KeyError:
+        _RGBA.update((colour, to_rgba(colour)) for colour in colours)
+        return _rgba(colours)
 
 
 @lru_cache(maxsize=8192)
@@ -293,8 +307,8 @@ class _Rects:
         # One line style per collection: per-item styles make matplotlib rescale every dash
         # pattern against every width, the slowest part of an update.
         collection.set_paths(self.paths)
-        collection.set_facecolor(self.faces)
-        collection.set_edgecolor(self.edges)
+        collection.set_facecolor(_rgba(self.faces))
+        collection.set_edgecolor(_rgba(self.edges))
         collection.set_linewidth(self.widths or [0.0])
 
 
@@ -794,6 +808,8 @@ def to_png(game_or_state: object, **kwargs: object) -> bytes:
     return _png(draw(game_or_state, **kwargs))  # type: ignore[arg-type]
 
 
+_TABLE_PIXEL = np.array([round(255 * part) for part in to_rgba(TABLE)], dtype=np.uint8).view(np.uint32)[0]
+
 # The bands (PngEncoder.bands) of the last first picture a renderer drew, for the next renderer to start from.
 _first_bands: tuple | None = None
 
@@ -839,9 +855,10 @@ class BoardRenderer:
             self._encoder.resume(_first_bands)
         # The figure holds only the board, whose artists are drawn straight onto the Agg buffer:
         # the figure machinery around them costs a millisecond a click and adds nothing.
+        # The table covers the whole picture, opaque: filling the buffer with its colour draws it exactly, quicker.
         renderer = self.canvas.get_renderer()
-        renderer.clear()
-        for artist in self._board.artists:
+        np.asarray(renderer.buffer_rgba()).view(np.uint32).fill(_TABLE_PIXEL)
+        for artist in self._board.artists[1:]:
             artist.draw(renderer)
         png = _buffer_png(self.canvas, self._encoder)
         if first:
