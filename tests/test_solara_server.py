@@ -37,7 +37,7 @@ import pytest
 
 from calcnb import i18n
 from calcnb.i18n import get_language, message, set_language
-from calcnb.serve.class_server.gate import WIDGET_SCRIPTS
+from calcnb.serve.class_server.gate import PAGE_STYLE, WIDGET_SCRIPTS
 from calcnb.serve.class_server.notebook_widgets import PAGE_CLASS, notebook_page
 from calcnb.serve.cli.commands import server_environment, solara_command
 from calcnb.serve.cli.environments import class_code_environment
@@ -330,6 +330,13 @@ def test_the_served_page_says_its_language_in_english(coded):
     assert _html_lang(coded.get("/")[2]) == "en"  # the code page
     status, _, page = coded.get("/", cookie=_cookie(coded))
     assert status == 200 and _html_lang(page) == "en"  # Solara's page
+
+
+@pytest.mark.server
+def test_the_page_brings_its_style_in_its_head(coded):
+    _, _, page = coded.get("/", cookie=_cookie(coded))
+    head = page.split("</head>", 1)[0]
+    assert f"<style>{PAGE_STYLE}</style>" in head and ".calcnb-page" in PAGE_STYLE
 
 
 @pytest.mark.server

@@ -41,7 +41,7 @@ from calcnb.serve.shared.gate_pages import (
 from calcnb.serve.shared.headers import security_headers
 from calcnb.serve.shared.notebooks import Served
 
-__all__ = ["WIDGET_SCRIPTS", "ClassGate", "request_cookies"]
+__all__ = ["PAGE_STYLE", "WIDGET_SCRIPTS", "ClassGate", "request_cookies"]
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
@@ -259,6 +259,7 @@ class ClassGate:
             server_watch_script(f"/{READY_PATH}")
             + refusal_script(per_device=caps.max_per_address, in_all=caps.max_kernels)
             + _preloads()
+            + f"<style>{PAGE_STYLE}</style>"  # in the head: styled from the first paint, and no widget to open for it
         )
         await self.app(_without_compression(scope), receive, _with_language(_with_headers(send, named), head))
 
@@ -309,6 +310,24 @@ class ClassGate:
             await self.app(scope, receive, send)
         finally:
             self.places.closed(id(scope))
+
+
+#: The page's own style: a readable column at a classroom laptop's width, output text as the notebook shows it
+#: (in the head of the page the gate passes on).
+PAGE_STYLE = """
+.calcnb-page { max-width: 1340px; margin: 0 auto; padding: 0 12px 48px; font-size: 15px; line-height: 1.5; }
+.calcnb-page h1 { font-size: 1.9em; margin: 0.6em 0 0.3em; }
+.calcnb-page h2 { font-size: 1.45em; margin: 1em 0 0.3em; }
+.calcnb-page h3 { font-size: 1.2em; margin: 0.8em 0 0.3em; }
+.calcnb-page p, .calcnb-page li { max-width: 60em; margin: 0.4em 0; }
+.calcnb-page ul { list-style: disc; padding-left: 1.6em; }
+.calcnb-page ol { list-style: decimal; padding-left: 1.6em; }
+.calcnb-page .widget-html, .calcnb-page .widget-html-content { height: auto; line-height: 1.5; }
+.calcnb-page a.anchor-link { display: none; }
+.calcnb-page pre.calcnb-output { font-size: 14px; background: none; margin: 0.4em 0; white-space: pre-wrap; }
+.calcnb-page table { border-collapse: collapse; }
+.calcnb-page th, .calcnb-page td { padding: 0.2em 0.6em; border: 1px solid #ccc; }
+"""
 
 
 @functools.cache

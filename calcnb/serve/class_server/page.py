@@ -26,28 +26,11 @@ from calcnb.serve.class_server.turns import TakingTurns, TooLong
 from calcnb.serve.shared.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.shared.settings import BUILD_SECONDS
 
-__all__ = ["PAGE_STYLE", "PAGE_TURNS", "Page", "Served", "page_for", "routes", "serve_target"]
+__all__ = ["PAGE_TURNS", "Page", "Served", "page_for", "routes", "serve_target"]
 __all__ += ["visit_values"]
 
 
 _log = logging.getLogger("calcnb.serve")
-
-#: The page's own style: a readable column at a classroom laptop's width, output text as the notebook shows it.
-PAGE_STYLE = """
-.calcnb-page { max-width: 1340px; margin: 0 auto; padding: 0 12px 48px; font-size: 15px; line-height: 1.5; }
-.calcnb-page h1 { font-size: 1.9em; margin: 0.6em 0 0.3em; }
-.calcnb-page h2 { font-size: 1.45em; margin: 1em 0 0.3em; }
-.calcnb-page h3 { font-size: 1.2em; margin: 0.8em 0 0.3em; }
-.calcnb-page p, .calcnb-page li { max-width: 60em; margin: 0.4em 0; }
-.calcnb-page ul { list-style: disc; padding-left: 1.6em; }
-.calcnb-page ol { list-style: decimal; padding-left: 1.6em; }
-.calcnb-page .widget-html, .calcnb-page .widget-html-content { height: auto; line-height: 1.5; }
-.calcnb-page a.anchor-link { display: none; }
-.calcnb-page pre.calcnb-output { font-size: 14px; background: none; margin: 0.4em 0; white-space: pre-wrap; }
-.calcnb-page table { border-collapse: collapse; }
-.calcnb-page th, .calcnb-page td { padding: 0.2em 0.6em; border: 1px solid #ccc; }
-"""
-
 
 _served: Served | None = Served(Path(os.environ[SERVED_VARIABLE])) if os.environ.get(SERVED_VARIABLE) else None
 
@@ -130,7 +113,6 @@ def Page() -> None:
     router = solara.use_router()
     page, title = solara.use_memo(lambda: _built_in_turn(router.path), [router.path])
     solara.Title(title)
-    solara.Style(PAGE_STYLE)
     solara.Column(children=[page], style={"padding": "0"})
 
 
