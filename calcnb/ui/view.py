@@ -351,7 +351,9 @@ PLAY_TEMPLATE = fill_template(
 .calcnb-play .calcnb-message { font-size: 1.1em; }
 .calcnb-play .calcnb-detail summary { cursor: pointer; }
 .calcnb-play .calcnb-ending { font-size: 1.2em; font-weight: bold; }
-.calcnb-play .calcnb-seed { width: 15em; }
+/* the seed field takes what the row leaves, its placeholder whole at a classroom laptop's width */
+.calcnb-play .calcnb-seed { flex: 1 1 auto; display: flex; align-items: center; min-width: 0; }
+.calcnb-play .calcnb-seed input { flex: 1 1 auto; min-width: 0; margin-right: 2px; }
 @BUTTON_STYLE@
 </style>
 """,

@@ -529,3 +529,13 @@ def calcnb_serving(*arguments: str, log: Path) -> Iterator[int]:
             yield port
         finally:
             stop_server(process, timeout=60)
+
+
+#: Script for an ``<input>``: the width of its placeholder in its font, and the room its box gives the text (px).
+PLACEHOLDER_ROOM = """input => {
+    const style = getComputedStyle(input);
+    const context = document.createElement('canvas').getContext('2d');
+    context.font = style.font;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    return [context.measureText(input.placeholder).width, room];
+}"""

@@ -20,12 +20,13 @@ import pytest
 
 from calcnb import Game, Move
 from calcnb.game.rules import MoveKind
+from calcnb.i18n import message
 from calcnb.players.coach import describe_move
 from calcnb.players.ladder import ReverseNeed
 from calcnb.serve.cli.process import free_port
 from calcnb.ui.board import BoardRenderer
 
-from .pages import MOVE_NAMES, SERVERS, PlayApp, css_name, live_move
+from .pages import MOVE_NAMES, PLACEHOLDER_ROOM, SERVERS, PlayApp, css_name, live_move
 
 pytestmark = pytest.mark.browser
 
@@ -73,6 +74,14 @@ def test_the_page_holds_the_game_and_nothing_else(app):
     page_text = app.page.evaluate("() => document.body.innerText").strip()
     assert page_text == app.root.inner_text().strip()
     assert app.page.locator("img").count() == 1  # the board is the only picture
+
+
+def test_the_seed_fields_placeholder_is_read_whole(app):
+    """At a classroom laptop's width the seed box shows all of what it says it wants."""
+    seed = app.root.locator(".calcnb-seed input")
+    assert seed.get_attribute("placeholder") == message("widget.seed_placeholder")
+    text, room = seed.evaluate(PLACEHOLDER_ROOM)
+    assert 0 < text <= room
 
 
 def test_no_card_still_face_down_is_ever_on_the_page(app):

@@ -27,6 +27,7 @@ from calcnb.serve.shared.settings import (
 )
 
 from .pages import (
+    PLACEHOLDER_ROOM,
     SERVERS,
     PlayApp,
     Server,
@@ -281,3 +282,5 @@ def test_lang_pt_shows_the_play_app_in_portuguese(page, app_in_portuguese):
     assert "Virar" in texts and "Turn" not in texts
     assert "Undo" not in texts and "New deal" not in texts
     assert page.locator("html").get_attribute("lang") == "pt"  # a screen reader reads the page as Portuguese
+    text, room = root.locator(".calcnb-seed input").evaluate(PLACEHOLDER_ROOM)  # "vazio: ao acaso", whole
+    assert 0 < text <= room

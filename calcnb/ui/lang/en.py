@@ -94,7 +94,7 @@ MESSAGES: dict[str, str] = {
     "widget.hint": "Hint",
     "widget.new": "New deal",
     "widget.seed": "Seed",
-    "widget.seed_placeholder": "seed, or empty for a random deal",
+    "widget.seed_placeholder": "empty: a random deal",
     "widget.more": "Why?",
     "widget.ready": "Click the stock, or the Turn button, to turn the first card.",
     "widget.ready_position": "Your move.",

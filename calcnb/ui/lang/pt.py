@@ -93,7 +93,7 @@ MESSAGES: dict[str, str] = {
     "widget.hint": "Dica",
     "widget.new": "Nova distribuição",
     "widget.seed": "Semente",
-    "widget.seed_placeholder": "semente, ou vazio para ao acaso",
+    "widget.seed_placeholder": "vazio: ao acaso",
     "widget.more": "Porquê?",
     "widget.ready": "Clica no monte, ou no botão Virar, para virares a primeira carta.",
     "widget.ready_position": "É a tua vez.",
