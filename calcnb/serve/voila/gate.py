@@ -238,8 +238,9 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
         self.xsrf_token  # noqa: B018  (sets the _xsrf cookie, which the page's shutdown request on leaving sends)
         gate = _gate(self)
         manager = self.settings["kernel_manager"]
+        holding = getattr(manager, "kernels_holding_places", manager.list_kernel_ids)
         address = self.request.remote_ip or ""
-        place = gate.door.place(address, manager.list_kernel_ids())
+        place = gate.door.place(address, holding())
         # Reloads held down: the pages this device left hold their places until their kernels end (seconds). Wait
         # for them rather than refuse: the device's cap still holds, and the pupil is not locked out.
         waited = 0.0
@@ -248,7 +249,7 @@ class GatedVoilaHandler(_CodeMixin, TornadoVoilaHandler):
                 break
             await asyncio.sleep(LEAVING_POLL_SECONDS)
             waited += LEAVING_POLL_SECONDS
-            place = gate.door.place(address, manager.list_kernel_ids())
+            place = gate.door.place(address, holding())
         if isinstance(place, Refusal):
             self.log.info("calcnb: a page refused (%s: %d pages)", place.reason, place.most)
             self.set_status(place.status)

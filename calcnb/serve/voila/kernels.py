@@ -80,6 +80,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
             atexit.register(functools.partial(shutil.rmtree, self.connection_dir, ignore_errors=True))
         self._connected_once: set[str] = set()
         self._pages_due: dict[str, asyncio.TimerHandle] = {}  # kernel -> its page's deadline to connect
+        self._ending: set[str] = set()  # kernels being shut down: listed until their process is reaped
         self._shutdowns: set[asyncio.Task] = set()
         self._a_page_came = False  # pool kernels started after this are refills
         self._watchers: set[asyncio.Task] = set()
@@ -173,7 +174,16 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         deadline = self._pages_due.pop(kernel_id, None)
         if deadline is not None:
             deadline.cancel()
-        return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        self._ending.add(kernel_id)
+        try:
+            return await super().shutdown_kernel(kernel_id, *args, **kwargs)
+        finally:
+            self._ending.discard(kernel_id)
+
+    def kernels_holding_places(self) -> list[str]:
+        """The kernels that hold a page's place under the caps: all but those being shut down (a closed tab's place
+        is free as soon as its kernel's shutdown starts, not once the process has been reaped and forgotten)."""
+        return [kernel_id for kernel_id in self.list_kernel_ids() if kernel_id not in self._ending]
 
     # ------------------------------------------------------------ warming up in turns
 
