@@ -71,8 +71,10 @@ def build_app(
     os.environ[SERVED_VARIABLE] = str(target)  # Solara reads the page module's routes as it is imported
     from solara.server import starlette as solara_starlette
 
+    from calcnb.serve.class_server import sending
     from calcnb.serve.class_server.page import PAGE_TURNS, serve_target
 
+    sending.install()  # a page's sends are queued for the loop, not waited for by its thread
     PAGE_TURNS.limit = build_seconds
     serve_target(target)
     # What is imported and warmed by now (Solara, calcnb, matplotlib, the notebooks' code) lives as long as the

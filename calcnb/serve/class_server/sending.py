@@ -1,0 +1,123 @@
+"""A page's websocket whose sends do not wait: each message is queued, in order, for the server's event loop.
+
+Solara runs a page's work (its build, a click) on threads and sends what they make (a widget's state, a new
+picture) through the one event loop that serves the whole class; its websocket makes the sending thread wait
+until the loop has sent each message. A page's build sends some thirty messages, so it waited thirty times
+for a loop that a class arriving keeps busy, and builds take turns: sixty pages at once took 117 ms each in
+wall time for 22 ms of processor, and the last pupil's board came after 7 s. :class:`QueuedWebsocket` puts
+each message in its connection's queue and lets the thread go on; the loop sends the queue in order as soon
+as it runs. A thread waits only when :data:`MAX_UNSENT` messages of its page are still unsent (a pupil's slow
+network), so a queue's memory stays bounded; once the connection is gone, sending raises Solara's
+``WebSocketDisconnect`` as before. The measurements are in ``docs/performance.md`` ("The eighth pass").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from collections import deque
+from typing import Any
+
+from solara.server import starlette as solara_starlette
+from solara.server import websocket
+
+__all__ = ["MAX_UNSENT", "QueuedWebsocket", "install"]
+
+_log = logging.getLogger("calcnb.serve")
+
+#: Messages of one page that may wait unsent before a sending thread waits too (a board's picture is ~20 KB).
+MAX_UNSENT = 256
+
+
+class QueuedWebsocket(solara_starlette.WebsocketWrapper):
+    """Solara's websocket for a page, sending in order without making the sending thread wait for the loop.
+
+    Made on the server's event loop, as Solara makes its own (``self.event_loop`` is that loop). ``max_unsent``:
+    how many messages may be queued before a thread (not the loop's) sending one more waits for room.
+    """
+
+    def __init__(self, ws: Any, portal: Any, max_unsent: int = MAX_UNSENT) -> None:
+        super().__init__(ws, portal)
+        self._unsent: deque[tuple[str | bytes, bool]] = deque()  # each message, and whether it holds a place
+        self._places = threading.Semaphore(max_unsent)
+        self._sending = False  # a task on the loop is sending the queue (only the loop reads or sets it)
+        self._gone = False  # the connection failed: every later send raises, as Solara's own does
+
+    def send_text(self, data: str) -> None:
+        self._queue(data)
+
+    def send_bytes(self, data: bytes) -> None:
+        self._queue(data)
+
+    def _queue(self, data: str | bytes) -> None:
+        if self._gone:
+            raise websocket.WebSocketDisconnect()
+        if threading.get_ident() == self._thread_id:  # on the loop itself: it must not wait for itself
+            self._take(data, False)
+            return
+        while not self._places.acquire(timeout=0.5):  # a full queue: wait for room, unless the pupil has gone
+            if self._gone:
+                raise websocket.WebSocketDisconnect()
+        try:
+            self.event_loop.call_soon_threadsafe(self._take, data, True)
+        except RuntimeError as closed:  # the server's loop has stopped: nobody is left to send to
+            self._places.release()
+            raise websocket.WebSocketDisconnect() from closed
+
+    def _take(self, data: str | bytes, holds_place: bool) -> None:
+        """On the loop: queue ``data`` and make sure a task is sending the queue."""
+        if self._gone:
+            if holds_place:
+                self._places.release()
+            return
+        self._unsent.append((data, holds_place))
+        if not self._sending:
+            self._sending = True
+            task = self.event_loop.create_task(self._send_unsent())
+            self.tasks.add(task)  # a strong reference until it ends (asyncio keeps only weak ones)
+            task.add_done_callback(self.tasks.discard)
+
+    async def _send_unsent(self) -> None:
+        try:
+            while self._unsent:
+                data, holds_place = self._unsent.popleft()
+                try:
+                    if isinstance(data, bytes):
+                        await self._send_bytes_exc(data)
+                    else:
+                        await self._send_text_exc(data)
+                finally:
+                    if holds_place:
+                        self._places.release()
+        except websocket.WebSocketDisconnect:
+            self._give_up()
+        except Exception:
+            _log.exception("calcnb: a page's message could not be sent; its connection is given up")
+            self._give_up()
+        finally:
+            self._sending = False
+
+    def _give_up(self) -> None:
+        """The connection is gone: what is queued is dropped and every place it held is free."""
+        self._gone = True
+        while self._unsent:
+            _data, holds_place = self._unsent.popleft()
+            if holds_place:
+                self._places.release()
+
+    async def _sent(self) -> None:
+        """Wait until everything queued so far has been sent (or dropped with the connection)."""
+        while self._unsent or self._sending:
+            await asyncio.sleep(0.005)
+
+    def close(self) -> None:
+        """Close once what was queued before has been sent, as Solara's waiting sends would have been."""
+        if self.portal is not None and threading.get_ident() != self._thread_id:
+            self.portal.call(self._sent)
+        super().close()
+
+
+def install() -> None:
+    """Have Solara make :class:`QueuedWebsocket` for each page's connection (from now on, in this process)."""
+    solara_starlette.WebsocketWrapper = QueuedWebsocket  # what Solara's kernel connection makes, by this name
