@@ -118,3 +118,66 @@ def test_turns_are_busy_while_work_has_or_awaits_a_turn():
     release.set()
     holder.join()
     assert not turns.busy
+
+
+def test_a_thread_holding_a_turn_takes_it_again_inside_and_the_next_waits_for_the_outer_end():
+    turns = TakingTurns()
+    inner_done = threading.Event()
+    next_in = threading.Event()
+
+    def next_pupil() -> None:
+        with turns:
+            next_in.set()
+
+    with turns:
+        waiting = threading.Thread(target=next_pupil)
+        waiting.start()
+        with turns:  # the page's build inside its app's load: no wait for itself
+            inner_done.set()
+        assert not next_in.wait(0.2)  # the inner end does not end the turn
+    assert inner_done.is_set()
+    assert next_in.wait(5)
+    waiting.join(5)
+    assert not turns.busy
+
+
+def test_solaras_whole_app_load_takes_the_visits_turn_and_the_build_inside_it_does_not_wait(monkeypatch):
+    solara_app = pytest.importorskip("solara.server.app")
+    from calcnb.serve.class_server import page
+
+    turns = TakingTurns()
+    seen: list[bool] = []
+
+    def load_app_widget(app_state, app_script, pathname):  # Solara's, as the page's build meets it
+        seen.append(turns.busy)
+        with turns:  # the page's build, in the turn its thread already holds
+            return f"loaded {pathname}"
+
+    monkeypatch.setattr(page, "PAGE_TURNS", turns)
+    monkeypatch.setattr(solara_app, "load_app_widget", load_app_widget)
+    page.load_apps_in_turn()
+    page.load_apps_in_turn()  # once only
+    wrapped = solara_app.load_app_widget
+    assert wrapped is not load_app_widget and wrapped.__wrapped__ is load_app_widget
+
+    held = threading.Event()
+    release = threading.Event()
+
+    def earlier_visit() -> None:
+        with turns:
+            held.set()
+            release.wait(10)
+
+    first = threading.Thread(target=earlier_visit)
+    first.start()
+    assert held.wait(5)
+    loaded: list[str] = []
+    second = threading.Thread(target=lambda: loaded.append(wrapped(None, None, "/")))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive() and loaded == []  # the app's load waits for the earlier visit's turn
+    release.set()
+    second.join(5)
+    first.join(5)
+    assert loaded == ["loaded /"] and seen == [True]
+    assert not turns.busy

@@ -72,9 +72,10 @@ def build_app(
     from solara.server import starlette as solara_starlette
 
     from calcnb.serve.class_server import sending
-    from calcnb.serve.class_server.page import PAGE_TURNS, serve_target
+    from calcnb.serve.class_server.page import PAGE_TURNS, load_apps_in_turn, serve_target
 
     sending.install()  # a page's sends are queued for the loop, not waited for by its thread
+    load_apps_in_turn()  # one arriving visit's work at a time beside the clicks (see the function)
     PAGE_TURNS.limit = build_seconds
     serve_target(target)
     # What is imported and warmed by now (Solara, calcnb, matplotlib, the notebooks' code) lives as long as the

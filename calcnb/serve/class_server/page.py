@@ -9,10 +9,11 @@ process each speak their own. What is served is set once by :func:`serve_target`
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 
 import ipywidgets as widgets
@@ -26,7 +27,7 @@ from calcnb.serve.class_server.turns import TakingTurns, TooLong
 from calcnb.serve.shared.notebooks import SERVED_VARIABLE, Served
 from calcnb.serve.shared.settings import BUILD_SECONDS
 
-__all__ = ["PAGE_TURNS", "Page", "Served", "page_for", "routes", "serve_target"]
+__all__ = ["PAGE_TURNS", "Page", "Served", "load_apps_in_turn", "page_for", "routes", "serve_target"]
 __all__ += ["visit_values"]
 
 
@@ -105,6 +106,29 @@ def _built_in_turn(path: str) -> tuple[widgets.Widget, str]:
                      late.seconds)  # fmt: skip
         said = message("serve.page_too_long")
         return widgets.HTML(f'<main><h1 role="alert">{said}</h1></main>'), said
+
+
+def load_apps_in_turn() -> None:
+    """Have Solara load each visit's whole app in the visit's turn of :data:`PAGE_TURNS`, not its page's build alone.
+
+    Solara makes a visit's own widgets around the page (its app's frame and router) on the visit's thread. Made
+    outside the turns, sixty visits arriving make theirs all at once, and a pupil's click, sharing Python's one
+    thread at a time with all of them, waits the longer; in turn there is one visit's work at a time beside the
+    clicks. The page's build inside takes the turn its thread already holds.
+    """
+    from solara.server import app as solara_app
+
+    load: Callable[..., object] = solara_app.load_app_widget
+    if getattr(load, "in_turn", False):
+        return
+
+    @functools.wraps(load)
+    def load_in_turn(*args: object, **kwargs: object) -> object:
+        with PAGE_TURNS:
+            return load(*args, **kwargs)
+
+    load_in_turn.in_turn = True  # type: ignore[attr-defined]
+    solara_app.load_app_widget = load_in_turn  # what Solara's "run" calls, by this name
 
 
 @solara.component

@@ -80,24 +80,44 @@ class TakingTurns:
     first board is out in a tenth of a second and the last no later than before. What is not a page's build
     (a pupil's click) takes no turn, so those already playing are not kept waiting by those arriving.
 
+    A turn ends by being handed to the next in line, who alone is woken: sixty pupils waiting are not all woken
+    (each taking Python's one thread in turn) every time a page is done. A thread that holds a turn may take it
+    again inside (a page's build inside its app's load): it waits for nothing, and its turn ends when its
+    outermost ``with`` does.
+
     ``limit``: seconds a turn taken through :meth:`run` may last (None: no limit).
     """
 
     def __init__(self, at_once: int = 1, *, limit: float | None = None) -> None:
         self.at_once = at_once
         self.limit = limit
-        self._changed = threading.Condition()
-        self._waiting: deque[object] = deque()
-        self._running = 0
+        self._lock = threading.Lock()
+        self._waiting: deque[threading.Event] = deque()  # each waiting thread's own signal, in the order they came
+        self._running = 0  # turns held, counting those handed over and not yet noticed
+        self._held = threading.local()  # how deep this thread is in the turn it holds
 
     def __enter__(self) -> None:
-        ticket = object()
-        with self._changed:
-            self._waiting.append(ticket)
-            self._changed.wait_for(lambda: self._waiting[0] is ticket and self._running < self.at_once)
-            self._waiting.popleft()
-            self._running += 1
-            self._changed.notify_all()
+        depth = getattr(self._held, "depth", 0)
+        if depth:  # already this thread's turn
+            self._held.depth = depth + 1
+            return
+        with self._lock:
+            if self._running < self.at_once and not self._waiting:
+                self._running += 1
+                self._held.depth = 1
+                return
+            handed = threading.Event()
+            self._waiting.append(handed)
+        try:
+            handed.wait()
+        except BaseException:  # interrupted while waiting: leave the line, or pass on a turn handed meanwhile
+            with self._lock:
+                if handed in self._waiting:
+                    self._waiting.remove(handed)
+                else:
+                    self._pass_on()
+            raise
+        self._held.depth = 1
 
     @property
     def busy(self) -> bool:
@@ -105,9 +125,18 @@ class TakingTurns:
         return self._running > 0 or bool(self._waiting)
 
     def __exit__(self, *_exc_info: object) -> None:
-        with self._changed:
+        self._held.depth -= 1
+        if self._held.depth:
+            return
+        with self._lock:
+            self._pass_on()
+
+    def _pass_on(self) -> None:
+        """A turn ends (with the lock held): the next in line has it, or there is one turn fewer."""
+        if self._waiting:
+            self._waiting.popleft().set()
+        else:
             self._running -= 1
-            self._changed.notify_all()
 
     def run(self, work: Callable[[], T]) -> T:
         """``work()`` done in a turn; raises :class:`TooLong` once it passes :attr:`limit`, and the turn is free.
