@@ -1,14 +1,12 @@
 """A page's websocket whose sends do not wait: each message is queued, in order, for the server's event loop.
 
-Solara runs a page's work (its build, a click) on threads and sends what they make (a widget's state, a new
-picture) through the one event loop that serves the whole class; its websocket makes the sending thread wait
-until the loop has sent each message. A page's build sends some thirty messages, so it waited thirty times
-for a loop that a class arriving keeps busy, and builds take turns: sixty pages at once took 117 ms each in
-wall time for 22 ms of processor, and the last pupil's board came after 7 s. :class:`QueuedWebsocket` puts
-each message in its connection's queue and lets the thread go on; the loop sends the queue in order as soon
-as it runs. A thread waits only when :data:`MAX_UNSENT` messages of its page are still unsent (a pupil's slow
-network), so a queue's memory stays bounded; once the connection is gone, sending raises Solara's
-``WebSocketDisconnect`` as before. The measurements are in ``docs/performance.md`` ("The eighth pass").
+Solara runs a page's work (its build, a click) on threads and sends what they make through the one event loop
+that serves the whole class; its own websocket makes the sending thread wait until the loop has sent each
+message. A build sends some thirty, so a build in its turn spent most of it waiting for a loop that a class
+arriving keeps busy. :class:`QueuedWebsocket` queues each message and lets the thread go on; the loop sends the
+queue in order. A thread waits only when :data:`MAX_UNSENT` messages of its page are unsent (a pupil's slow
+network), so memory stays bounded; once the pupil has gone, sending raises Solara's ``WebSocketDisconnect`` as
+before. Measured in ``docs/performance.md`` ("The eighth pass").
 """
 
 from __future__ import annotations

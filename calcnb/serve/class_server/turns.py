@@ -94,6 +94,8 @@ class TakingTurns:
         self._lock = threading.Lock()
         self._waiting: deque[threading.Event] = deque()  # each waiting thread's own signal, in the order they came
         self._running = 0  # turns held, counting those handed over and not yet noticed
+        self._handed: threading.Event | None = None  # the waiter last handed a turn, until it has taken it
+        self._owed = 0  # turns ended while that waiter had not yet taken its own: the next in line's, in order
         self._held = threading.local()  # how deep this thread is in the turn it holds
 
     def __enter__(self) -> None:
@@ -115,8 +117,11 @@ class TakingTurns:
                 if handed in self._waiting:
                     self._waiting.remove(handed)
                 else:
+                    self._taken(handed)
                     self._pass_on()
             raise
+        with self._lock:
+            self._taken(handed)
         self._held.depth = 1
 
     @property
@@ -132,11 +137,26 @@ class TakingTurns:
             self._pass_on()
 
     def _pass_on(self) -> None:
-        """A turn ends (with the lock held): the next in line has it, or there is one turn fewer."""
-        if self._waiting:
-            self._waiting.popleft().set()
-        else:
+        """A turn ends (with the lock held): the next in line has it, or there is one turn fewer.
+
+        Until the last waiter handed a turn has taken it, a turn that ends is owed to the one after it, so that
+        waiters take their turns in the order they came even when several turns end at once.
+        """
+        if not self._waiting:
             self._running -= 1
+        elif self._handed is not None:
+            self._owed += 1
+        else:
+            self._handed = self._waiting.popleft()
+            self._handed.set()
+
+    def _taken(self, handed: threading.Event) -> None:
+        """``handed``'s waiter has taken its turn (with the lock held): a turn owed goes to the next in line."""
+        if self._handed is handed:
+            self._handed = None
+        while self._owed and self._handed is None:
+            self._owed -= 1
+            self._pass_on()
 
     def run(self, work: Callable[[], T]) -> T:
         """``work()`` done in a turn; raises :class:`TooLong` once it passes :attr:`limit`, and the turn is free.
