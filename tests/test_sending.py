@@ -86,11 +86,15 @@ def _messages(count: int) -> list[str | bytes]:
 def test_a_threads_sends_do_not_wait_for_the_loop_and_go_out_in_order(portal):
     held = HeldSocket()
     page = _socket(portal, held)
+    wakes: list[object] = []
+    wake = page.event_loop.call_soon_threadsafe
+    page.event_loop.call_soon_threadsafe = lambda *call: (wakes.append(call), wake(*call))[1]
     messages = _messages(30)  # a page's build: some thirty widgets, text and pictures mixed
     sender, failures = _in_thread(lambda: [page.send(message) for message in messages])
     sender.join(WAIT)
     assert not sender.is_alive() and not failures  # done while the loop could send nothing
     assert held.sent == []
+    assert len(wakes) == 1  # the loop is woken once for the burst, not once a message
     held.gate.set()
     _until(lambda: len(held.sent) == len(messages))
     assert held.sent == messages

@@ -3,9 +3,11 @@ past its time limit is stopped and given to the next."""
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import threading
 import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -100,9 +102,9 @@ def test_work_within_its_limit_gives_its_value_or_raises_what_it_raised_in_the_c
     assert turns.run(lambda: "next") == "next"  # a turn that failed still ended
 
 
-def test_turns_are_busy_while_work_has_or_awaits_a_turn():
-    turns = TakingTurns(1)
-    assert not turns.busy
+@contextlib.contextmanager
+def _held_by_another_thread(turns: TakingTurns) -> Iterator[None]:
+    """A turn held by another thread (an earlier visit) until the block ends."""
     inside = threading.Event()
     release = threading.Event()
 
@@ -114,9 +116,18 @@ def test_turns_are_busy_while_work_has_or_awaits_a_turn():
     holder = threading.Thread(target=hold)
     holder.start()
     assert inside.wait(10)
-    assert turns.busy
-    release.set()
-    holder.join()
+    try:
+        yield
+    finally:
+        release.set()
+        holder.join(10)
+
+
+def test_turns_are_busy_while_work_has_or_awaits_a_turn():
+    turns = TakingTurns(1)
+    assert not turns.busy
+    with _held_by_another_thread(turns):
+        assert turns.busy
     assert not turns.busy
 
 
@@ -160,24 +171,12 @@ def test_solaras_whole_app_load_takes_the_visits_turn_and_the_build_inside_it_do
     wrapped = solara_app.load_app_widget
     assert wrapped is not load_app_widget and wrapped.__wrapped__ is load_app_widget
 
-    held = threading.Event()
-    release = threading.Event()
-
-    def earlier_visit() -> None:
-        with turns:
-            held.set()
-            release.wait(10)
-
-    first = threading.Thread(target=earlier_visit)
-    first.start()
-    assert held.wait(5)
     loaded: list[str] = []
-    second = threading.Thread(target=lambda: loaded.append(wrapped(None, None, "/")))
-    second.start()
-    second.join(0.2)
-    assert second.is_alive() and loaded == []  # the app's load waits for the earlier visit's turn
-    release.set()
+    with _held_by_another_thread(turns):
+        second = threading.Thread(target=lambda: loaded.append(wrapped(None, None, "/")))
+        second.start()
+        second.join(0.2)
+        assert second.is_alive() and loaded == []  # the app's load waits for the earlier visit's turn
     second.join(5)
-    first.join(5)
     assert loaded == ["loaded /"] and seen == [True]
     assert not turns.busy

@@ -37,10 +37,11 @@ class QueuedWebsocket(solara_starlette.WebsocketWrapper):
 
     def __init__(self, ws: Any, portal: Any, max_unsent: int = MAX_UNSENT) -> None:
         super().__init__(ws, portal)
+        self._lock = threading.Lock()  # guards what follows: threads queue, the loop sends
         self._unsent: deque[tuple[str | bytes, bool]] = deque()  # each message, and whether it holds a place
-        self._places = threading.Semaphore(max_unsent)
-        self._sending = False  # a task on the loop is sending the queue (only the loop reads or sets it)
+        self._sending = False  # a task on the loop sends the queue, or is about to: nobody need wake the loop
         self._gone = False  # the connection failed: every later send raises, as Solara's own does
+        self._places = threading.Semaphore(max_unsent)
 
     def send_text(self, data: str) -> None:
         self._queue(data)
@@ -51,35 +52,43 @@ class QueuedWebsocket(solara_starlette.WebsocketWrapper):
     def _queue(self, data: str | bytes) -> None:
         if self._gone:
             raise websocket.WebSocketDisconnect()
-        if threading.get_ident() == self._thread_id:  # on the loop itself: it must not wait for itself
-            self._take(data, False)
-            return
-        while not self._places.acquire(timeout=0.5):  # a full queue: wait for room, unless the pupil has gone
+        on_loop = threading.get_ident() == self._thread_id  # the loop must not wait for itself
+        if not on_loop:
+            while not self._places.acquire(timeout=0.5):  # a full queue: wait for room, unless the pupil has gone
+                if self._gone:
+                    raise websocket.WebSocketDisconnect()
+        with self._lock:
             if self._gone:
+                if not on_loop:
+                    self._places.release()
                 raise websocket.WebSocketDisconnect()
+            self._unsent.append((data, not on_loop))
+            if self._sending:  # the task sending the queue will send this too
+                return
+            self._sending = True
+        # Waking the loop costs a system call, and a moment's hold on Python's one thread: once per burst, then.
+        if on_loop:
+            self._start_sending()
+            return
         try:
-            self.event_loop.call_soon_threadsafe(self._take, data, True)
+            self.event_loop.call_soon_threadsafe(self._start_sending)
         except RuntimeError as closed:  # the server's loop has stopped: nobody is left to send to
-            self._places.release()
+            self._give_up()
             raise websocket.WebSocketDisconnect() from closed
 
-    def _take(self, data: str | bytes, holds_place: bool) -> None:
-        """On the loop: queue ``data`` and make sure a task is sending the queue."""
-        if self._gone:
-            if holds_place:
-                self._places.release()
-            return
-        self._unsent.append((data, holds_place))
-        if not self._sending:
-            self._sending = True
-            task = self.event_loop.create_task(self._send_unsent())
-            self.tasks.add(task)  # a strong reference until it ends (asyncio keeps only weak ones)
-            task.add_done_callback(self.tasks.discard)
+    def _start_sending(self) -> None:
+        task = self.event_loop.create_task(self._send_unsent())
+        self.tasks.add(task)  # a strong reference until it ends (asyncio keeps only weak ones)
+        task.add_done_callback(self.tasks.discard)
 
     async def _send_unsent(self) -> None:
         try:
-            while self._unsent:
-                data, holds_place = self._unsent.popleft()
+            while True:
+                with self._lock:
+                    if not self._unsent:
+                        self._sending = False
+                        return
+                    data, holds_place = self._unsent.popleft()
                 try:
                     if isinstance(data, bytes):
                         await self._send_bytes_exc(data)
@@ -90,17 +99,21 @@ class QueuedWebsocket(solara_starlette.WebsocketWrapper):
                         self._places.release()
         except websocket.WebSocketDisconnect:
             self._give_up()
+        except asyncio.CancelledError:  # the server is stopping
+            self._give_up()
+            raise
         except Exception:
             _log.exception("calcnb: a page's message could not be sent; its connection is given up")
             self._give_up()
-        finally:
-            self._sending = False
 
     def _give_up(self) -> None:
         """The connection is gone: what is queued is dropped and every place it held is free."""
-        self._gone = True
-        while self._unsent:
-            _data, holds_place = self._unsent.popleft()
+        with self._lock:
+            self._gone = True
+            self._sending = False
+            dropped = list(self._unsent)
+            self._unsent.clear()
+        for _data, holds_place in dropped:
             if holds_place:
                 self._places.release()
 
